@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema';
+
+export type Database = Kysely<DB>;
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Database;
+  dialect: DialectName;
+  /** Where the data lives, for the start-up log (no password). */
+  description: string;
+}
+
+/** Opens PostgreSQL when a URL is given, else the SQLite file in the data folder. */
+export function openDatabase(options: { databaseUrl?: string; dataDir: string }): DatabaseHandle {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const url = new URL(options.databaseUrl);
+    return {
+      db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }),
+      dialect: 'postgres',
+      description: `postgres://${url.host}${url.pathname}`,
+    };
+  }
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const file = path.join(options.dataDir, 'latchkey.sqlite');
+  const sqlite = new SQLite(file);
+  // WAL lets readers run beside the writer; FULL sync makes every acknowledged commit durable.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return {
+    db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    dialect: 'sqlite',
+    description: file,
+  };
+}
+
+/** True when an error from either driver is a unique-constraint violation. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

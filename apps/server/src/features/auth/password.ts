@@ -1,0 +1,37 @@
+import { hash, verify } from '@node-rs/argon2';
+import { dictionary } from '@zxcvbn-ts/language-common';
+import { AppError } from '../../http/errors';
+
+let commonPasswords: Set<string> | null = null;
+
+/** True for passwords in the common-password list of zxcvbn-ts (about 50,000 entries). */
+export function isCommonPassword(password: string): boolean {
+  commonPasswords ??= new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()));
+  return commonPasswords.has(password.toLowerCase());
+}
+
+/** Refuses a chosen password that is too common; length is checked by the shared schema. */
+export function assertAcceptablePassword(password: string, field = 'password'): void {
+  if (isCommonPassword(password)) {
+    const message = 'is too common; choose one that is harder to guess';
+    throw AppError.badRequest(`${field}: ${message}`, [{ path: `body.${field}`, message }]);
+  }
+}
+
+/** An argon2id hash (the library's defaults: 19 MiB, 2 passes). */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password);
+}
+
+export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  return verify(passwordHash, password).catch(() => false);
+}
+
+let decoyHash: Promise<string> | null = null;
+
+/** Spends the time of a real verification, so an unknown email is not told apart by timing. */
+export async function verifyAgainstDecoy(password: string): Promise<false> {
+  decoyHash ??= hash('decoy password that never matches');
+  await verify(await decoyHash, password).catch(() => false);
+  return false;
+}

@@ -1,0 +1,121 @@
+import {
+  portalContextSchema,
+  portalDashboardSchema,
+  portalDataSchema,
+  portalNameSchema,
+  portalSchema,
+  portalUsersPageSchema,
+  portalUsersQuerySchema,
+} from '@latchkey/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { access, actingPortal, signedIn } from '../../http/access';
+import { errorResponses } from '../../http/responses';
+import { toPortal } from './portal.presenter';
+import {
+  getPortalContext,
+  getPortalDashboard,
+  getPortalName,
+  listPortalUsers,
+  updatePortalData,
+} from './portal.service';
+
+const portalIdParams = z.object({ id: z.string().min(1).max(64) });
+
+/** The portal a request acts in, its members, and the person's place in other portals (brief §7 Portal). */
+export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['portal'];
+
+  app.get(
+    '/portal',
+    {
+      config: { access: access.portalMember },
+      schema: { tags, summary: 'The portal this request acts in', response: { 200: portalSchema, ...errorResponses } },
+    },
+    async (request) => toPortal(actingPortal(request).portal),
+  );
+
+  app.get(
+    '/portal/dashboard',
+    {
+      config: { access: access.portalAdmin },
+      schema: {
+        tags,
+        summary: 'The portal with its member counts',
+        response: { 200: portalDashboardSchema, ...errorResponses },
+      },
+    },
+    async (request) => getPortalDashboard(app.db, actingPortal(request)),
+  );
+
+  app.post(
+    '/portal/data',
+    {
+      config: { access: access.portalAdmin },
+      schema: {
+        tags,
+        summary: "Change the portal's name or time zone",
+        body: portalDataSchema,
+        response: { 200: portalSchema, ...errorResponses },
+      },
+    },
+    async (request) =>
+      updatePortalData(app.db, signedIn(request), actingPortal(request), request.body, request.ip),
+  );
+
+  app.get(
+    '/portal/users',
+    {
+      config: { access: access.portalAdmin },
+      schema: {
+        tags,
+        summary: "A page of the portal's members",
+        querystring: portalUsersQuerySchema,
+        response: { 200: portalUsersPageSchema, ...errorResponses },
+      },
+    },
+    async (request) => listPortalUsers(app.db, actingPortal(request).portal.id, request.query),
+  );
+
+  app.get(
+    '/portal/:id/name',
+    {
+      config: { access: access.account },
+      schema: {
+        tags,
+        summary: "A portal's name, for its members",
+        params: portalIdParams,
+        response: { 200: portalNameSchema, ...errorResponses },
+      },
+    },
+    async (request) => getPortalName(app.db, signedIn(request), request.params.id),
+  );
+
+  app.get(
+    '/portal/user/portal/:id',
+    {
+      config: { access: access.account },
+      schema: {
+        tags,
+        summary: "The signed-in person's membership in a portal, invitations included",
+        params: portalIdParams,
+        response: { 200: portalContextSchema, ...errorResponses },
+      },
+    },
+    async (request) => getPortalContext(app.db, signedIn(request), request.params.id, false),
+  );
+
+  app.get(
+    '/portal/user/portal/current/:id',
+    {
+      config: { access: access.account },
+      schema: {
+        tags,
+        summary: 'Check that the person may act in a portal now, before switching to it',
+        params: portalIdParams,
+        response: { 200: portalContextSchema, ...errorResponses },
+      },
+    },
+    async (request) => getPortalContext(app.db, signedIn(request), request.params.id, true),
+  );
+};

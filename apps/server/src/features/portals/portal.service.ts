@@ -1,0 +1,103 @@
+import {
+  MEMBERSHIP_STATUSES,
+  PORTAL_ROLES,
+  type PortalContext,
+  type PortalDashboard,
+  type PortalData,
+  type PortalUsersQuery,
+} from '@latchkey/shared';
+import type { Database } from '../../db/database';
+import { toCount } from '../../db/mappers';
+import type { ActingPortal, RequestAuth } from '../../http/access';
+import { AppError } from '../../http/errors';
+import { appendAuditEntry } from '../audit/audit.repository';
+import { actingPortalFor } from './acting-portal.service';
+import { countMembers, listPortalMembers, type MemberFilters } from './memberships.repository';
+import { toPortal, toPortalMember } from './portal.presenter';
+import { findPortalById, updatePortal } from './portals.repository';
+
+/** The dashboard: the portal and how many people it has in each role and state. */
+export async function getPortalDashboard(db: Database, acting: ActingPortal): Promise<PortalDashboard> {
+  const groups = await countMembers(db, acting.portal.id);
+  const sum = (match: (g: (typeof groups)[number]) => boolean) =>
+    groups.filter(match).reduce((total, g) => total + toCount(g.count), 0);
+  return {
+    portal: toPortal(acting.portal),
+    counts: {
+      members: sum((g) => g.status === 'active'),
+      admins: sum((g) => g.status === 'active' && g.role === 'admin'),
+      users: sum((g) => g.status === 'active' && g.role === 'user'),
+      invited: sum((g) => g.status === 'invited'),
+      suspended: sum((g) => g.status === 'suspended'),
+    },
+  };
+}
+
+/** An admin changes the portal's name or time zone; the change is audited. */
+export async function updatePortalData(
+  db: Database,
+  auth: RequestAuth,
+  acting: ActingPortal,
+  data: PortalData,
+  ip: string,
+) {
+  return db.transaction().execute(async (trx) => {
+    const before = await findPortalById(trx, acting.portal.id);
+    if (!before) throw AppError.notFound('Portal');
+    await updatePortal(trx, before.id, data);
+    const after = (await findPortalById(trx, before.id))!;
+    await appendAuditEntry(trx, before.id, {
+      actorUserId: auth.user.id,
+      action: 'portal.update',
+      entityType: 'portal',
+      entityId: before.id,
+      before: { name: before.name, timeZone: before.time_zone },
+      after: { name: after.name, timeZone: after.time_zone },
+      ip,
+    });
+    return toPortal(after);
+  });
+}
+
+function memberFilters(query: PortalUsersQuery): MemberFilters {
+  if (!query.filterBy || query.filterValue === undefined) return {};
+  const allowed: readonly string[] = query.filterBy === 'role' ? PORTAL_ROLES : MEMBERSHIP_STATUSES;
+  if (!allowed.includes(query.filterValue)) {
+    const message = `must be one of ${allowed.join(', ')} when filtering by ${query.filterBy}`;
+    throw AppError.badRequest(`filterValue ${message}`, [{ path: 'querystring.filterValue', message }]);
+  }
+  return { [query.filterBy]: query.filterValue };
+}
+
+/** One page of the portal's members. */
+export async function listPortalUsers(db: Database, portalId: string, query: PortalUsersQuery) {
+  const { rows, total } = await listPortalMembers(db, portalId, query, memberFilters(query));
+  return { items: rows.map(toPortalMember), total: toCount(total) };
+}
+
+/**
+ * The signed-in person's place in a portal. With `mustAct`, only where they may act now
+ * (403 otherwise, used when switching portals); without, any membership including an
+ * invitation (404 if none, so portal ids cannot be probed).
+ */
+export async function getPortalContext(
+  db: Database,
+  auth: RequestAuth,
+  portalId: string,
+  mustAct: boolean,
+): Promise<PortalContext> {
+  const acting = await actingPortalFor(db, auth.user, auth.memberships, portalId);
+  if (acting) {
+    return { portal: toPortal(acting.portal), role: acting.role, status: 'active', viaPlatformRole: acting.viaPlatformRole };
+  }
+  const membership = auth.memberships.find((m) => m.portal.id === portalId);
+  if (mustAct) throw AppError.forbidden(membership ? `Your membership is ${membership.status}` : 'You are not a member of that portal');
+  if (!membership) throw AppError.notFound('Portal');
+  return { portal: toPortal(membership.portal), role: membership.role, status: membership.status, viaPlatformRole: false };
+}
+
+/** A portal's name, for people who belong to it (or platform staff). */
+export async function getPortalName(db: Database, auth: RequestAuth, portalId: string) {
+  const context = await getPortalContext(db, auth, portalId, false);
+  return { _id: context.portal._id, name: context.portal.name };
+}

@@ -1,0 +1,137 @@
+import { PORTAL_OVERRIDE_HEADER, type PortalRole } from '@latchkey/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { PortalRow, UserRow } from '../db/schema';
+import { resolveActingPortal } from '../features/portals/acting-portal.service';
+import type { MembershipWithPortal } from '../features/portals/memberships.repository';
+import { authenticateToken } from '../features/auth/session.service';
+import { AppError } from './errors';
+
+/**
+ * What a route needs before its handler runs. Every API route declares one in its
+ * `config.access`; the server refuses to start with a route that does not.
+ * - public: anyone.
+ * - account: a signed-in person, whatever portal (their own account, their memberships).
+ * - portal: a signed-in person acting in a portal with at least the given role there.
+ * - platform: platform staff (superAdmin) only.
+ */
+export type RouteAccess =
+  | { kind: 'public' }
+  | { kind: 'account' }
+  | { kind: 'portal'; role: 'admin' | 'member' }
+  | { kind: 'platform' };
+
+export const access = {
+  public: { kind: 'public' },
+  account: { kind: 'account' },
+  portalMember: { kind: 'portal', role: 'member' },
+  portalAdmin: { kind: 'portal', role: 'admin' },
+  platform: { kind: 'platform' },
+} as const satisfies Record<string, RouteAccess>;
+
+/** The portal a request acts in and the person's role there. */
+export interface ActingPortal {
+  portal: PortalRow;
+  role: PortalRole;
+  /** A superAdmin acting in a portal they are not a member of. */
+  viaPlatformRole: boolean;
+}
+
+export interface RequestAuth {
+  user: UserRow;
+  isSuperAdmin: boolean;
+  /** Every portal the person belongs to, any status. */
+  memberships: MembershipWithPortal[];
+  /** Null when the person has no portal to act in (no own portal, no active membership). */
+  acting: ActingPortal | null;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+    /** The body arrives as a sealed envelope (see http/sealed-body.ts). */
+    sealed?: boolean;
+  }
+  interface FastifyRequest {
+    auth: RequestAuth | null;
+  }
+}
+
+/** One line per API route: what the route registry knows, for docs and the isolation tests. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  access: RouteAccess;
+  sealed: boolean;
+}
+
+/** The signed-in person; for handlers of non-public routes. */
+export function signedIn(request: FastifyRequest): RequestAuth {
+  if (!request.auth) throw AppError.unauthorized();
+  return request.auth;
+}
+
+/** The portal the request acts in; for handlers of portal routes. */
+export function actingPortal(request: FastifyRequest): ActingPortal {
+  const acting = signedIn(request).acting;
+  if (!acting) throw AppError.forbidden('You are not a member of any portal');
+  return acting;
+}
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/**
+ * Keeps the route registry and enforces each route's access before validation, so an
+ * anonymous call gets 401 and a wrong role 403 whatever its body.
+ */
+export function registerAccessControl(app: FastifyInstance, apiPrefix: string): RegisteredRoute[] {
+  const registry: RegisteredRoute[] = [];
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(`${apiPrefix}/`) && route.url !== apiPrefix) return;
+    // The API docs pages come from @fastify/swagger-ui, which cannot declare access itself.
+    if (route.url.startsWith(`${apiPrefix}/docs`)) route.config = { ...route.config, access: { kind: 'public' } };
+    const config = (route.config ?? {}) as { access?: RouteAccess; sealed?: boolean };
+    if (!config.access) {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares no access (config.access)`);
+    }
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      registry.push({ method, url: route.url, access: config.access, sealed: config.sealed === true });
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const routeAccess = request.routeOptions.config.access;
+    if (!routeAccess || routeAccess.kind === 'public') return;
+
+    const token = bearerToken(request);
+    if (!token) throw AppError.unauthorized();
+    const user = await authenticateToken(app.db, app.secrets.jwtKey, token);
+    const isSuperAdmin = user.platform_role === 'superAdmin';
+    const override = request.headers[PORTAL_OVERRIDE_HEADER];
+    const { acting, memberships } = await resolveActingPortal(
+      app.db,
+      user,
+      typeof override === 'string' ? override : null,
+    );
+    request.auth = { user, isSuperAdmin, memberships, acting };
+
+    if (routeAccess.kind === 'platform' && !isSuperAdmin) {
+      throw AppError.forbidden('Only platform staff may do this');
+    }
+    if (routeAccess.kind === 'portal') {
+      const current = actingPortal(request);
+      if (routeAccess.role === 'admin' && current.role !== 'admin') {
+        throw AppError.forbidden('Only portal admins may do this');
+      }
+    }
+  });
+
+  return registry;
+}

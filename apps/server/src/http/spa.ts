@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Serves the built web app from `webDist`, and its index.html for any other non-API path so
+ * the client-side router (history mode) can show the screen, or its own not-found page.
+ * Returns false when there is no build (API-only, e.g. in tests or under `npm run dev`).
+ */
+export async function registerSpa(app: FastifyInstance, webDist: string, apiPrefix: string): Promise<boolean> {
+  if (!fs.existsSync(path.join(webDist, 'index.html'))) return false;
+  await app.register(fastifyStatic, {
+    root: webDist,
+    wildcard: false,
+    index: false,
+    setHeaders: (res, filePath) => {
+      // Vite names built assets by content hash: they never change under one name.
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  // Every built file got its own route above; any other path is a screen of the client router,
+  // except API paths and missing assets (a stale hashed name), which stay 404.
+  app.get('/*', { schema: { hide: true } }, (request, reply) => {
+    const url = request.url;
+    if (url === apiPrefix || url.startsWith(`${apiPrefix}/`) || url.startsWith('/assets/')) {
+      return reply.callNotFound();
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+  return true;
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants';
+import { MEMBERSHIP_STATUSES, PLATFORM_ROLES, PORTAL_ROLES } from './roles';
+import { portalSchema } from './portal.schemas';
+
+/** Email as people type it: trimmed and lower-cased before it is checked or stored. */
+export const emailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email('must be an email address'));
+
+/** A password a person chooses. The server also refuses common passwords. */
+export const newPasswordSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+/** The three system types, chosen by the web client from the host name. */
+export const SYSTEM_TYPES = ['app', 'reseller', 'admin'] as const;
+export type SystemType = (typeof SYSTEM_TYPES)[number];
+
+/** The area a person signs in to: the operator portal or the basic-user area. */
+export const LOGIN_SCOPES = ['app', 'user'] as const;
+
+/** What a sign-in carries, inside its sealed envelope (brief §3). */
+export const loginPayloadSchema = z.object({
+  email: emailSchema,
+  password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+  scope: z.enum(LOGIN_SCOPES).default('app'),
+  systemType: z.enum(SYSTEM_TYPES).default('app'),
+});
+export type LoginPayload = z.input<typeof loginPayloadSchema>;
+
+/** Account creation: a person and the portal they own. */
+export const createAccountSchema = z.object({
+  email: emailSchema,
+  password: newPasswordSchema,
+  firstName: z.string().trim().max(80).default(''),
+  lastName: z.string().trim().max(80).default(''),
+  portalName: z.string().trim().min(1).max(80).optional(),
+});
+export type CreateAccountInput = z.input<typeof createAccountSchema>;
+
+/** A signed token and when it stops working. */
+export const tokenResponseSchema = z.object({
+  token: z.string(),
+  expiresAt: z.iso.datetime(),
+});
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+export const userSummarySchema = z.object({
+  _id: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  platformRole: z.enum(PLATFORM_ROLES).nullable(),
+  emailVerified: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
+export type UserSummary = z.infer<typeof userSummarySchema>;
+
+export const membershipSchema = z.object({
+  portal: z.object({ _id: z.string(), name: z.string() }),
+  role: z.enum(PORTAL_ROLES),
+  status: z.enum(MEMBERSHIP_STATUSES),
+  owner: z.boolean(),
+});
+export type Membership = z.infer<typeof membershipSchema>;
+
+/** GET auth: who is signed in, where they act and what they may do there. */
+export const sessionSchema = z.object({
+  user: userSummarySchema,
+  portalOwned: z.string().nullable(),
+  memberships: z.array(membershipSchema),
+  portal: portalSchema.nullable(),
+  roles: z.array(z.enum([...PORTAL_ROLES, ...PLATFORM_ROLES])),
+  permissions: z.array(z.string()),
+  features: z.array(z.string()),
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+export const profileUpdateSchema = z.object({
+  firstName: z.string().trim().max(80),
+  lastName: z.string().trim().max(80),
+});
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+export const passwordChangeSchema = z.object({
+  currentPassword: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+  newPassword: newPasswordSchema,
+});
+export type PasswordChange = z.infer<typeof passwordChangeSchema>;

@@ -1,0 +1,7 @@
+export * from './constants';
+export * from './errors';
+export * from './list-query';
+export * from './roles';
+export * from './seal';
+export * from './auth.schemas';
+export * from './portal.schemas';

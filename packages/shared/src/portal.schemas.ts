@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { listQuerySchema, pageSchema } from './list-query';
+import { MEMBERSHIP_STATUSES, PORTAL_ROLES } from './roles';
+
+/** True when `zone` is an IANA time zone this runtime knows. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const timeZoneSchema = z.string().min(1).max(64).refine(isTimeZone, 'must be an IANA time zone');
+
+/** A portal (tenant) as the API answers it. */
+export const portalSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  ownerId: z.string(),
+  timeZone: z.string(),
+  expireDate: z.iso.datetime().nullable(),
+  stripe: z.object({ status: z.string().nullable() }),
+  /** Paid up: stripe status active, or expireDate in the future (brief §1). */
+  current: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
+export type Portal = z.infer<typeof portalSchema>;
+
+/** A portal is current (paid up) if its stripe status is active or its expireDate is in the future. */
+export function isPortalCurrent(
+  portal: { stripeStatus: string | null; expireDate: string | null },
+  now: Date = new Date(),
+): boolean {
+  if (portal.stripeStatus === 'active') return true;
+  return portal.expireDate !== null && new Date(portal.expireDate).getTime() > now.getTime();
+}
+
+/** POST portal/data: what an admin may change about their portal. */
+export const portalDataSchema = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(80),
+    timeZone: timeZoneSchema,
+  })
+  .partial()
+  .refine((data) => Object.keys(data).length > 0, 'name or timeZone is required');
+export type PortalData = z.infer<typeof portalDataSchema>;
+
+export const portalNameSchema = z.object({ _id: z.string(), name: z.string() });
+
+/** A person in the portal's member list. */
+export const portalMemberSchema = z.object({
+  _id: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  role: z.enum(PORTAL_ROLES),
+  status: z.enum(MEMBERSHIP_STATUSES),
+  owner: z.boolean(),
+  joinedAt: z.iso.datetime(),
+});
+export type PortalMember = z.infer<typeof portalMemberSchema>;
+
+export const portalUsersQuerySchema = listQuerySchema({
+  sortBy: ['email', 'firstName', 'lastName', 'role', 'status', 'joinedAt'],
+  filterBy: ['role', 'status'],
+});
+export type PortalUsersQuery = z.output<typeof portalUsersQuerySchema>;
+export const portalUsersPageSchema = pageSchema(portalMemberSchema);
+
+/** The signed-in person's place in one portal (GET portal/user/portal/{id} and .../current/{id}). */
+export const portalContextSchema = z.object({
+  portal: portalSchema,
+  role: z.enum(PORTAL_ROLES),
+  status: z.enum(MEMBERSHIP_STATUSES),
+  /** True when a platform superAdmin acts here without being a member. */
+  viaPlatformRole: z.boolean(),
+});
+export type PortalContext = z.infer<typeof portalContextSchema>;
+
+/** GET portal/dashboard: the portal and the counts that exist so far. */
+export const portalDashboardSchema = z.object({
+  portal: portalSchema,
+  counts: z.object({
+    members: z.number().int(),
+    admins: z.number().int(),
+    users: z.number().int(),
+    invited: z.number().int(),
+    suspended: z.number().int(),
+  }),
+});
+export type PortalDashboard = z.infer<typeof portalDashboardSchema>;
