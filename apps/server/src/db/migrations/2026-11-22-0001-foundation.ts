@@ -7,7 +7,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('users')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('id', 'text', (c) => c.primaryKey().notNull())
     .addColumn('email', 'text', (c) => c.notNull().unique())
     .addColumn('password_hash', 'text', (c) => c.notNull())
     .addColumn('first_name', 'text', (c) => c.notNull().defaultTo(''))
@@ -22,7 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('portals')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('id', 'text', (c) => c.primaryKey().notNull())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('owner_user_id', 'text', (c) => c.notNull().references('users.id'))
     .addColumn('time_zone', 'text', (c) => c.notNull().defaultTo('UTC'))
@@ -47,7 +47,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('audit_log')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('id', 'text', (c) => c.primaryKey().notNull())
     .addColumn('portal_id', 'text', (c) => c.notNull().references('portals.id').onDelete('cascade'))
     .addColumn('actor_user_id', 'text')
     .addColumn('action', 'text', (c) => c.notNull())

@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../src/db/database';
+import { migrateToLatest } from '../src/db/migrate';
+import { TestApp } from './test-app';
+
+/** Each table's columns with their nullability: what both dialects must agree on. */
+async function shapeOf(db: Database) {
+  const tables = await db.introspection.getTables();
+  return Object.fromEntries(
+    tables
+      .filter((table) => !table.name.startsWith('kysely_'))
+      .map((table) => [table.name, table.columns.map((c) => `${c.name}${c.isNullable ? '?' : ''}`).sort()]),
+  );
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-db-'));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+describe('migrations', () => {
+  it('build every table on SQLite, and running them again changes nothing', async () => {
+    const { db } = openDatabase({ dataDir });
+    expect(await migrateToLatest(db)).toEqual(['2026-11-22-0001-foundation']);
+    expect(await migrateToLatest(db)).toEqual([]);
+    expect(Object.keys(await shapeOf(db)).sort()).toEqual(['audit_log', 'memberships', 'portals', 'seal_nonces', 'users']);
+    await db.destroy();
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('give SQLite and PostgreSQL the same tables and columns', async () => {
+    const sqlite = openDatabase({ dataDir: fs.mkdtempSync(path.join(dataDir, 'agree-')) });
+    await migrateToLatest(sqlite.db);
+    const postgres = await TestApp.start();
+    expect(postgres.app.dialect).toBe('postgres');
+    expect(await shapeOf(postgres.app.db)).toEqual(await shapeOf(sqlite.db));
+    await sqlite.db.destroy();
+    await postgres.close();
+  });
+});

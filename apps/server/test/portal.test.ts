@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAuditEntries } from '../src/features/audit/audit.repository';
+import { TestApp } from './test-app';
+
+let t: TestApp;
+let owner: Awaited<ReturnType<TestApp['signUp']>>;
+let basic: Awaited<ReturnType<TestApp['signUp']>>;
+
+beforeAll(async () => {
+  t = await TestApp.start();
+  owner = await t.signUp({ email: 'owner@example.com', firstName: 'Olive', lastName: 'Owner', portalName: 'Elm Street' });
+  basic = await t.signUp({ email: 'basic@example.com', firstName: 'Basil', lastName: 'Tenant' });
+  await t.addMember(owner.portalId, basic.userId, 'user');
+  for (const [i, name] of ['Zed', 'Amy', 'Mia', 'Bob'].entries()) {
+    const person = await t.signUp({ email: `${name.toLowerCase()}@example.com`, firstName: name });
+    await t.addMember(owner.portalId, person.userId, i === 0 ? 'admin' : 'user', i === 3 ? 'suspended' : 'active');
+  }
+  const invited = await t.signUp({ email: 'invited@example.com', firstName: 'Ivy' });
+  await t.addMember(owner.portalId, invited.userId, 'user', 'invited');
+});
+afterAll(() => t.close());
+
+describe('GET portal and portal/dashboard', () => {
+  it('answers the portal the request acts in', async () => {
+    const response = await t.request({ method: 'GET', url: '/api3/portal', token: owner.token });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ _id: owner.portalId, name: 'Elm Street', timeZone: 'UTC', current: false });
+  });
+
+  it('counts members by role and state', async () => {
+    const response = await t.request({ method: 'GET', url: '/api3/portal/dashboard', token: owner.token });
+    expect(response.json().counts).toEqual({ members: 5, admins: 2, users: 3, invited: 1, suspended: 1 });
+  });
+
+  it('lets a basic user see their portal but not its dashboard', async () => {
+    const portal = await t.request({ method: 'GET', url: '/api3/portal', token: basic.token, portal: owner.portalId });
+    expect(portal.statusCode).toBe(200);
+    const dashboard = await t.request({
+      method: 'GET',
+      url: '/api3/portal/dashboard',
+      token: basic.token,
+      portal: owner.portalId,
+    });
+    expect(dashboard.statusCode).toBe(403);
+  });
+});
+
+describe('POST portal/data', () => {
+  it('renames the portal and changes its time zone, writing the change log', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api3/portal/data',
+      token: owner.token,
+      payload: { name: '  Elm Street Lofts ', timeZone: 'America/New_York' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ name: 'Elm Street Lofts', timeZone: 'America/New_York' });
+    const [entry] = await listAuditEntries(t.app.db, owner.portalId);
+    expect(entry).toMatchObject({ action: 'portal.update', actor_user_id: owner.userId, entity_id: owner.portalId });
+    expect(JSON.parse(entry!.before_json!)).toEqual({ name: 'Elm Street', timeZone: 'UTC' });
+    expect(JSON.parse(entry!.after_json!)).toEqual({ name: 'Elm Street Lofts', timeZone: 'America/New_York' });
+  });
+
+  it.each([[{}], [{ name: '' }], [{ timeZone: 'Nowhere/Land' }], [{ name: 'x'.repeat(81) }]])(
+    'refuses %j with a 400 and changes nothing',
+    async (payload) => {
+      const before = (await t.request({ method: 'GET', url: '/api3/portal', token: owner.token })).json();
+      const response = await t.request({ method: 'POST', url: '/api3/portal/data', token: owner.token, payload });
+      expect(response.statusCode).toBe(400);
+      const after = (await t.request({ method: 'GET', url: '/api3/portal', token: owner.token })).json();
+      expect(after).toEqual(before);
+    },
+  );
+});
+
+describe('GET portal/users', () => {
+  const list = (query: string) =>
+    t.request({ method: 'GET', url: `/api3/portal/users?${query}`, token: owner.token });
+
+  it('pages, sorts and counts', async () => {
+    const first = (await list('limit=2&sortBy=firstName')).json();
+    expect(first.total).toBe(7);
+    expect(first.items.map((m: { firstName: string }) => m.firstName)).toEqual(['Amy', 'Basil']);
+    const next = (await list('skip=2&limit=2&sortBy=firstName')).json();
+    expect(next.items.map((m: { firstName: string }) => m.firstName)).toEqual(['Bob', 'Ivy']);
+    const last = (await list('sortBy=firstName&descending=true&limit=1')).json();
+    expect(last.items[0]).toMatchObject({ firstName: 'Zed', role: 'admin' });
+  });
+
+  it('searches names and emails case-insensitively, literally', async () => {
+    expect((await list('search=OLIVE')).json().items).toHaveLength(1);
+    expect((await list('search=example.com')).json().total).toBe(7);
+    expect((await list('search=%25')).json().total).toBe(0);
+    expect((await list('search=_')).json().total).toBe(0);
+  });
+
+  it('filters by role and status', async () => {
+    expect((await list('filterBy=role&filterValue=admin')).json().total).toBe(2);
+    expect((await list('filterBy=status&filterValue=suspended')).json().items[0].firstName).toBe('Bob');
+    const owners = (await list('filterBy=role&filterValue=admin&sortBy=firstName')).json().items;
+    expect(owners.map((m: { owner: boolean }) => m.owner)).toEqual([true, false]);
+  });
+
+  it.each(['sortBy=password_hash', 'limit=0', 'limit=500', 'skip=-1', 'filterBy=role', 'filterBy=role&filterValue=king', 'filterBy=email&filterValue=x'])(
+    'answers 400 for %s',
+    async (query) => {
+      const response = await list(query);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe('bad_request');
+    },
+  );
+});
+
+describe('acting in another portal', () => {
+  it('lets a member act in a portal they belong to with the override header', async () => {
+    const session = (await t.request({ method: 'GET', url: '/api3/auth', token: basic.token, portal: owner.portalId })).json();
+    expect(session.portal._id).toBe(owner.portalId);
+    expect(session.roles).toEqual(['user']);
+    const own = (await t.request({ method: 'GET', url: '/api3/auth', token: basic.token })).json();
+    expect(own.portal._id).toBe(basic.portalId);
+    expect(own.memberships).toHaveLength(2);
+  });
+
+  it('refuses an override to a portal without an active membership', async () => {
+    const stranger = await t.signUp();
+    for (const token of [stranger.token]) {
+      const response = await t.request({ method: 'GET', url: '/api3/portal', token, portal: owner.portalId });
+      expect(response.statusCode).toBe(403);
+      expect(response.json().error.code).toBe('portal_override_denied');
+    }
+    const invitedLogin = await t.login('invited@example.com', 'a sturdy passphrase');
+    const invited = await t.request({
+      method: 'GET',
+      url: '/api3/portal',
+      token: invitedLogin.json().token,
+      portal: owner.portalId,
+    });
+    expect(invited.statusCode).toBe(403);
+  });
+
+  it('lets platform staff act as admin in any portal', async () => {
+    const staff = await t.createSuperAdmin();
+    const dashboard = await t.request({ method: 'GET', url: '/api3/portal/dashboard', token: staff.token, portal: owner.portalId });
+    expect(dashboard.statusCode).toBe(200);
+    const context = await t.request({ method: 'GET', url: `/api3/portal/user/portal/current/${owner.portalId}`, token: staff.token });
+    expect(context.json()).toMatchObject({ role: 'admin', viaPlatformRole: true });
+    const session = (await t.request({ method: 'GET', url: '/api3/auth', token: staff.token, portal: owner.portalId })).json();
+    expect(session.roles).toEqual(['admin', 'superAdmin']);
+  });
+});
+
+describe('portal membership lookups', () => {
+  it('answers a member with the portal name and their place in it', async () => {
+    const name = await t.request({ method: 'GET', url: `/api3/portal/${owner.portalId}/name`, token: basic.token });
+    expect(name.json()).toEqual({ _id: owner.portalId, name: 'Elm Street Lofts' });
+    const context = await t.request({ method: 'GET', url: `/api3/portal/user/portal/${owner.portalId}`, token: basic.token });
+    expect(context.json()).toMatchObject({ role: 'user', status: 'active', viaPlatformRole: false });
+  });
+
+  it('shows an invited person their invitation but does not let them switch there', async () => {
+    const { token } = (await t.login('invited@example.com', 'a sturdy passphrase')).json();
+    const context = await t.request({ method: 'GET', url: `/api3/portal/user/portal/${owner.portalId}`, token });
+    expect(context.json()).toMatchObject({ status: 'invited', portal: { name: 'Elm Street Lofts' } });
+    const current = await t.request({ method: 'GET', url: `/api3/portal/user/portal/current/${owner.portalId}`, token });
+    expect(current.statusCode).toBe(403);
+  });
+
+  it('answers 404 to a stranger, for real and made-up ids alike', async () => {
+    const stranger = await t.signUp();
+    for (const id of [owner.portalId, 'no-such-portal']) {
+      const response = await t.request({ method: 'GET', url: `/api3/portal/${id}/name`, token: stranger.token });
+      expect(response.statusCode).toBe(404);
+    }
+  });
+});
