@@ -51,7 +51,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   app.decorate(
     'secrets',
-    loadSecrets({ dataDir: config.DATA_DIR, jwtSecret: config.JWT_SECRET, sealSecretKey: config.SEAL_SECRET_KEY }),
+    loadSecrets({
+      dataDir: config.DATA_DIR,
+      jwtSecret: config.JWT_SECRET,
+      sealSecretKey: config.SEAL_SECRET_KEY,
+    }),
   );
   app.decorate(
     'authLimits',
@@ -72,6 +76,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(portalRoutes, { prefix: API_BASE_PATH });
 
   const servesWeb = await registerSpa(app, config.WEB_DIST, API_BASE_PATH);
-  if (!servesWeb) app.log.warn({ webDist: config.WEB_DIST }, 'no web build found: serving the API only (run npm run build)');
+  if (!servesWeb)
+    app.log.warn(
+      { webDist: config.WEB_DIST },
+      'no web build found: serving the API only (run npm run build)',
+    );
   return app;
 }

@@ -19,7 +19,11 @@ const envSchema = z.object({
   LOG_PRETTY: booleanVar.default(false),
   WEB_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/web/dist')),
   DEMO_DATA: booleanVar.default(true),
-  SESSION_TTL_HOURS: z.coerce.number().min(0.05).max(24 * 30).default(12),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .min(0.05)
+    .max(24 * 30)
+    .default(12),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SEAL_SECRET_KEY: z
     .string()
@@ -54,7 +58,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsed = envSchema.safeParse(known);
   if (!parsed.success) {
     const lines = parsed.error.issues.map(
-      (issue) => `  ${issue.path.join('.')}=${JSON.stringify(known[String(issue.path[0])])}: ${issue.message}`,
+      (issue) =>
+        `  ${issue.path.join('.')}=${JSON.stringify(known[String(issue.path[0])])}: ${issue.message}`,
     );
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }

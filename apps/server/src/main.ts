@@ -48,7 +48,9 @@ async function main(): Promise<void> {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  app.log.info(`Latchkey is running at http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`);
+  app.log.info(
+    `Latchkey is running at http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -28,14 +28,23 @@ describe('POST auth/create', () => {
     expect(claims.exp! - Date.now() / 1000).toBeGreaterThan(3600);
 
     const session = (await t.request({ method: 'GET', url: '/api3/auth', token })).json();
-    expect(session.user).toMatchObject({ email: 'grace.hopper@example.com', firstName: 'Grace', platformRole: null });
+    expect(session.user).toMatchObject({
+      email: 'grace.hopper@example.com',
+      firstName: 'Grace',
+      platformRole: null,
+    });
     expect(session.user).not.toHaveProperty('passwordHash');
     expect(session.portal).toMatchObject({ name: 'Hopper Lofts', ownerId: session.user._id, current: false });
     expect(session.portalOwned).toBe(session.portal._id);
     expect(session.roles).toEqual(['admin']);
     expect(session.permissions).toContain('portal.edit');
     expect(session.memberships).toEqual([
-      { portal: { _id: session.portal._id, name: 'Hopper Lofts' }, role: 'admin', status: 'active', owner: true },
+      {
+        portal: { _id: session.portal._id, name: 'Hopper Lofts' },
+        role: 'admin',
+        status: 'active',
+        owner: true,
+      },
     ]);
   });
 
@@ -47,7 +56,10 @@ describe('POST auth/create', () => {
       payload: t.seal({ email: email.toUpperCase(), password: 'another passphrase' }),
     });
     expect(response.statusCode).toBe(409);
-    expect(response.json().error).toEqual({ code: 'conflict', message: 'An account with this email already exists' });
+    expect(response.json().error).toEqual({
+      code: 'conflict',
+      message: 'An account with this email already exists',
+    });
   });
 
   it.each([
@@ -183,7 +195,11 @@ describe('sessions', () => {
     const [head, body, signature] = token.split('.');
     const claims = JSON.parse(Buffer.from(body!, 'base64url').toString());
     const forgedBody = Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString('base64url');
-    const tampered = await t.request({ method: 'GET', url: '/api3/auth', token: `${head}.${forgedBody}.${signature}` });
+    const tampered = await t.request({
+      method: 'GET',
+      url: '/api3/auth',
+      token: `${head}.${forgedBody}.${signature}`,
+    });
     expect(tampered.statusCode).toBe(401);
 
     const expired = await new SignJWT({ typ: 'session', tv: 0 })
@@ -249,7 +265,9 @@ describe('own profile and password', () => {
     });
     expect(changed.statusCode).toBe(200);
     expect((await t.request({ method: 'GET', url: '/api3/auth', token })).statusCode).toBe(401);
-    expect((await t.request({ method: 'GET', url: '/api3/auth', token: changed.json().token })).statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'GET', url: '/api3/auth', token: changed.json().token })).statusCode,
+    ).toBe(200);
     expect((await t.login(email, 'first passphrase 1')).statusCode).toBe(401);
     expect((await t.login(email, 'second passphrase 2')).statusCode).toBe(200);
   });

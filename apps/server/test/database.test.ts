@@ -24,17 +24,26 @@ describe('migrations', () => {
     const { db } = openDatabase({ dataDir });
     expect(await migrateToLatest(db)).toEqual(['2026-11-22-0001-foundation']);
     expect(await migrateToLatest(db)).toEqual([]);
-    expect(Object.keys(await shapeOf(db)).sort()).toEqual(['audit_log', 'memberships', 'portals', 'seal_nonces', 'users']);
+    expect(Object.keys(await shapeOf(db)).sort()).toEqual([
+      'audit_log',
+      'memberships',
+      'portals',
+      'seal_nonces',
+      'users',
+    ]);
     await db.destroy();
   });
 
-  it.runIf(process.env.TEST_DATABASE_URL)('give SQLite and PostgreSQL the same tables and columns', async () => {
-    const sqlite = openDatabase({ dataDir: fs.mkdtempSync(path.join(dataDir, 'agree-')) });
-    await migrateToLatest(sqlite.db);
-    const postgres = await TestApp.start();
-    expect(postgres.app.dialect).toBe('postgres');
-    expect(await shapeOf(postgres.app.db)).toEqual(await shapeOf(sqlite.db));
-    await sqlite.db.destroy();
-    await postgres.close();
-  });
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'give SQLite and PostgreSQL the same tables and columns',
+    async () => {
+      const sqlite = openDatabase({ dataDir: fs.mkdtempSync(path.join(dataDir, 'agree-')) });
+      await migrateToLatest(sqlite.db);
+      const postgres = await TestApp.start();
+      expect(postgres.app.dialect).toBe('postgres');
+      expect(await shapeOf(postgres.app.db)).toEqual(await shapeOf(sqlite.db));
+      await sqlite.db.destroy();
+      await postgres.close();
+    },
+  );
 });

@@ -29,7 +29,10 @@ function fillUrl(url: string, side: 'own' | 'foreign'): string {
   });
 }
 
-function call(route: RegisteredRoute, options: { token?: string; portal?: string; side?: 'own' | 'foreign' }) {
+function call(
+  route: RegisteredRoute,
+  options: { token?: string; portal?: string; side?: 'own' | 'foreign' },
+) {
   const request: InjectOptions & { token?: string; portal?: string } = {
     method: route.method as InjectOptions['method'],
     url: fillUrl(route.url, options.side ?? 'own'),
@@ -78,7 +81,9 @@ describe('route registry', () => {
 
   it('answers 403 to a basic user on every admin route', async () => {
     for (const route of routes.filter((r) => r.access.kind === 'portal' && r.access.role === 'admin')) {
-      expect((await call(route, { token: a.user, portal: a.portalId })).statusCode, described(route)).toBe(403);
+      expect((await call(route, { token: a.user, portal: a.portalId })).statusCode, described(route)).toBe(
+        403,
+      );
     }
   });
 
@@ -99,7 +104,9 @@ describe('route registry', () => {
   it("never answers another portal's data for its ids (403 or 404)", async () => {
     for (const route of routes.filter((r) => r.access.kind !== 'public' && r.url.includes(':'))) {
       const response = await call(route, { token: a.admin, side: 'foreign' });
-      expect([403, 404], `${described(route)} answered ${response.statusCode}`).toContain(response.statusCode);
+      expect([403, 404], `${described(route)} answered ${response.statusCode}`).toContain(
+        response.statusCode,
+      );
       expect(response.body, described(route)).not.toContain(FOREIGN_PORTAL_NAME);
     }
   });
@@ -111,7 +118,9 @@ describe('route registry', () => {
     for (const route of signedInRoutes.sort((x, y) => signOutLast(x) - signOutLast(y))) {
       const token = route.access.kind === 'platform' ? staff : a.admin;
       const response = await call(route, { token });
-      expect([401, 403], `${described(route)} answered ${response.statusCode}`).not.toContain(response.statusCode);
+      expect([401, 403], `${described(route)} answered ${response.statusCode}`).not.toContain(
+        response.statusCode,
+      );
     }
   });
 });

@@ -8,12 +8,22 @@ let basic: Awaited<ReturnType<TestApp['signUp']>>;
 
 beforeAll(async () => {
   t = await TestApp.start();
-  owner = await t.signUp({ email: 'owner@example.com', firstName: 'Olive', lastName: 'Owner', portalName: 'Elm Street' });
+  owner = await t.signUp({
+    email: 'owner@example.com',
+    firstName: 'Olive',
+    lastName: 'Owner',
+    portalName: 'Elm Street',
+  });
   basic = await t.signUp({ email: 'basic@example.com', firstName: 'Basil', lastName: 'Tenant' });
   await t.addMember(owner.portalId, basic.userId, 'user');
   for (const [i, name] of ['Zed', 'Amy', 'Mia', 'Bob'].entries()) {
     const person = await t.signUp({ email: `${name.toLowerCase()}@example.com`, firstName: name });
-    await t.addMember(owner.portalId, person.userId, i === 0 ? 'admin' : 'user', i === 3 ? 'suspended' : 'active');
+    await t.addMember(
+      owner.portalId,
+      person.userId,
+      i === 0 ? 'admin' : 'user',
+      i === 3 ? 'suspended' : 'active',
+    );
   }
   const invited = await t.signUp({ email: 'invited@example.com', firstName: 'Ivy' });
   await t.addMember(owner.portalId, invited.userId, 'user', 'invited');
@@ -24,7 +34,12 @@ describe('GET portal and portal/dashboard', () => {
   it('answers the portal the request acts in', async () => {
     const response = await t.request({ method: 'GET', url: '/api3/portal', token: owner.token });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ _id: owner.portalId, name: 'Elm Street', timeZone: 'UTC', current: false });
+    expect(response.json()).toMatchObject({
+      _id: owner.portalId,
+      name: 'Elm Street',
+      timeZone: 'UTC',
+      current: false,
+    });
   });
 
   it('counts members by role and state', async () => {
@@ -33,7 +48,12 @@ describe('GET portal and portal/dashboard', () => {
   });
 
   it('lets a basic user see their portal but not its dashboard', async () => {
-    const portal = await t.request({ method: 'GET', url: '/api3/portal', token: basic.token, portal: owner.portalId });
+    const portal = await t.request({
+      method: 'GET',
+      url: '/api3/portal',
+      token: basic.token,
+      portal: owner.portalId,
+    });
     expect(portal.statusCode).toBe(200);
     const dashboard = await t.request({
       method: 'GET',
@@ -56,16 +76,28 @@ describe('POST portal/data', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ name: 'Elm Street Lofts', timeZone: 'America/New_York' });
     const [entry] = await listAuditEntries(t.app.db, owner.portalId);
-    expect(entry).toMatchObject({ action: 'portal.update', actor_user_id: owner.userId, entity_id: owner.portalId });
+    expect(entry).toMatchObject({
+      action: 'portal.update',
+      actor_user_id: owner.userId,
+      entity_id: owner.portalId,
+    });
     expect(JSON.parse(entry!.before_json!)).toEqual({ name: 'Elm Street', timeZone: 'UTC' });
-    expect(JSON.parse(entry!.after_json!)).toEqual({ name: 'Elm Street Lofts', timeZone: 'America/New_York' });
+    expect(JSON.parse(entry!.after_json!)).toEqual({
+      name: 'Elm Street Lofts',
+      timeZone: 'America/New_York',
+    });
   });
 
   it.each([[{}], [{ name: '' }], [{ timeZone: 'Nowhere/Land' }], [{ name: 'x'.repeat(81) }]])(
     'refuses %j with a 400 and changes nothing',
     async (payload) => {
       const before = (await t.request({ method: 'GET', url: '/api3/portal', token: owner.token })).json();
-      const response = await t.request({ method: 'POST', url: '/api3/portal/data', token: owner.token, payload });
+      const response = await t.request({
+        method: 'POST',
+        url: '/api3/portal/data',
+        token: owner.token,
+        payload,
+      });
       expect(response.statusCode).toBe(400);
       const after = (await t.request({ method: 'GET', url: '/api3/portal', token: owner.token })).json();
       expect(after).toEqual(before);
@@ -101,19 +133,26 @@ describe('GET portal/users', () => {
     expect(owners.map((m: { owner: boolean }) => m.owner)).toEqual([true, false]);
   });
 
-  it.each(['sortBy=password_hash', 'limit=0', 'limit=500', 'skip=-1', 'filterBy=role', 'filterBy=role&filterValue=king', 'filterBy=email&filterValue=x'])(
-    'answers 400 for %s',
-    async (query) => {
-      const response = await list(query);
-      expect(response.statusCode).toBe(400);
-      expect(response.json().error.code).toBe('bad_request');
-    },
-  );
+  it.each([
+    'sortBy=password_hash',
+    'limit=0',
+    'limit=500',
+    'skip=-1',
+    'filterBy=role',
+    'filterBy=role&filterValue=king',
+    'filterBy=email&filterValue=x',
+  ])('answers 400 for %s', async (query) => {
+    const response = await list(query);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('bad_request');
+  });
 });
 
 describe('acting in another portal', () => {
   it('lets a member act in a portal they belong to with the override header', async () => {
-    const session = (await t.request({ method: 'GET', url: '/api3/auth', token: basic.token, portal: owner.portalId })).json();
+    const session = (
+      await t.request({ method: 'GET', url: '/api3/auth', token: basic.token, portal: owner.portalId })
+    ).json();
     expect(session.portal._id).toBe(owner.portalId);
     expect(session.roles).toEqual(['user']);
     const own = (await t.request({ method: 'GET', url: '/api3/auth', token: basic.token })).json();
@@ -140,35 +179,66 @@ describe('acting in another portal', () => {
 
   it('lets platform staff act as admin in any portal', async () => {
     const staff = await t.createSuperAdmin();
-    const dashboard = await t.request({ method: 'GET', url: '/api3/portal/dashboard', token: staff.token, portal: owner.portalId });
+    const dashboard = await t.request({
+      method: 'GET',
+      url: '/api3/portal/dashboard',
+      token: staff.token,
+      portal: owner.portalId,
+    });
     expect(dashboard.statusCode).toBe(200);
-    const context = await t.request({ method: 'GET', url: `/api3/portal/user/portal/current/${owner.portalId}`, token: staff.token });
+    const context = await t.request({
+      method: 'GET',
+      url: `/api3/portal/user/portal/current/${owner.portalId}`,
+      token: staff.token,
+    });
     expect(context.json()).toMatchObject({ role: 'admin', viaPlatformRole: true });
-    const session = (await t.request({ method: 'GET', url: '/api3/auth', token: staff.token, portal: owner.portalId })).json();
+    const session = (
+      await t.request({ method: 'GET', url: '/api3/auth', token: staff.token, portal: owner.portalId })
+    ).json();
     expect(session.roles).toEqual(['admin', 'superAdmin']);
   });
 });
 
 describe('portal membership lookups', () => {
   it('answers a member with the portal name and their place in it', async () => {
-    const name = await t.request({ method: 'GET', url: `/api3/portal/${owner.portalId}/name`, token: basic.token });
+    const name = await t.request({
+      method: 'GET',
+      url: `/api3/portal/${owner.portalId}/name`,
+      token: basic.token,
+    });
     expect(name.json()).toEqual({ _id: owner.portalId, name: 'Elm Street Lofts' });
-    const context = await t.request({ method: 'GET', url: `/api3/portal/user/portal/${owner.portalId}`, token: basic.token });
+    const context = await t.request({
+      method: 'GET',
+      url: `/api3/portal/user/portal/${owner.portalId}`,
+      token: basic.token,
+    });
     expect(context.json()).toMatchObject({ role: 'user', status: 'active', viaPlatformRole: false });
   });
 
   it('shows an invited person their invitation but does not let them switch there', async () => {
     const { token } = (await t.login('invited@example.com', 'a sturdy passphrase')).json();
-    const context = await t.request({ method: 'GET', url: `/api3/portal/user/portal/${owner.portalId}`, token });
+    const context = await t.request({
+      method: 'GET',
+      url: `/api3/portal/user/portal/${owner.portalId}`,
+      token,
+    });
     expect(context.json()).toMatchObject({ status: 'invited', portal: { name: 'Elm Street Lofts' } });
-    const current = await t.request({ method: 'GET', url: `/api3/portal/user/portal/current/${owner.portalId}`, token });
+    const current = await t.request({
+      method: 'GET',
+      url: `/api3/portal/user/portal/current/${owner.portalId}`,
+      token,
+    });
     expect(current.statusCode).toBe(403);
   });
 
   it('answers 404 to a stranger, for real and made-up ids alike', async () => {
     const stranger = await t.signUp();
     for (const id of [owner.portalId, 'no-such-portal']) {
-      const response = await t.request({ method: 'GET', url: `/api3/portal/${id}/name`, token: stranger.token });
+      const response = await t.request({
+        method: 'GET',
+        url: `/api3/portal/${id}/name`,
+        token: stranger.token,
+      });
       expect(response.statusCode).toBe(404);
     }
   });

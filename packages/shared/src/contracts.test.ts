@@ -17,8 +17,13 @@ describe('account contracts', () => {
   });
 
   it('defaults the sign-in scope and system type', () => {
-    expect(loginPayloadSchema.parse({ email: 'a@b.co', password: 'p' })).toMatchObject({ scope: 'app', systemType: 'app' });
-    expect(loginPayloadSchema.safeParse({ email: 'a@b.co', password: 'p', systemType: 'other' }).success).toBe(false);
+    expect(loginPayloadSchema.parse({ email: 'a@b.co', password: 'p' })).toMatchObject({
+      scope: 'app',
+      systemType: 'app',
+    });
+    expect(
+      loginPayloadSchema.safeParse({ email: 'a@b.co', password: 'p', systemType: 'other' }).success,
+    ).toBe(false);
   });
 });
 
@@ -28,7 +33,9 @@ describe('portal contracts', () => {
   it('is current when stripe is active or the expiry date is in the future', () => {
     expect(isPortalCurrent({ stripeStatus: 'active', expireDate: null }, now)).toBe(true);
     expect(isPortalCurrent({ stripeStatus: 'canceled', expireDate: '2026-11-23T00:00:00Z' }, now)).toBe(true);
-    expect(isPortalCurrent({ stripeStatus: 'past_due', expireDate: '2026-11-22T11:59:59Z' }, now)).toBe(false);
+    expect(isPortalCurrent({ stripeStatus: 'past_due', expireDate: '2026-11-22T11:59:59Z' }, now)).toBe(
+      false,
+    );
     expect(isPortalCurrent({ stripeStatus: null, expireDate: null }, now)).toBe(false);
   });
 

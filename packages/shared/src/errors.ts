@@ -20,9 +20,7 @@ export const errorResponseSchema = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
-    details: z
-      .array(z.object({ path: z.string(), message: z.string() }))
-      .optional(),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   }),
 });
 

@@ -59,7 +59,9 @@ describe('sealed payloads', () => {
     raw[5] = raw[5]! ^ 1;
     expect(openSealedPayload({ ...envelope, m: encodeBase64(raw) }, server.secretKey)).toBeUndefined();
     expect(openSealedPayload(envelope, newBoxKeyPair().secretKey)).toBeUndefined();
-    expect(openSealedPayload({ ...envelope, n: sealNonce(Date.now() + 1) }, server.secretKey)).toBeUndefined();
+    expect(
+      openSealedPayload({ ...envelope, n: sealNonce(Date.now() + 1) }, server.secretKey),
+    ).toBeUndefined();
   });
 
   it('refuses envelopes of the wrong shape', () => {
@@ -77,7 +79,10 @@ describe('signed payloads', () => {
   it('matches the python3-nacl signature vector', () => {
     expect(encodeBase64(signer.publicKey)).toBe(vector.signPublic);
     expect(signPayload({ action: 'unlock', deviceId: 'd1' }, signer.secretKey)).toBe(vector.signed);
-    expect(verifySignedPayload(vector.signed, signer.publicKey)).toEqual({ action: 'unlock', deviceId: 'd1' });
+    expect(verifySignedPayload(vector.signed, signer.publicKey)).toEqual({
+      action: 'unlock',
+      deviceId: 'd1',
+    });
   });
 
   it('rejects a signature from another key or a changed message', () => {

@@ -9,13 +9,15 @@ import { SEAL_NONCE_LENGTH, SEAL_SCHEME_VERSION } from './constants';
  * time in milliseconds, zero-padded to 24 digits, whose 24 ASCII bytes are the box nonce.
  */
 
-const base64Key = z
-  .string()
-  .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be a base64 32-byte key');
+const base64Key = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must be a base64 32-byte key');
 
 /** The envelope a sealed request body travels in. */
 export const sealedEnvelopeSchema = z.object({
-  m: z.string().min(1).max(65_536).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64'),
+  m: z
+    .string()
+    .min(1)
+    .max(65_536)
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64'),
   k: z.literal(SEAL_SCHEME_VERSION),
   n: z.string().regex(new RegExp(`^\\d{${SEAL_NONCE_LENGTH}}$`), 'must be 24 digits'),
   p: base64Key,

@@ -95,7 +95,8 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith(`${apiPrefix}/`) && route.url !== apiPrefix) return;
     // The API docs pages come from @fastify/swagger-ui, which cannot declare access itself.
-    if (route.url.startsWith(`${apiPrefix}/docs`)) route.config = { ...route.config, access: { kind: 'public' } };
+    if (route.url.startsWith(`${apiPrefix}/docs`))
+      route.config = { ...route.config, access: { kind: 'public' } };
     const config = (route.config ?? {}) as { access?: RouteAccess; sealed?: boolean };
     if (!config.access) {
       throw new Error(`Route ${String(route.method)} ${route.url} declares no access (config.access)`);

@@ -63,7 +63,9 @@ export function registerErrorHandling(app: FastifyInstance, apiPrefix: string): 
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: malformed JSON, wrong content type, body too large, ...
-      const code = { 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited' }[status] ?? 'bad_request';
+      const code =
+        { 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited' }[status] ??
+        'bad_request';
       return reply.status(status).send(body(code, error.message));
     }
     request.log.error({ err: error }, 'request failed');
@@ -72,7 +74,9 @@ export function registerErrorHandling(app: FastifyInstance, apiPrefix: string): 
 
   app.setNotFoundHandler((request, reply) => {
     if (request.url === apiPrefix || request.url.startsWith(`${apiPrefix}/`)) {
-      return reply.status(404).send(body('not_found', `No API route ${request.method} ${request.url.split('?')[0]}`));
+      return reply
+        .status(404)
+        .send(body('not_found', `No API route ${request.method} ${request.url.split('?')[0]}`));
     }
     return reply.status(404).send(body('not_found', 'Not found'));
   });

@@ -24,7 +24,9 @@ export async function registerOpenApi(app: FastifyInstance, apiPrefix: string): 
           `another portal you belong to, \`${PORTAL_OVERRIDE_HEADER}: <portal id>\`. Errors are ` +
           '`{ "error": { "code", "message", "details"? } }`.',
       },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
     },
     transform: (input) => {
       const output = jsonSchemaTransform(input);

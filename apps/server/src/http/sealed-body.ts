@@ -18,7 +18,10 @@ export function registerSealedBodies(app: FastifyInstance): void {
     const envelope = sealedEnvelopeSchema.safeParse(request.body);
     if (!envelope.success) {
       throw AppError.badRequest('The body must be a sealed envelope { m, k: 2, n, p }', [
-        ...envelope.error.issues.map((issue) => ({ path: ['body', ...issue.path].join('.'), message: issue.message })),
+        ...envelope.error.issues.map((issue) => ({
+          path: ['body', ...issue.path].join('.'),
+          message: issue.message,
+        })),
       ]);
     }
     const { n, p } = envelope.data;

@@ -8,7 +8,11 @@ import type { FastifyInstance } from 'fastify';
  * the client-side router (history mode) can show the screen, or its own not-found page.
  * Returns false when there is no build (API-only, e.g. in tests or under `npm run dev`).
  */
-export async function registerSpa(app: FastifyInstance, webDist: string, apiPrefix: string): Promise<boolean> {
+export async function registerSpa(
+  app: FastifyInstance,
+  webDist: string,
+  apiPrefix: string,
+): Promise<boolean> {
   if (!fs.existsSync(path.join(webDist, 'index.html'))) return false;
   await app.register(fastifyStatic, {
     root: webDist,

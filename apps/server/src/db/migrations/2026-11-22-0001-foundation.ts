@@ -72,7 +72,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('seal_nonces_pk', ['client_key', 'nonce'])
     .execute();
   await db.schema.createIndex('seal_nonces_expires_idx').on('seal_nonces').column('expires_at').execute();
-
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

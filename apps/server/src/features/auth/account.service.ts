@@ -7,7 +7,13 @@ import { AppError } from '../../http/errors';
 import { insertMembership } from '../portals/memberships.repository';
 import { insertPortal } from '../portals/portals.repository';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from './password';
-import { findUserByEmail, findUserById, insertUser, updatePasswordHash, updateUserName } from './users.repository';
+import {
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  updatePasswordHash,
+  updateUserName,
+} from './users.repository';
 
 const DUPLICATE_EMAIL = 'An account with this email already exists';
 
@@ -91,4 +97,3 @@ export async function changePassword(db: Database, user: UserRow, change: Passwo
   await updatePasswordHash(db, user.id, await hashPassword(change.newPassword));
   return (await findUserById(db, user.id))!;
 }
-

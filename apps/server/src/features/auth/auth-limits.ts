@@ -17,13 +17,21 @@ export class AuthLimits {
   private readonly signupByIp: RateLimiterMemory;
 
   constructor(settings: AuthLimitSettings) {
-    this.loginByIp = new RateLimiterMemory({ keyPrefix: 'login-ip', points: settings.loginPerIp, duration: 300 });
+    this.loginByIp = new RateLimiterMemory({
+      keyPrefix: 'login-ip',
+      points: settings.loginPerIp,
+      duration: 300,
+    });
     this.failuresByEmail = new RateLimiterMemory({
       keyPrefix: 'login-email',
       points: settings.loginPerEmail,
       duration: 900,
     });
-    this.signupByIp = new RateLimiterMemory({ keyPrefix: 'signup-ip', points: settings.signupPerIp, duration: 3600 });
+    this.signupByIp = new RateLimiterMemory({
+      keyPrefix: 'signup-ip',
+      points: settings.signupPerIp,
+      duration: 3600,
+    });
   }
 
   /** Counts a sign-in attempt; 429 when the address or the email has used up its attempts. */

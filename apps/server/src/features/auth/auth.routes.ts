@@ -91,7 +91,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/logout',
     {
       config: { access: access.account },
-      schema: { tags, summary: "Sign out: revokes every one of the person's tokens", response: { 204: z.null(), ...errorResponses } },
+      schema: {
+        tags,
+        summary: "Sign out: revokes every one of the person's tokens",
+        response: { 204: z.null(), ...errorResponses },
+      },
     },
     async (request, reply) => {
       await bumpTokenVersion(app.db, signedIn(request).user.id);

@@ -9,7 +9,10 @@ export async function recordSealNonce(
   expiresAt: string,
 ): Promise<boolean> {
   try {
-    await db.insertInto('seal_nonces').values({ client_key: clientKey, nonce, expires_at: expiresAt }).execute();
+    await db
+      .insertInto('seal_nonces')
+      .values({ client_key: clientKey, nonce, expires_at: expiresAt })
+      .execute();
     return true;
   } catch (error) {
     if (isUniqueViolation(error)) return false;

@@ -18,9 +18,14 @@ interface StoredSecrets {
  * Secrets come from the environment when given (required when several servers share one
  * database), else from `secrets.json` in the data folder, created on first start.
  */
-export function loadSecrets(options: { dataDir: string; jwtSecret?: string; sealSecretKey?: string }): Secrets {
+export function loadSecrets(options: {
+  dataDir: string;
+  jwtSecret?: string;
+  sealSecretKey?: string;
+}): Secrets {
   let stored: StoredSecrets | null = null;
-  if (!options.jwtSecret || !options.sealSecretKey) stored = readOrCreate(path.join(options.dataDir, 'secrets.json'));
+  if (!options.jwtSecret || !options.sealSecretKey)
+    stored = readOrCreate(path.join(options.dataDir, 'secrets.json'));
   const jwtSecret = options.jwtSecret ?? stored!.jwtSecret;
   const sealSecretKey = options.sealSecretKey ?? stored!.sealSecretKey;
   return {

@@ -32,7 +32,8 @@ export async function authenticateToken(db: Database, jwtKey: Uint8Array, token:
   try {
     ({ payload: claims } = await jwtVerify(token, jwtKey, { algorithms: ['HS256'] }));
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw AppError.unauthorized('Your session has expired; sign in again');
+    if (error instanceof joseErrors.JWTExpired)
+      throw AppError.unauthorized('Your session has expired; sign in again');
     throw AppError.unauthorized('Your session is not valid; sign in again');
   }
   if (claims.typ !== SESSION_TOKEN_TYPE || typeof claims.sub !== 'string') {

@@ -30,7 +30,11 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
     '/portal',
     {
       config: { access: access.portalMember },
-      schema: { tags, summary: 'The portal this request acts in', response: { 200: portalSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'The portal this request acts in',
+        response: { 200: portalSchema, ...errorResponses },
+      },
     },
     async (request) => toPortal(actingPortal(request).portal),
   );

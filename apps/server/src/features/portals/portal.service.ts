@@ -88,12 +88,25 @@ export async function getPortalContext(
 ): Promise<PortalContext> {
   const acting = await actingPortalFor(db, auth.user, auth.memberships, portalId);
   if (acting) {
-    return { portal: toPortal(acting.portal), role: acting.role, status: 'active', viaPlatformRole: acting.viaPlatformRole };
+    return {
+      portal: toPortal(acting.portal),
+      role: acting.role,
+      status: 'active',
+      viaPlatformRole: acting.viaPlatformRole,
+    };
   }
   const membership = auth.memberships.find((m) => m.portal.id === portalId);
-  if (mustAct) throw AppError.forbidden(membership ? `Your membership is ${membership.status}` : 'You are not a member of that portal');
+  if (mustAct)
+    throw AppError.forbidden(
+      membership ? `Your membership is ${membership.status}` : 'You are not a member of that portal',
+    );
   if (!membership) throw AppError.notFound('Portal');
-  return { portal: toPortal(membership.portal), role: membership.role, status: membership.status, viaPlatformRole: false };
+  return {
+    portal: toPortal(membership.portal),
+    role: membership.role,
+    status: membership.status,
+    viaPlatformRole: false,
+  };
 }
 
 /** A portal's name, for people who belong to it (or platform staff). */
