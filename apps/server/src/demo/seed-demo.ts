@@ -11,11 +11,13 @@ import { insertMembership } from '../features/portals/memberships.repository';
 export const DEMO_ACCOUNTS = {
   admin: { email: 'admin@demo.latchkey.dev', password: 'demo-admin-pass' },
   user: { email: 'user@demo.latchkey.dev', password: 'demo-user-pass' },
+  officeOwner: { email: 'office@demo.latchkey.dev', password: 'demo-office-pass' },
 } as const;
 
 /**
  * On first start with an empty database: a demo portal with an admin (its owner) and a basic
- * user. Does nothing once anyone has an account.
+ * user, and a second portal where the demo admin is also an admin, to show portal switching.
+ * Does nothing once anyone has an account.
  */
 export async function seedDemoPortal(db: Database, log: FastifyBaseLogger): Promise<boolean> {
   const anyone = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
@@ -62,6 +64,25 @@ export async function seedDemoPortal(db: Database, log: FastifyBaseLogger): Prom
       updated_at: now,
     });
   });
+  const officeOwner = await createAccount(
+    db,
+    { ...DEMO_ACCOUNTS.officeOwner, firstName: 'Omar', lastName: 'Office', portalName: 'Harbor Offices' },
+    { timeZone: 'America/New_York', emailVerified: true },
+  );
+  const offices = await db
+    .selectFrom('portals')
+    .select('id')
+    .where('owner_user_id', '=', officeOwner.id)
+    .executeTakeFirstOrThrow();
+  await insertMembership(db, {
+    portal_id: offices.id,
+    user_id: admin.id,
+    role: 'admin',
+    status: 'active',
+    created_at: now,
+    updated_at: now,
+  });
+
   log.info(
     {
       admin: `${DEMO_ACCOUNTS.admin.email} / ${DEMO_ACCOUNTS.admin.password}`,
