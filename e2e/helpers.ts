@@ -10,7 +10,7 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.goto('/');
   const form = page.getByRole('form', { name: 'Sign in' });
   await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password', { exact: true }).fill(password);
+  await form.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await form.getByRole('button', { name: 'Sign in' }).click();
 }
 

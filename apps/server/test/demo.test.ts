@@ -15,14 +15,24 @@ describe('demo data', () => {
 
     const admin = await t.login(DEMO_ACCOUNTS.admin.email, DEMO_ACCOUNTS.admin.password);
     const session = (await t.request({ method: 'GET', url: '/api3/auth', token: admin.json().token })).json();
-    expect(session.portal).toMatchObject({ name: 'Demo Apartments', timeZone: 'Europe/Berlin', current: true });
+    expect(session.portal).toMatchObject({
+      name: 'Demo Apartments',
+      timeZone: 'Europe/Berlin',
+      current: true,
+    });
     expect(session.memberships.map((m: { portal: { name: string } }) => m.portal.name)).toEqual([
       'Demo Apartments',
       'Harbor Offices',
     ]);
 
     const user = await t.login(DEMO_ACCOUNTS.user.email, DEMO_ACCOUNTS.user.password);
-    const userSession = (await t.request({ method: 'GET', url: '/api3/auth', token: user.json().token })).json();
-    expect(userSession).toMatchObject({ roles: ['user'], portalOwned: null, portal: { name: 'Demo Apartments' } });
+    const userSession = (
+      await t.request({ method: 'GET', url: '/api3/auth', token: user.json().token })
+    ).json();
+    expect(userSession).toMatchObject({
+      roles: ['user'],
+      portalOwned: null,
+      portal: { name: 'Demo Apartments' },
+    });
   });
 });

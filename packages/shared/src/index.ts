@@ -5,3 +5,4 @@ export * from './roles';
 export * from './seal';
 export * from './auth.schemas';
 export * from './portal.schemas';
+export * from './access';

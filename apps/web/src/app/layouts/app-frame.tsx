@@ -1,0 +1,88 @@
+import type { Session } from '@latchkey/shared';
+import { AppShell, Box, Burger, Container, Group, NavLink, Stack } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+import { Link, NavLink as RouterNavLink, useLocation } from 'react-router';
+import { Logo, LogoMark } from '@/components/logo';
+import { hasRequiredRole } from '@/lib/authorization';
+import type { NavItem } from '../route-handle';
+import classes from './app-frame.module.css';
+import { UserMenu } from './user-menu';
+
+interface AppFrameProps {
+  session: Session;
+  navItems: readonly NavItem[];
+  homePath: string;
+  profilePath: string;
+  /** Shown in the header before the user menu (the portal switcher). */
+  headerExtra?: ReactNode;
+  children: ReactNode;
+}
+
+/** The signed-in shell: header (burger on phones), navigation filtered by role and portal, main. */
+export function AppFrame({ session, navItems, homePath, profilePath, headerExtra, children }: AppFrameProps) {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const { pathname } = useLocation();
+  const visible = navItems.filter(
+    (item) => hasRequiredRole(session.roles, item.roles) && (!item.requiresPortal || session.portal !== null),
+  );
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 248, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding={{ base: 'sm', sm: 'lg' }}
+    >
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <AppShell.Header>
+        <Group h="100%" px={{ base: 'sm', sm: 'md' }} justify="space-between" wrap="nowrap" gap="sm">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={opened ? 'Close navigation' : 'Open navigation'}
+              aria-controls="app-navigation"
+            />
+            <Link to={homePath} className={classes.homeLink} aria-label="Latchkey home">
+              <Box visibleFrom="xs">
+                <Logo size={28} />
+              </Box>
+              <Box hiddenFrom="xs" display="flex">
+                <LogoMark size={28} />
+              </Box>
+            </Link>
+          </Group>
+          <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+            {headerExtra}
+            <UserMenu session={session} profilePath={profilePath} />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" id="app-navigation" aria-label="Main navigation">
+        <Stack gap={4}>
+          {visible.map((item) => (
+            <NavLink
+              key={item.to}
+              component={RouterNavLink}
+              to={item.to}
+              label={item.label}
+              className={classes.navLink}
+              active={pathname === item.to || pathname.startsWith(`${item.to}/`)}
+              leftSection={<item.icon size={20} stroke={1.7} aria-hidden="true" />}
+              onClick={close}
+            />
+          ))}
+        </Stack>
+      </AppShell.Navbar>
+      <AppShell.Main id="main" className={classes.main}>
+        <Container size="lg" p={0}>
+          {children}
+        </Container>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

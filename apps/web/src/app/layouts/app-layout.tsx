@@ -1,0 +1,26 @@
+import { useMatches } from 'react-router';
+import { PortalSwitcher } from '@/features/portal/components/portal-switcher';
+import { homePathFor } from '@/lib/authorization';
+import { useSession } from '@/lib/session';
+import { deepestHandle } from '../route-handle';
+import { AppFrame } from './app-frame';
+import { RoleGate } from './role-gate';
+import { SessionFallback } from './session-loading';
+
+/** /app: the portal operator's area (sign-in required by the route's loader). */
+export function AppLayout() {
+  const { data: session, error, refetch } = useSession();
+  const navItems = deepestHandle(useMatches(), 'navItems') ?? [];
+  if (!session) return <SessionFallback error={error} onRetry={() => void refetch()} />;
+  return (
+    <AppFrame
+      session={session}
+      navItems={navItems}
+      homePath={homePathFor(session.roles)}
+      profilePath="/app/profile"
+      headerExtra={<PortalSwitcher session={session} />}
+    >
+      <RoleGate session={session} />
+    </AppFrame>
+  );
+}

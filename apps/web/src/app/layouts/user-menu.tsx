@@ -1,0 +1,64 @@
+import type { Session } from '@latchkey/shared';
+import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { displayName } from '@/lib/session';
+import classes from './app-frame.module.css';
+
+interface UserMenuProps {
+  session: Session;
+  profilePath: string;
+}
+
+function initials(user: Session['user']): string {
+  const letters = `${user.firstName.trim()[0] ?? ''}${user.lastName.trim()[0] ?? ''}`;
+  return (letters || user.email[0] || '?').toUpperCase();
+}
+
+/** The signed-in person, with Profile and Sign out. */
+export function UserMenu({ session, profilePath }: UserMenuProps) {
+  const name = displayName(session.user);
+  return (
+    <Menu position="bottom-end" width={240} shadow="md" withinPortal>
+      <Menu.Target>
+        <UnstyledButton className={classes.userButton} aria-label={`Account menu for ${name}`}>
+          <Group gap={8} wrap="nowrap">
+            <Avatar size={32} radius="xl" color="latchkey" variant="filled">
+              {initials(session.user)}
+            </Avatar>
+            <Text size="sm" fw={500} visibleFrom="md" maw={160} truncate="end">
+              {name}
+            </Text>
+            <IconChevronDown size={14} aria-hidden="true" />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>
+          <Text size="sm" fw={600} c="var(--mantine-color-text)" truncate="end">
+            {name}
+          </Text>
+          <Text size="xs" c="dimmed" truncate="end">
+            {session.user.email}
+          </Text>
+        </Menu.Label>
+        <Menu.Divider />
+        <Menu.Item
+          component={Link}
+          to={profilePath}
+          leftSection={<IconUserCircle size={16} aria-hidden="true" />}
+        >
+          Profile
+        </Menu.Item>
+        <Menu.Item
+          component={Link}
+          to="/auth/logout"
+          color="red"
+          leftSection={<IconLogout size={16} aria-hidden="true" />}
+        >
+          Sign out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

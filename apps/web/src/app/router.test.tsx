@@ -1,0 +1,130 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { storage } from '@/lib/storage';
+import { apiError, json } from '@/testing/fetch-mock';
+import { memberFixture, sessionFixture } from '@/testing/fixtures';
+import { expiredToken, validToken } from '@/testing/jwt';
+import { renderApp } from '@/testing/render-app';
+
+const dashboardApi = (session = sessionFixture(['admin'])) => ({
+  'GET auth': () => json(session),
+  'GET portal/dashboard': () =>
+    json({ portal: session.portal, counts: { members: 12, admins: 2, users: 10, invited: 3, suspended: 1 } }),
+  'GET portal/users': () => json({ items: [memberFixture()], total: 12 }),
+});
+
+describe('route guards', () => {
+  it('sends a signed-out visitor to the root with a redirect back', async () => {
+    const { router } = renderApp('/app/dashboard');
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(router.state.location.search).toBe('?redirect=%2Fapp%2Fdashboard');
+  });
+
+  it('treats an expired token as signed out', async () => {
+    storage.setAuthToken(expiredToken());
+    const { router, calls } = renderApp('/app/profile', dashboardApi());
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(calls.some((c) => c.path === 'auth')).toBe(false);
+    expect(storage.getAuthToken()).toBeNull();
+  });
+
+  it('shows a basic user "no access" on /app/dashboard, with a link to their home', async () => {
+    storage.setAuthToken(validToken());
+    const { calls } = renderApp('/app/dashboard', dashboardApi(sessionFixture(['user'])));
+    expect(await screen.findByRole('heading', { name: /don.t have access/i })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to my home' })).toHaveAttribute(
+      'href',
+      '/user/settingsProfile',
+    );
+    expect(calls.some((c) => c.path === 'portal/dashboard')).toBe(false);
+    // The nav offers the basic user only what they may open.
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(nav).not.toHaveTextContent('Dashboard');
+    expect(nav).toHaveTextContent('Profile');
+  });
+
+  it('shows an admin the dashboard', async () => {
+    storage.setAuthToken(validToken());
+    renderApp('/app', dashboardApi());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Harbor View' })).toBeInTheDocument();
+    expect(await screen.findByText('Grace Hopper')).toBeInTheDocument();
+    expect(screen.getByText('Invited')).toBeInTheDocument();
+    expect(screen.getByRole('banner')).toBeInTheDocument();
+    expect(screen.getByRole('main')).toBeInTheDocument();
+  });
+
+  it('lets a superAdmin open admin screens', async () => {
+    storage.setAuthToken(validToken());
+    renderApp('/app/dashboard', dashboardApi(sessionFixture(['superAdmin'])));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Harbor View' })).toBeInTheDocument();
+  });
+
+  it('goes to the root when the session turns out to be revoked (401)', async () => {
+    storage.setAuthToken(validToken());
+    const { router } = renderApp('/app/profile', {
+      'GET auth': () => apiError(401, 'unauthorized', 'Sign in'),
+    });
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(storage.getAuthToken()).toBeNull();
+  });
+});
+
+describe('landing', () => {
+  it('takes an admin to the dashboard', async () => {
+    storage.setAuthToken(validToken());
+    const { router } = renderApp('/auth/landing', dashboardApi());
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/dashboard'));
+  });
+
+  it('takes a basic user to their profile', async () => {
+    storage.setAuthToken(validToken());
+    const { router } = renderApp('/auth/landing', { 'GET auth': () => json(sessionFixture(['user'])) });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/settingsProfile'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Profile' })).toBeInTheDocument();
+  });
+
+  it('honours a same-origin redirect and ignores another origin', async () => {
+    storage.setAuthToken(validToken());
+    const first = renderApp('/auth/landing?redirect=%2Fapp%2Fprofile', dashboardApi());
+    await waitFor(() => expect(first.router.state.location.pathname).toBe('/app/profile'));
+    first.unmount();
+    const second = renderApp('/auth/landing?redirect=https%3A%2F%2Fevil.example%2F', dashboardApi());
+    await waitFor(() => expect(second.router.state.location.pathname).toBe('/app/dashboard'));
+  });
+
+  it('sends a signed-in person from the login page to the landing', async () => {
+    storage.setAuthToken(validToken());
+    const { router } = renderApp('/auth/login', dashboardApi());
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/dashboard'));
+  });
+});
+
+describe('other routes', () => {
+  it('shows a not-found page for unknown paths, with a link home', async () => {
+    renderApp('/no/such/page');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /back to the start/i })).toHaveAttribute('href', '/');
+  });
+
+  it('signs out: calls auth/logout, forgets the session and goes to the root', async () => {
+    storage.setAuthToken(validToken());
+    storage.setPortal('portal-9');
+    storage.setCart({ lock: 1 });
+    const { router, calls } = renderApp('/auth/logout', { 'POST auth/logout': () => json(undefined, 204) });
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toContain('POST auth/logout');
+    expect(storage.getAuthToken()).toBeNull();
+    expect(storage.getPortal()).toBeNull();
+    expect(storage.getCart()).toEqual({ lock: 1 });
+  });
+
+  it('sets the document title from the route', async () => {
+    renderApp('/signup');
+    expect(await screen.findByRole('heading', { name: 'Create your account' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Create your account · Latchkey'));
+  });
+});

@@ -1,0 +1,150 @@
+import type { PortalMember } from '@latchkey/shared';
+import { Badge, Group, Paper, Skeleton, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconUsers } from '@tabler/icons-react';
+import { QueryError } from '@/components/query-error';
+import { formatDate, formatRelative } from '@/lib/format';
+import { displayName } from '@/lib/session';
+import { usePortalUsers } from '../api/get-portal-users';
+
+const LATEST = { limit: 5, sortBy: 'joinedAt', descending: true } as const;
+
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+const NO_SHRINK = { flexShrink: 0, minWidth: 'max-content' } as const;
+
+const STATUS_COLOR: Record<PortalMember['status'], string> = {
+  active: 'teal',
+  invited: 'yellow',
+  suspended: 'red',
+};
+
+/** Owners are admins; their badge says so instead of a second one. */
+function RoleBadge({ member }: { member: PortalMember }) {
+  const [label, color] = member.owner
+    ? ['Owner', 'latchkey']
+    : member.role === 'admin'
+      ? ['Admin', 'indigo']
+      : ['User', 'gray'];
+  return (
+    <Badge variant="light" color={color} style={NO_SHRINK}>
+      {label}
+    </Badge>
+  );
+}
+
+function StatusBadge({ status }: { status: PortalMember['status'] }) {
+  return (
+    <Badge variant="dot" color={STATUS_COLOR[status]} style={NO_SHRINK}>
+      {status[0]!.toUpperCase() + status.slice(1)}
+    </Badge>
+  );
+}
+
+function MemberRow({ member }: { member: PortalMember }) {
+  const name = displayName(member);
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Text size="sm" fw={600} truncate="end" maw={220}>
+          {name}
+        </Text>
+        {name !== member.email && (
+          <Text size="xs" c="dimmed" truncate="end" maw={220}>
+            {member.email}
+          </Text>
+        )}
+        {/* On phones the role and status ride along under the name instead of in columns. */}
+        <Group gap={6} mt={6} hiddenFrom="sm">
+          <RoleBadge member={member} />
+          <StatusBadge status={member.status} />
+        </Group>
+      </Table.Td>
+      <Table.Td visibleFrom="sm" style={NO_WRAP}>
+        <RoleBadge member={member} />
+      </Table.Td>
+      <Table.Td visibleFrom="sm" style={NO_WRAP}>
+        <StatusBadge status={member.status} />
+      </Table.Td>
+      <Table.Td style={NO_WRAP}>
+        <Text size="sm" component="time" dateTime={member.joinedAt} title={formatDate(member.joinedAt)}>
+          {formatRelative(member.joinedAt)}
+        </Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** The five people who joined the portal last (GET portal/users). */
+export function LatestMembers() {
+  const { data, error, isPending, refetch } = usePortalUsers(LATEST);
+
+  let body;
+  if (isPending) {
+    body = (
+      <Stack gap="sm" aria-label="Loading members" role="status">
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} height={36} radius="sm" />
+        ))}
+      </Stack>
+    );
+  } else if (error) {
+    body = <QueryError title="Could not load the members" error={error} onRetry={() => void refetch()} />;
+  } else if (data.items.length === 0) {
+    body = (
+      <Stack align="center" gap="xs" py="lg" ta="center">
+        <ThemeIcon size={44} radius="xl" variant="light" aria-hidden="true">
+          <IconUsers size={24} />
+        </ThemeIcon>
+        <Text fw={600}>No members yet</Text>
+        <Text size="sm" c="dimmed">
+          People you invite to the portal will show up here.
+        </Text>
+      </Stack>
+    );
+  } else {
+    body = (
+      <Table.ScrollContainer minWidth={300}>
+        <Table verticalSpacing="sm" highlightOnHover>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">Name</Table.Th>
+              <Table.Th scope="col" visibleFrom="sm">
+                Role
+              </Table.Th>
+              <Table.Th scope="col" visibleFrom="sm">
+                Status
+              </Table.Th>
+              <Table.Th scope="col">Joined</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data.items.map((member) => (
+              <MemberRow key={member._id} member={member} />
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    );
+  }
+
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p={{ base: 'md', sm: 'lg' }}
+      component="section"
+      aria-labelledby="latest-members"
+    >
+      <Group justify="space-between" mb="sm">
+        <Title order={2} fz="lg" id="latest-members">
+          Latest members
+        </Title>
+        {data && data.total > 0 && (
+          <Text size="sm" c="dimmed">
+            {data.items.length} of {data.total}
+          </Text>
+        )}
+      </Group>
+      {body}
+    </Paper>
+  );
+}

@@ -1,0 +1,93 @@
+import { profileUpdateSchema, type Session } from '@latchkey/shared';
+import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { isApiError } from '@/lib/api-client';
+import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
+import { formResolver } from '@/lib/forms';
+import { useUpdateProfile } from '../api/update-profile';
+
+interface ProfileValues {
+  firstName: string;
+  lastName: string;
+}
+
+const LABELS: Record<keyof ProfileValues, string> = { firstName: 'First name', lastName: 'Last name' };
+
+/** The person's name (POST auth/profile); their email is shown but not changed here. */
+export function ProfileForm({ user }: { user: Session['user'] }) {
+  const update = useUpdateProfile();
+  const form = useForm<ProfileValues>({
+    mode: 'controlled',
+    initialValues: { firstName: user.firstName, lastName: user.lastName },
+    validate: formResolver(profileUpdateSchema, LABELS),
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const saved = await update.mutateAsync(values);
+      form.resetDirty({ firstName: saved.firstName, lastName: saved.lastName });
+      notifications.show({ color: 'teal', title: 'Profile saved', message: 'Your name has been updated.' });
+    } catch (error) {
+      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
+      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
+      else
+        notifications.show({
+          color: 'red',
+          title: 'Could not save your profile',
+          message: errorMessage(error),
+        });
+    }
+  });
+
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p={{ base: 'md', sm: 'lg' }}
+      component="section"
+      aria-labelledby="profile-details"
+    >
+      <Title order={2} fz="lg" id="profile-details" mb="md">
+        Your details
+      </Title>
+      <form onSubmit={submit} noValidate aria-label="Your details">
+        <Stack gap="md">
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+            <TextInput
+              label={LABELS.firstName}
+              autoComplete="given-name"
+              {...form.getInputProps('firstName')}
+            />
+            <TextInput
+              label={LABELS.lastName}
+              autoComplete="family-name"
+              {...form.getInputProps('lastName')}
+            />
+          </SimpleGrid>
+          <TextInput
+            label="Email"
+            value={user.email}
+            readOnly
+            variant="filled"
+            description="Your email is your sign-in name."
+            rightSectionWidth={90}
+            rightSection={
+              <Badge size="xs" variant="light" color={user.emailVerified ? 'teal' : 'yellow'}>
+                {user.emailVerified ? 'Verified' : 'Unverified'}
+              </Badge>
+            }
+          />
+          <Group justify="space-between" gap="sm">
+            <Text size="xs" c="dimmed">
+              {form.isDirty() ? 'You have unsaved changes.' : ' '}
+            </Text>
+            <Button type="submit" loading={update.isPending} disabled={!form.isDirty()}>
+              Save details
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

@@ -1,0 +1,41 @@
+import { LOCALE } from '@latchkey/shared';
+
+/** Dates in the product's locale (en-US), optionally in a portal's own time zone. */
+export function formatDate(iso: string, timeZone?: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '—';
+  try {
+    return new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeZone }).format(date);
+  } catch {
+    return new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium' }).format(date);
+  }
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+/** "3 days ago", "in 2 weeks", "now". */
+export function formatRelative(iso: string, nowMs: number = Date.now()): string {
+  const seconds = Math.round((new Date(iso).getTime() - nowMs) / 1000);
+  if (Number.isNaN(seconds)) return '—';
+  const format = new Intl.RelativeTimeFormat(LOCALE, { numeric: 'auto' });
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
+  }
+  return format.format(0, 'second');
+}
+
+/** Every IANA time zone this browser knows, with `extra` (the current value) included. */
+export function timeZones(extra?: string): string[] {
+  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  const all = new Set(zones);
+  all.add('UTC');
+  if (extra) all.add(extra);
+  return [...all].sort((a, b) => a.localeCompare(b));
+}

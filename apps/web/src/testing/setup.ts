@@ -1,0 +1,46 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { afterEach } from 'vitest';
+import { api } from '@/lib/api-client';
+import { setNavigator } from '@/lib/navigation';
+import { queryClient } from '@/lib/query-client';
+
+// Screens load on demand; on a busy machine the first import of one can take a while.
+configure({ asyncUtilTimeout: 5000 });
+
+// jsdom lacks the layout APIs Mantine uses; these stand-ins are enough for rendering and events.
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  configurable: true,
+  value: (query: string): MediaQueryList => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  }),
+});
+
+class ResizeObserverStub {
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+}
+Object.defineProperty(window, 'ResizeObserver', {
+  writable: true,
+  configurable: true,
+  value: ResizeObserverStub,
+});
+Object.defineProperty(window, 'scrollTo', { writable: true, configurable: true, value: () => {} });
+Element.prototype.scrollIntoView ??= () => {};
+
+afterEach(() => {
+  cleanup();
+  window.localStorage.clear();
+  queryClient.clear();
+  api.clearCache();
+  setNavigator(null);
+});

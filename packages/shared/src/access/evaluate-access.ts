@@ -1,0 +1,79 @@
+import type { AccessDecision, CredentialEntry, CredentialSet, PresentedCredential } from './access.schemas';
+import { isWithinSchedule } from './schedule';
+
+/** A person who could open the lock at a given instant, with the credentials that would work. */
+export interface LockOpener {
+  userId: string;
+  credentialIds: string[];
+}
+
+function lockoutRefuses(credentialSet: CredentialSet, entry: CredentialEntry, at: number): boolean {
+  return credentialSet.lockouts.some((lockout) => {
+    const active =
+      Date.parse(lockout.from) <= at && (lockout.until === null || at < Date.parse(lockout.until));
+    return active && !(lockout.exemptAdmins && entry.userRole === 'admin');
+  });
+}
+
+/**
+ * One entry's decision at `instant`, checked in this order: suspended user, active lockout (admins
+ * pass only lockouts that exempt them), validFrom still ahead, validUntil reached, schedule closed.
+ */
+export function explainEntry(
+  credentialSet: CredentialSet,
+  entry: CredentialEntry,
+  instant: Date,
+): AccessDecision {
+  const at = instant.getTime();
+  const who = { credentialId: entry.credentialId, userId: entry.userId };
+  if (entry.userStatus === 'suspended') return { granted: false, reason: 'suspended', ...who };
+  if (lockoutRefuses(credentialSet, entry, at)) return { granted: false, reason: 'lockout', ...who };
+  if (entry.validFrom !== null && Date.parse(entry.validFrom) > at) {
+    return { granted: false, reason: 'not_yet_valid', ...who };
+  }
+  if (entry.validUntil !== null && Date.parse(entry.validUntil) <= at) {
+    return { granted: false, reason: 'expired', ...who };
+  }
+  if (!isWithinSchedule(entry.schedule, credentialSet.timeZone, instant)) {
+    return { granted: false, reason: 'outside_schedule', ...who };
+  }
+  return { granted: true, ...who };
+}
+
+/**
+ * Whether `presented` opens the lock at `instant`. Entries match on kind and exact secret (no
+ * trimming; leading zeros of a code count); no match → unknown_credential. Each match is judged by
+ * explainEntry (suspended → lockout → not_yet_valid → expired → outside_schedule → granted); the first
+ * granting match in entry order wins, otherwise the first match's refusal is returned.
+ */
+export function evaluateAccess(
+  credentialSet: CredentialSet,
+  presented: PresentedCredential,
+  instant: Date,
+): AccessDecision {
+  let decision: AccessDecision = { granted: false, reason: 'unknown_credential' };
+  let matched = false;
+  for (const entry of credentialSet.entries) {
+    if (entry.kind !== presented.kind || entry.secret !== presented.secret) continue;
+    const entryDecision = explainEntry(credentialSet, entry, instant);
+    if (entryDecision.granted) return entryDecision;
+    if (!matched) decision = entryDecision;
+    matched = true;
+  }
+  return decision;
+}
+
+/** The people with at least one credential the lock would accept at `instant`, sorted by userId. */
+export function whoCanOpen(credentialSet: CredentialSet, instant: Date): LockOpener[] {
+  const byUser = new Map<string, string[]>();
+  for (const entry of credentialSet.entries) {
+    if (!explainEntry(credentialSet, entry, instant).granted) continue;
+    const credentialIds = byUser.get(entry.userId) ?? [];
+    if (!credentialIds.includes(entry.credentialId)) credentialIds.push(entry.credentialId);
+    byUser.set(entry.userId, credentialIds);
+  }
+  // Code-unit order, not localeCompare: the same answer on every runtime and locale.
+  return [...byUser.keys()]
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((userId) => ({ userId, credentialIds: byUser.get(userId) ?? [] }));
+}

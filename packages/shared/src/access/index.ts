@@ -1,0 +1,4 @@
+export * from './access.schemas';
+export * from './local-time';
+export * from './schedule';
+export * from './evaluate-access';
