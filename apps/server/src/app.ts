@@ -5,9 +5,14 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config';
 import { openDatabase, type Database, type DialectName } from './db/database';
 import { migrateToLatest } from './db/migrate';
+import { accessRoutes } from './features/access/access.routes';
+import { auditRoutes } from './features/audit/audit.routes';
 import { AuthLimits } from './features/auth/auth-limits';
 import { authRoutes } from './features/auth/auth.routes';
 import { loadSecrets, type Secrets } from './features/auth/secrets';
+import { deviceRoutes } from './features/devices/devices.routes';
+import { groupRoutes } from './features/groups/groups.routes';
+import { memberRoutes } from './features/members/members.routes';
 import { portalRoutes } from './features/portals/portal.routes';
 import { registerAccessControl, type RegisteredRoute } from './http/access';
 import { registerErrorHandling } from './http/errors';
@@ -74,6 +79,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   await app.register(authRoutes, { prefix: API_BASE_PATH });
   await app.register(portalRoutes, { prefix: API_BASE_PATH });
+  for (const routes of [deviceRoutes, accessRoutes, memberRoutes, groupRoutes, auditRoutes]) {
+    await app.register(routes, { prefix: API_BASE_PATH });
+  }
 
   const servesWeb = await registerSpa(app, config.WEB_DIST, API_BASE_PATH);
   if (!servesWeb)

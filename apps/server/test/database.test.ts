@@ -22,13 +22,23 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 describe('migrations', () => {
   it('build every table on SQLite, and running them again changes nothing', async () => {
     const { db } = openDatabase({ dataDir });
-    expect(await migrateToLatest(db)).toEqual(['2026-11-22-0001-foundation']);
+    expect(await migrateToLatest(db)).toEqual([
+      '2026-11-22-0001-foundation',
+      '2026-11-22-0002-access-control',
+    ]);
     expect(await migrateToLatest(db)).toEqual([]);
     expect(Object.keys(await shapeOf(db)).sort()).toEqual([
       'audit_log',
+      'credentials',
+      'device_users',
+      'devices',
+      'group_devices',
+      'group_users',
+      'groups',
       'memberships',
       'portals',
       'seal_nonces',
+      'user_device_schedules',
       'users',
     ]);
     await db.destroy();

@@ -10,24 +10,77 @@ import { TestApp } from './test-app';
  */
 
 let t: TestApp;
-let a: { admin: string; user: string; portalId: string };
-let b: { admin: string; portalId: string };
+interface Tenant {
+  admin: string;
+  portalId: string;
+  userId: string;
+  deviceId: string;
+  groupId: string;
+}
+let a: Tenant & { user: string };
+let b: Tenant;
 let staff: string;
 let routes: RegisteredRoute[];
 const FOREIGN_PORTAL_NAME = 'Portal B private name';
 
-/** For each path parameter: an id in portal A (the caller's) and one in portal B (another tenant's). */
-const paramValues: Record<string, (side: 'own' | 'foreign') => string> = {
-  id: (side) => (side === 'own' ? a.portalId : b.portalId),
-};
+/** What a path parameter names: `:id` depends on the path, the others on their name. */
+function paramKind(url: string, name: string): keyof Tenant | 'status' {
+  if (name === 'deviceId') return 'deviceId';
+  if (name === 'userId') return 'userId';
+  if (name === 'status') return 'status';
+  if (name !== 'id') throw new Error(`isolation test: no values for path parameter :${name} of ${url}`);
+  if (/^\/api3\/portal\/(:id\/name|user\/portal\/)/.test(url)) return 'portalId';
+  if (/^\/api3\/(portal\/)?device\//.test(url)) return 'deviceId';
+  if (/^\/api3\/(portal\/)?group\//.test(url)) return 'groupId';
+  if (/^\/api3\/(portal\/)?user\//.test(url)) return 'userId';
+  throw new Error(`isolation test: say what :id of ${url} names`);
+}
 
+/** The URL with ids from portal A (the caller's) or portal B (another tenant's). */
 function fillUrl(url: string, side: 'own' | 'foreign'): string {
   return url.replace(/:(\w+)/g, (_, name: string) => {
-    const value = paramValues[name];
-    if (!value) throw new Error(`isolation test: no values for path parameter :${name} of ${url}`);
-    return value(side);
+    const kind = paramKind(url, name);
+    if (kind === 'status') return 'suspended';
+    return (side === 'own' ? a : b)[kind];
   });
 }
+
+/** A portal with an admin, a member, a lock and a group, made through the API. */
+async function makeTenant(portalName?: string) {
+  const admin = await t.signUp(portalName ? { portalName } : {});
+  const member = await t.signUp();
+  await t.addMember(admin.portalId, member.userId, 'user');
+  const post = (url: string, payload: object) =>
+    t.request({ method: 'POST', url, token: admin.token, payload });
+  const device = await post('/api3/portal/device/new', {
+    name: 'Front door',
+    model: 'latchkey-sim',
+    timeZone: 'UTC',
+  });
+  const group = await post('/api3/portal/group', { name: 'Staff' });
+  return {
+    tenant: {
+      admin: admin.token,
+      portalId: admin.portalId,
+      userId: member.userId,
+      deviceId: device.json().device._id,
+      groupId: group.json()._id,
+    },
+    memberToken: member.token,
+  };
+}
+
+/**
+ * A valid body for each route that needs one, so the call gets past validation to the
+ * ownership checks; ids in a body come from the same side as the ids in the path.
+ */
+const exampleBodies: Record<string, (tenant: Tenant) => object> = {
+  'POST /api3/portal/device/:id': () => ({ name: 'Renamed' }),
+  'POST /api3/portal/device/:id/schedule/:userId': () => ({ schedule: null }),
+  'POST /api3/portal/group/:id': () => ({ name: 'Renamed' }),
+  'POST /api3/portal/user/:id': () => ({ firstName: 'Renamed' }),
+  'POST /api3/user/accessCode': (tenant) => ({ userId: tenant.userId, code: '48151623' }),
+};
 
 function call(
   route: RegisteredRoute,
@@ -39,18 +92,17 @@ function call(
     token: options.token,
     portal: options.portal,
   };
-  if (route.method !== 'GET' && route.method !== 'DELETE') request.payload = {};
+  const example = exampleBodies[`${route.method} ${route.url}`];
+  if (example) request.payload = example(options.side === 'foreign' ? b : a);
+  else if (route.method === 'POST') request.payload = {};
   return t.request(request);
 }
 
 beforeAll(async () => {
   t = await TestApp.start({ LOGIN_LIMIT_PER_IP: '1000' });
-  const adminA = await t.signUp();
-  const userA = await t.signUp();
-  await t.addMember(adminA.portalId, userA.userId, 'user');
-  const adminB = await t.signUp({ portalName: FOREIGN_PORTAL_NAME });
-  a = { admin: adminA.token, user: userA.token, portalId: adminA.portalId };
-  b = { admin: adminB.token, portalId: adminB.portalId };
+  const tenantA = await makeTenant();
+  a = { ...tenantA.tenant, user: tenantA.memberToken };
+  b = (await makeTenant(FOREIGN_PORTAL_NAME)).tenant;
   staff = (await t.createSuperAdmin()).token;
   routes = t.app.routeRegistry;
 });
@@ -102,7 +154,8 @@ describe('route registry', () => {
   });
 
   it("never answers another portal's data for its ids (403 or 404)", async () => {
-    for (const route of routes.filter((r) => r.access.kind !== 'public' && r.url.includes(':'))) {
+    const namesIds = (r: RegisteredRoute) => r.url.includes(':') || `${r.method} ${r.url}` in exampleBodies;
+    for (const route of routes.filter((r) => r.access.kind !== 'public' && namesIds(r))) {
       const response = await call(route, { token: a.admin, side: 'foreign' });
       expect([403, 404], `${described(route)} answered ${response.statusCode}`).toContain(
         response.statusCode,

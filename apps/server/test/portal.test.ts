@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listAuditEntries } from '../src/features/audit/audit.repository';
 import { TestApp } from './test-app';
 
 let t: TestApp;
@@ -75,16 +74,14 @@ describe('POST portal/data', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ name: 'Elm Street Lofts', timeZone: 'America/New_York' });
-    const [entry] = await listAuditEntries(t.app.db, owner.portalId);
+    const log = await t.request({ method: 'GET', url: '/api3/portal/audit', token: owner.token });
+    const [entry] = log.json().items;
     expect(entry).toMatchObject({
       action: 'portal.update',
-      actor_user_id: owner.userId,
-      entity_id: owner.portalId,
-    });
-    expect(JSON.parse(entry!.before_json!)).toEqual({ name: 'Elm Street', timeZone: 'UTC' });
-    expect(JSON.parse(entry!.after_json!)).toEqual({
-      name: 'Elm Street Lofts',
-      timeZone: 'America/New_York',
+      actor: { _id: owner.userId, email: 'owner@example.com' },
+      entityId: owner.portalId,
+      before: { name: 'Elm Street', timeZone: 'UTC' },
+      after: { name: 'Elm Street Lofts', timeZone: 'America/New_York' },
     });
   });
 

@@ -6,3 +6,7 @@ export * from './seal';
 export * from './auth.schemas';
 export * from './portal.schemas';
 export * from './access';
+export * from './devices.schemas';
+export * from './groups.schemas';
+export * from './members.schemas';
+export * from './audit.schemas';

@@ -1,4 +1,4 @@
-import type { MembershipStatus, PortalRole } from '@latchkey/shared';
+import type { LockModel, MembershipStatus, PortalRole } from '@latchkey/shared';
 import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
@@ -73,10 +73,89 @@ export interface SealNoncesTable {
   expires_at: Timestamp;
 }
 
+export interface DevicesTable {
+  id: string;
+  portal_id: string;
+  name: string;
+  model: LockModel;
+  serial: string | null;
+  time_zone: string;
+  /** sha256 of the device secret; the secret itself is shown once at creation. */
+  secret_hash: string;
+  low_battery_level: ColumnType<number, number | undefined, number>;
+  battery: number | null;
+  /** 0 or 1 on both dialects. */
+  online: ColumnType<number, number | undefined, number>;
+  last_seen_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  /** Deleted locks keep their row so history still names them. */
+  deleted_at: Timestamp | null;
+}
+export type DeviceRow = Selectable<DevicesTable>;
+
+export interface GroupsTable {
+  id: string;
+  portal_id: string;
+  name: string;
+  description: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type GroupRow = Selectable<GroupsTable>;
+
+export interface GroupUsersTable {
+  portal_id: string;
+  group_id: string;
+  user_id: string;
+  created_at: Timestamp;
+}
+export interface GroupDevicesTable {
+  portal_id: string;
+  group_id: string;
+  device_id: string;
+  created_at: Timestamp;
+}
+export interface DeviceUsersTable {
+  portal_id: string;
+  device_id: string;
+  user_id: string;
+  created_at: Timestamp;
+}
+export interface UserDeviceSchedulesTable {
+  portal_id: string;
+  device_id: string;
+  user_id: string;
+  schedule_json: string;
+  updated_at: Timestamp;
+}
+
+export interface CredentialsTable {
+  id: string;
+  portal_id: string;
+  /** Null for portal-wide credentials (company codes). */
+  user_id: string | null;
+  kind: 'code' | 'rfid' | 'fingerprint' | 'key';
+  secret: string;
+  name: string;
+  valid_from: Timestamp | null;
+  valid_until: Timestamp | null;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+export type CredentialRow = Selectable<CredentialsTable>;
+
 export interface DB {
   users: UsersTable;
   portals: PortalsTable;
   memberships: MembershipsTable;
   audit_log: AuditLogTable;
   seal_nonces: SealNoncesTable;
+  devices: DevicesTable;
+  groups: GroupsTable;
+  group_users: GroupUsersTable;
+  group_devices: GroupDevicesTable;
+  device_users: DeviceUsersTable;
+  user_device_schedules: UserDeviceSchedulesTable;
+  credentials: CredentialsTable;
 }

@@ -77,6 +77,22 @@ export function actingPortal(request: FastifyRequest): ActingPortal {
   return acting;
 }
 
+/** Who changes what, where and from which address: what every audited service call needs. */
+export interface ChangeContext {
+  portalId: string;
+  actorUserId: string;
+  ip: string;
+}
+
+/** The change context of a portal request, for services that write the admin change log. */
+export function changeContext(request: FastifyRequest): ChangeContext {
+  return {
+    portalId: actingPortal(request).portal.id,
+    actorUserId: signedIn(request).user.id,
+    ip: request.ip,
+  };
+}
+
 function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;

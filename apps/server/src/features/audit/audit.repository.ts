@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
+import type { ChangeContext } from '../../http/access';
 
 export interface AuditEntry {
   actorUserId: string | null;
@@ -31,13 +32,57 @@ export async function appendAuditEntry(db: Database, portalId: string, entry: Au
     .execute();
 }
 
-/** A portal's change log, newest first. */
-export function listAuditEntries(db: Database, portalId: string, limit = 50) {
-  return db
-    .selectFrom('audit_log')
-    .selectAll()
-    .where('portal_id', '=', portalId)
-    .orderBy('created_at', 'desc')
-    .limit(limit)
-    .execute();
+/** Appends the change a request made to its portal's change log. */
+export function recordChange(
+  db: Database,
+  context: ChangeContext,
+  change: Omit<AuditEntry, 'actorUserId' | 'ip'>,
+): Promise<void> {
+  return appendAuditEntry(db, context.portalId, {
+    ...change,
+    actorUserId: context.actorUserId,
+    ip: context.ip,
+  });
+}
+
+/** One page of a portal's change log, with the people who made the changes. */
+export async function listAuditEntries(
+  db: Database,
+  portalId: string,
+  query: {
+    skip: number;
+    limit: number;
+    descending: boolean;
+    filter?: { entityType?: string; action?: string; actorUserId?: string };
+    fromDate?: string;
+    toDate?: string;
+  },
+) {
+  let base = db
+    .selectFrom('audit_log as a')
+    .leftJoin('users as u', 'u.id', 'a.actor_user_id')
+    .where('a.portal_id', '=', portalId);
+  const { filter = {} } = query;
+  if (filter.entityType) base = base.where('a.entity_type', '=', filter.entityType);
+  if (filter.action) base = base.where('a.action', '=', filter.action);
+  if (filter.actorUserId) base = base.where('a.actor_user_id', '=', filter.actorUserId);
+  if (query.fromDate) base = base.where('a.created_at', '>=', new Date(query.fromDate).toISOString());
+  if (query.toDate) base = base.where('a.created_at', '<=', new Date(query.toDate).toISOString());
+  const direction = query.descending ? 'desc' : 'asc';
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll('a')
+      .select([
+        'u.email as actor_email',
+        'u.first_name as actor_first_name',
+        'u.last_name as actor_last_name',
+      ])
+      .orderBy('a.created_at', direction)
+      .orderBy('a.id', direction)
+      .limit(query.limit)
+      .offset(query.skip)
+      .execute(),
+    base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.total };
 }

@@ -1,6 +1,7 @@
 import type { ListQuery, MembershipStatus, PortalRole } from '@latchkey/shared';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database';
+import { containsText } from '../../db/like';
 import type { MembershipRow, NewMembershipRow, PortalRow } from '../../db/schema';
 
 /** A person's membership together with the portal it is in. */
@@ -40,11 +41,6 @@ export interface MemberFilters {
   status?: MembershipStatus;
 }
 
-/** Escapes LIKE wildcards so a search term matches literally. */
-function likePattern(term: string): string {
-  return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** One page of a portal's members, with the total matching the query. */
 export async function listPortalMembers(
   db: Database,
@@ -58,13 +54,9 @@ export async function listPortalMembers(
     .innerJoin('portals as p', 'p.id', 'm.portal_id')
     .where('m.portal_id', '=', portalId);
   if (query.search) {
-    const pattern = likePattern(query.search);
+    const term = query.search;
     base = base.where((eb) =>
-      eb.or(
-        ['u.email', 'u.first_name', 'u.last_name'].map((column) =>
-          eb(sql`lower(${sql.ref(column)})`, 'like', sql`${pattern} escape '\\'`),
-        ),
-      ),
+      eb.or(['u.email', 'u.first_name', 'u.last_name'].map((c) => containsText(c, term))),
     );
   }
   if (filters.role) base = base.where('m.role', '=', filters.role);
@@ -92,5 +84,55 @@ export function countMembers(db: Database, portalId: string) {
     .select((eb) => eb.fn.countAll().as('count'))
     .where('portal_id', '=', portalId)
     .groupBy(['role', 'status'])
+    .execute();
+}
+
+/** Members of a portal with their account fields; all of them, or those with the given ids. */
+export function findMembers(db: Database, portalId: string, userIds?: string[]) {
+  let query = db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .innerJoin('portals as p', 'p.id', 'm.portal_id')
+    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'm.role', 'm.status', 'm.created_at'])
+    .select(sql<number>`case when p.owner_user_id = u.id then 1 else 0 end`.as('is_owner'))
+    .where('m.portal_id', '=', portalId);
+  if (userIds) {
+    if (userIds.length === 0) return Promise.resolve([]);
+    query = query.where('m.user_id', 'in', userIds);
+  }
+  return query.orderBy('u.first_name').orderBy('u.email').execute();
+}
+
+export type MemberRecord = Awaited<ReturnType<typeof findMembers>>[number];
+
+/** One member of a portal, or undefined if the person is not in it. */
+export async function findMember(db: Database, portalId: string, userId: string) {
+  const [member] = await findMembers(db, portalId, [userId]);
+  return member;
+}
+
+export async function updateMembership(
+  db: Database,
+  portalId: string,
+  userId: string,
+  patch: { role?: PortalRole; status?: MembershipStatus },
+): Promise<void> {
+  await db
+    .updateTable('memberships')
+    .set({ ...patch, updated_at: new Date().toISOString() })
+    .where('portal_id', '=', portalId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** Takes a person out of a portal with every link they had there. */
+export async function deleteMembership(db: Database, portalId: string, userId: string): Promise<void> {
+  for (const table of ['group_users', 'device_users', 'user_device_schedules'] as const) {
+    await db.deleteFrom(table).where('portal_id', '=', portalId).where('user_id', '=', userId).execute();
+  }
+  await db
+    .deleteFrom('memberships')
+    .where('portal_id', '=', portalId)
+    .where('user_id', '=', userId)
     .execute();
 }

@@ -1,0 +1,166 @@
+import {
+  deviceAccessQuerySchema,
+  deviceAccessSchema,
+  deviceUserSchema,
+  groupUserSchema,
+  memberDeviceSchema,
+  userScheduleSchema,
+} from '@latchkey/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { access, actingPortal, changeContext } from '../../http/access';
+import { errorResponses } from '../../http/responses';
+import {
+  getDeviceAccessAt,
+  getDeviceUsers,
+  getPossibleDeviceUsers,
+  getUserDevices,
+  getUserSchedule,
+  grantDirectAccess,
+  revokeDirectAccess,
+  setUserSchedule,
+} from './access.service';
+
+const id = z.string().min(1).max(64);
+const config = { access: access.portalAdmin };
+const tags = ['access'];
+
+/** Who may use which lock, when (brief §7 Devices and Users: schedules, device users, user devices). */
+export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
+  const portalOf = (request: Parameters<typeof actingPortal>[0]) => actingPortal(request).portal.id;
+
+  app.get(
+    '/device/:id/users',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The people who may use a lock, how, and their schedule there',
+        params: z.object({ id }),
+        response: { 200: z.array(deviceUserSchema), ...errorResponses },
+      },
+    },
+    async (request) => getDeviceUsers(app.db, portalOf(request), request.params.id),
+  );
+
+  app.get(
+    '/device/:id/possibleUsers',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Members who cannot use the lock yet',
+        params: z.object({ id }),
+        response: { 200: z.array(groupUserSchema), ...errorResponses },
+      },
+    },
+    async (request) => getPossibleDeviceUsers(app.db, portalOf(request), request.params.id),
+  );
+
+  app.get(
+    '/portal/device/:id/access',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Who can open the lock at an instant (default now), and why the others cannot',
+        params: z.object({ id }),
+        querystring: deviceAccessQuerySchema,
+        response: { 200: deviceAccessSchema, ...errorResponses },
+      },
+    },
+    async (request) =>
+      getDeviceAccessAt(
+        app.db,
+        portalOf(request),
+        request.params.id,
+        request.query.at ? new Date(request.query.at) : new Date(),
+      ),
+  );
+
+  const scheduleParams = z.object({ id, userId: id });
+  app.get(
+    '/portal/device/:id/schedule/:userId',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "A person's schedule at a lock (null: at any time)",
+        params: scheduleParams,
+        response: { 200: userScheduleSchema, ...errorResponses },
+      },
+    },
+    async (request) => getUserSchedule(app.db, portalOf(request), request.params.id, request.params.userId),
+  );
+
+  app.post(
+    '/portal/device/:id/schedule/:userId',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Set a person's schedule at a lock they can reach (null: at any time)",
+        params: scheduleParams,
+        body: userScheduleSchema,
+        response: { 200: userScheduleSchema, ...errorResponses },
+      },
+    },
+    async (request) =>
+      setUserSchedule(
+        app.db,
+        changeContext(request),
+        request.params.id,
+        request.params.userId,
+        request.body.schedule,
+      ),
+  );
+
+  const linkParams = z.object({ id, deviceId: id });
+  app.put(
+    '/user/:id/device/:deviceId',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Give a person direct access to a lock',
+        params: linkParams,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await grantDirectAccess(app.db, changeContext(request), request.params.deviceId, request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/user/:id/device/:deviceId',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Remove a person's direct access to a lock (access through groups stays)",
+        params: linkParams,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await revokeDirectAccess(app.db, changeContext(request), request.params.deviceId, request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/user/:id/devices',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The locks a person can reach, how and when',
+        params: z.object({ id }),
+        response: { 200: z.array(memberDeviceSchema), ...errorResponses },
+      },
+    },
+    async (request) => getUserDevices(app.db, portalOf(request), request.params.id),
+  );
+};

@@ -1,0 +1,279 @@
+import {
+  explainEntry,
+  type CredentialEntry,
+  type CredentialSet,
+  type DeviceAccess,
+  type DeviceUser,
+  type MemberDevice,
+  type Schedule,
+} from '@latchkey/shared';
+import type { Database } from '../../db/database';
+import type { DeviceRow } from '../../db/schema';
+import type { ChangeContext } from '../../http/access';
+import { AppError } from '../../http/errors';
+import { recordChange } from '../audit/audit.repository';
+import { listLiveCredentialsOfUsers } from '../credentials/credentials.repository';
+import { findDevice, findDevices } from '../devices/devices.repository';
+import { findMember, findMembers, type MemberRecord } from '../portals/memberships.repository';
+import {
+  linkUserToDevice,
+  listAccessPaths,
+  listSchedules,
+  saveSchedule,
+  unlinkUserFromDevice,
+  type AccessPath,
+} from './access.repository';
+
+const via = (path: AccessPath) => ({
+  direct: path.direct,
+  groups: path.groups.map((g) => ({ _id: g.id, name: g.name })),
+});
+
+async function requireDevice(db: Database, portalId: string, deviceId: string): Promise<DeviceRow> {
+  const device = await findDevice(db, portalId, deviceId);
+  if (!device) throw AppError.notFound('Lock');
+  return device;
+}
+
+async function requireMember(db: Database, portalId: string, userId: string): Promise<MemberRecord> {
+  const member = await findMember(db, portalId, userId);
+  if (!member) throw AppError.notFound('Person');
+  return member;
+}
+
+/** The people who may use a lock, how they reach it and their schedule there. */
+export async function getDeviceUsers(
+  db: Database,
+  portalId: string,
+  deviceId: string,
+): Promise<DeviceUser[]> {
+  await requireDevice(db, portalId, deviceId);
+  const paths = await listAccessPaths(db, portalId, { deviceId });
+  const [members, schedules] = await Promise.all([
+    findMembers(
+      db,
+      portalId,
+      paths.map((p) => p.userId),
+    ),
+    listSchedules(db, portalId, { deviceId }),
+  ]);
+  const pathByUser = new Map(paths.map((p) => [p.userId, p]));
+  return members.map((m) => ({
+    _id: m.id,
+    email: m.email,
+    firstName: m.first_name,
+    lastName: m.last_name,
+    role: m.role,
+    status: m.status,
+    schedule: schedules.get(`${m.id} ${deviceId}`) ?? null,
+    via: via(pathByUser.get(m.id)!),
+  }));
+}
+
+/** Members of the portal who cannot reach the lock yet. */
+export async function getPossibleDeviceUsers(db: Database, portalId: string, deviceId: string) {
+  await requireDevice(db, portalId, deviceId);
+  const withAccess = new Set((await listAccessPaths(db, portalId, { deviceId })).map((p) => p.userId));
+  const members = await findMembers(db, portalId);
+  return members
+    .filter((m) => !withAccess.has(m.id) && m.status !== 'invited')
+    .map((m) => ({ _id: m.id, email: m.email, firstName: m.first_name, lastName: m.last_name }));
+}
+
+/** The locks a person can reach, how and when. */
+export async function getUserDevices(
+  db: Database,
+  portalId: string,
+  userId: string,
+): Promise<MemberDevice[]> {
+  await requireMember(db, portalId, userId);
+  const paths = await listAccessPaths(db, portalId, { userId });
+  const [devices, schedules] = await Promise.all([
+    findDevices(
+      db,
+      portalId,
+      paths.map((p) => p.deviceId),
+    ),
+    listSchedules(db, portalId, { userId }),
+  ]);
+  const pathByDevice = new Map(paths.map((p) => [p.deviceId, p]));
+  return devices
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((d) => ({
+      _id: d.id,
+      name: d.name,
+      timeZone: d.time_zone,
+      schedule: schedules.get(`${userId} ${d.id}`) ?? null,
+      via: via(pathByDevice.get(d.id)!),
+    }));
+}
+
+/** Gives a person direct access to a lock (idempotent). */
+export async function grantDirectAccess(
+  db: Database,
+  context: ChangeContext,
+  deviceId: string,
+  userId: string,
+) {
+  await db.transaction().execute(async (trx) => {
+    const device = await requireDevice(trx, context.portalId, deviceId);
+    const member = await requireMember(trx, context.portalId, userId);
+    await linkUserToDevice(trx, context.portalId, deviceId, userId);
+    await recordChange(trx, context, {
+      action: 'access.grant',
+      entityType: 'device',
+      entityId: deviceId,
+      after: { user: member.email, device: device.name },
+    });
+  });
+}
+
+/** Removes a person's direct access to a lock; access through groups stays. */
+export async function revokeDirectAccess(
+  db: Database,
+  context: ChangeContext,
+  deviceId: string,
+  userId: string,
+) {
+  await db.transaction().execute(async (trx) => {
+    const device = await requireDevice(trx, context.portalId, deviceId);
+    const member = await requireMember(trx, context.portalId, userId);
+    await unlinkUserFromDevice(trx, context.portalId, deviceId, userId);
+    await recordChange(trx, context, {
+      action: 'access.revoke',
+      entityType: 'device',
+      entityId: deviceId,
+      before: { user: member.email, device: device.name },
+    });
+  });
+}
+
+/** A person's schedule at a lock (null: at any time). */
+export async function getUserSchedule(db: Database, portalId: string, deviceId: string, userId: string) {
+  await requireDevice(db, portalId, deviceId);
+  await requireMember(db, portalId, userId);
+  const schedules = await listSchedules(db, portalId, { deviceId, userId });
+  return { schedule: schedules.get(`${userId} ${deviceId}`) ?? null };
+}
+
+/** Sets a person's schedule at a lock they can reach. */
+export async function setUserSchedule(
+  db: Database,
+  context: ChangeContext,
+  deviceId: string,
+  userId: string,
+  schedule: Schedule | null,
+) {
+  return db.transaction().execute(async (trx) => {
+    const device = await requireDevice(trx, context.portalId, deviceId);
+    const member = await requireMember(trx, context.portalId, userId);
+    const paths = await listAccessPaths(trx, context.portalId, { deviceId, userId });
+    if (paths.length === 0) {
+      throw AppError.badRequest(`${member.email} has no access to ${device.name}; give them access first`);
+    }
+    const before = (await listSchedules(trx, context.portalId, { deviceId, userId })).get(
+      `${userId} ${deviceId}`,
+    );
+    await saveSchedule(trx, context.portalId, deviceId, userId, schedule);
+    await recordChange(trx, context, {
+      action: 'schedule.set',
+      entityType: 'schedule',
+      entityId: `${deviceId}/${userId}`,
+      before: { user: member.email, device: device.name, schedule: before ?? null },
+      after: { user: member.email, device: device.name, schedule },
+    });
+    return { schedule };
+  });
+}
+
+/** The credential set a lock should hold: every way each person with access can open it, and when. */
+export async function buildCredentialSet(
+  db: Database,
+  portalId: string,
+  device: DeviceRow,
+): Promise<CredentialSet> {
+  const paths = await listAccessPaths(db, portalId, { deviceId: device.id });
+  const userIds = paths.map((p) => p.userId);
+  const [members, schedules, credentials] = await Promise.all([
+    findMembers(db, portalId, userIds),
+    listSchedules(db, portalId, { deviceId: device.id }),
+    listLiveCredentialsOfUsers(db, portalId, userIds),
+  ]);
+  const entries: CredentialEntry[] = [];
+  for (const member of members) {
+    if (member.status === 'invited') continue;
+    const person = {
+      userId: member.id,
+      userRole: member.role,
+      userStatus: member.status === 'active' ? ('active' as const) : ('suspended' as const),
+      schedule: schedules.get(`${member.id} ${device.id}`) ?? null,
+    };
+    // Opening from the app works for everyone with access; their codes and cards follow the same rules.
+    entries.push({
+      ...person,
+      credentialId: `remote:${member.id}`,
+      kind: 'remote',
+      secret: member.id,
+      validFrom: null,
+      validUntil: null,
+    });
+    for (const credential of credentials.filter((c) => c.user_id === member.id)) {
+      entries.push({
+        ...person,
+        credentialId: credential.id,
+        kind: credential.kind,
+        secret: credential.secret,
+        validFrom: credential.valid_from === null ? null : new Date(credential.valid_from).toISOString(),
+        validUntil: credential.valid_until === null ? null : new Date(credential.valid_until).toISOString(),
+      });
+    }
+  }
+  return { deviceId: device.id, version: 0, timeZone: device.time_zone, entries, lockouts: [] };
+}
+
+function formatLocalTime(instant: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    weekday: 'short',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(instant);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('weekday')} ${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
+}
+
+/** Who can open a lock at an instant, and for everyone else with access, why not. */
+export async function getDeviceAccessAt(
+  db: Database,
+  portalId: string,
+  deviceId: string,
+  at: Date,
+): Promise<DeviceAccess> {
+  const device = await requireDevice(db, portalId, deviceId);
+  const set = await buildCredentialSet(db, portalId, device);
+  const members = await findMembers(db, portalId, [...new Set(set.entries.map((e) => e.userId))]);
+  const people = members.map((member) => {
+    const entries = set.entries.filter((e) => e.userId === member.id);
+    const decisions = entries.map((entry) => explainEntry(set, entry, at));
+    const granted = decisions.some((d) => d.granted);
+    const refusal = decisions.find((d) => !d.granted);
+    return {
+      _id: member.id,
+      name: [member.first_name, member.last_name].filter(Boolean).join(' ') || member.email,
+      email: member.email,
+      canOpen: granted,
+      reason: granted || !refusal || refusal.granted ? null : refusal.reason,
+      credentials: [...new Set(entries.map((e) => e.kind))],
+    };
+  });
+  return {
+    at: at.toISOString(),
+    timeZone: device.time_zone,
+    localTime: formatLocalTime(at, device.time_zone),
+    people,
+  };
+}

@@ -1,0 +1,125 @@
+import type { ListQuery } from '@latchkey/shared';
+import type { Database } from '../../db/database';
+import { containsText } from '../../db/like';
+import { nowIso } from '../../db/mappers';
+import type { DeviceRow, DevicesTable } from '../../db/schema';
+import type { Insertable } from 'kysely';
+
+// Every query is scoped by portal id and skips deleted locks.
+
+function liveDevices(db: Database, portalId: string) {
+  return db.selectFrom('devices').where('portal_id', '=', portalId).where('deleted_at', 'is', null);
+}
+
+export function findDevice(db: Database, portalId: string, deviceId: string): Promise<DeviceRow | undefined> {
+  return liveDevices(db, portalId).selectAll().where('id', '=', deviceId).executeTakeFirst();
+}
+
+export async function insertDevice(db: Database, row: Insertable<DevicesTable>): Promise<void> {
+  await db.insertInto('devices').values(row).execute();
+}
+
+export async function updateDevice(
+  db: Database,
+  portalId: string,
+  deviceId: string,
+  patch: { name?: string; timeZone?: string; lowBatteryLevel?: number },
+): Promise<void> {
+  await db
+    .updateTable('devices')
+    .set({
+      ...(patch.name !== undefined && { name: patch.name }),
+      ...(patch.timeZone !== undefined && { time_zone: patch.timeZone }),
+      ...(patch.lowBatteryLevel !== undefined && { low_battery_level: patch.lowBatteryLevel }),
+      updated_at: nowIso(),
+    })
+    .where('portal_id', '=', portalId)
+    .where('id', '=', deviceId)
+    .execute();
+}
+
+/** Marks a lock deleted and removes every way to reach it; its row stays for history. */
+export async function deleteDevice(db: Database, portalId: string, deviceId: string): Promise<void> {
+  const now = nowIso();
+  await db
+    .updateTable('devices')
+    .set({ deleted_at: now, updated_at: now })
+    .where('portal_id', '=', portalId)
+    .where('id', '=', deviceId)
+    .execute();
+  for (const table of ['device_users', 'group_devices', 'user_device_schedules'] as const) {
+    await db.deleteFrom(table).where('portal_id', '=', portalId).where('device_id', '=', deviceId).execute();
+  }
+}
+
+const sortColumns = {
+  name: 'name',
+  model: 'model',
+  timeZone: 'time_zone',
+  battery: 'battery',
+  lastSeenAt: 'last_seen_at',
+  createdAt: 'created_at',
+} as const;
+
+export type DeviceSortField = keyof typeof sortColumns;
+export type DeviceFilterField = 'model' | 'timeZone';
+
+/** One page of a portal's locks. */
+export async function listDevices(
+  db: Database,
+  portalId: string,
+  query: ListQuery<DeviceSortField, DeviceFilterField>,
+) {
+  let base = liveDevices(db, portalId);
+  if (query.search) {
+    const term = query.search;
+    base = base.where((eb) => eb.or([containsText('name', term), containsText('serial', term)]));
+  }
+  if (query.filterBy && query.filterValue !== undefined) {
+    base = base.where(query.filterBy === 'model' ? 'model' : 'time_zone', '=', query.filterValue as never);
+  }
+  const direction = query.descending ? 'desc' : 'asc';
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy(sortColumns[query.sortBy ?? 'name'], direction)
+      .orderBy('id', direction)
+      .limit(query.limit)
+      .offset(query.skip)
+      .execute(),
+    base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.total };
+}
+
+/** Locks whose last reported battery is below `level`, or below their own low level. */
+export function listLowBatteryDevices(db: Database, portalId: string, level?: number) {
+  return liveDevices(db, portalId)
+    .selectAll()
+    .where('battery', 'is not', null)
+    .where((eb) =>
+      level === undefined ? eb('battery', '<', eb.ref('low_battery_level')) : eb('battery', '<', level),
+    )
+    .orderBy('battery')
+    .execute();
+}
+
+/** Several locks by id, for checks across a person's locks. */
+export function findDevices(db: Database, portalId: string, deviceIds: string[]): Promise<DeviceRow[]> {
+  if (deviceIds.length === 0) return Promise.resolve([]);
+  return liveDevices(db, portalId).selectAll().where('id', 'in', deviceIds).execute();
+}
+
+/** The groups that open a lock. */
+export function listGroupsOfDevice(db: Database, portalId: string, deviceId: string) {
+  return db
+    .selectFrom('group_devices as gd')
+    .innerJoin('groups as g', (join) =>
+      join.onRef('g.id', '=', 'gd.group_id').onRef('g.portal_id', '=', 'gd.portal_id'),
+    )
+    .select(['g.id', 'g.name'])
+    .where('gd.portal_id', '=', portalId)
+    .where('gd.device_id', '=', deviceId)
+    .orderBy('g.name')
+    .execute();
+}

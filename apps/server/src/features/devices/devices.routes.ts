@@ -1,0 +1,153 @@
+import {
+  deviceCreatedSchema,
+  deviceCreateSchema,
+  deviceSchema,
+  devicesPageSchema,
+  devicesQuerySchema,
+  deviceUpdateSchema,
+  lowBatteryQuerySchema,
+} from '@latchkey/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { access, actingPortal, changeContext } from '../../http/access';
+import { errorResponses } from '../../http/responses';
+import { toDevice } from './device.presenter';
+import { listGroupsOfDevice, listLowBatteryDevices } from './devices.repository';
+import { createDevice, getDevice, getDevicesPage, removeDevice, saveDevice } from './devices.service';
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const config = { access: access.portalAdmin };
+const tags = ['devices'];
+
+/** Locks: add, list, read, change, delete (brief §7 Devices). */
+export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/portal/devices',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "A page of the portal's locks",
+        querystring: devicesQuerySchema,
+        response: { 200: devicesPageSchema, ...errorResponses },
+      },
+    },
+    async (request) => getDevicesPage(app.db, actingPortal(request).portal.id, request.query),
+  );
+
+  app.post(
+    '/portal/device/new',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Add a lock; answers its device secret this once',
+        body: deviceCreateSchema,
+        response: { 201: deviceCreatedSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createDevice(app.db, changeContext(request), request.body)),
+  );
+
+  app.get(
+    '/portal/device/battery/low',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Locks whose battery is below a level (default: each lock’s own low level)',
+        querystring: lowBatteryQuerySchema,
+        response: { 200: z.array(deviceSchema), ...errorResponses },
+      },
+    },
+    async (request) =>
+      (await listLowBatteryDevices(app.db, actingPortal(request).portal.id, request.query.level)).map(
+        toDevice,
+      ),
+  );
+
+  app.get(
+    '/portal/device/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'A lock',
+        params: idParams,
+        response: { 200: deviceSchema, ...errorResponses },
+      },
+    },
+    async (request) => getDevice(app.db, actingPortal(request).portal.id, request.params.id),
+  );
+
+  app.get(
+    '/portal/device/:id/name',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "A lock's name",
+        params: idParams,
+        response: { 200: z.object({ _id: z.string(), name: z.string() }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const device = await getDevice(app.db, actingPortal(request).portal.id, request.params.id);
+      return { _id: device._id, name: device.name };
+    },
+  );
+
+  app.get(
+    '/portal/device/:id/groups',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The groups that open a lock',
+        params: idParams,
+        response: { 200: z.array(z.object({ _id: z.string(), name: z.string() })), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const portalId = actingPortal(request).portal.id;
+      await getDevice(app.db, portalId, request.params.id);
+      return (await listGroupsOfDevice(app.db, portalId, request.params.id)).map((g) => ({
+        _id: g.id,
+        name: g.name,
+      }));
+    },
+  );
+
+  app.post(
+    '/portal/device/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Change a lock's name, time zone or low-battery level",
+        params: idParams,
+        body: deviceUpdateSchema,
+        response: { 200: deviceSchema, ...errorResponses },
+      },
+    },
+    async (request) => saveDevice(app.db, changeContext(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/portal/device/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Delete a lock: access to it goes, its history stays',
+        params: idParams,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await removeDevice(app.db, changeContext(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+};

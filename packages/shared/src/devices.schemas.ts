@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { ACCESS_DENIAL_REASONS, scheduleSchema } from './access/access.schemas';
+import { listQuerySchema, pageSchema } from './list-query';
+import { PORTAL_ROLES, MEMBERSHIP_STATUSES } from './roles';
+import { timeZoneSchema } from './portal.schemas';
+
+/**
+ * Lock models the portal knows, with what their keypads accept. A code the model cannot take
+ * is refused when it is set, with the rule it breaks.
+ */
+export const LOCK_MODELS = {
+  'latchkey-sim': { label: 'Latchkey simulated lock', codeLength: { min: 4, max: 12 }, keypad: true },
+  'generic-smartlock': { label: 'Smart lock (generic)', codeLength: { min: 4, max: 12 }, keypad: true },
+  'generic-codelock': { label: 'Keypad code lock', codeLength: { min: 4, max: 8 }, keypad: true },
+  'generic-nokeypad': { label: 'Smart lock without keypad', codeLength: null, keypad: false },
+} as const;
+export type LockModel = keyof typeof LOCK_MODELS;
+export const lockModelSchema = z.enum(Object.keys(LOCK_MODELS) as [LockModel, ...LockModel[]]);
+
+/** A lock as the API answers it. Status fields are filled by the lock itself once it connects. */
+export const deviceSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  model: lockModelSchema,
+  serial: z.string().nullable(),
+  timeZone: z.string(),
+  lowBatteryLevel: z.number().int(),
+  battery: z.number().int().nullable(),
+  online: z.boolean(),
+  lastSeenAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type Device = z.infer<typeof deviceSchema>;
+
+const deviceName = z.string().trim().min(1, 'is required').max(80);
+
+/** POST portal/device/new: add a lock. */
+export const deviceCreateSchema = z.object({
+  name: deviceName,
+  model: lockModelSchema,
+  timeZone: timeZoneSchema,
+  serial: z.string().trim().max(64).optional(),
+});
+export type DeviceCreate = z.infer<typeof deviceCreateSchema>;
+
+/** The new lock and its device secret, shown this once: only a hash is kept. */
+export const deviceCreatedSchema = z.object({ device: deviceSchema, deviceSecret: z.string() });
+export type DeviceCreated = z.infer<typeof deviceCreatedSchema>;
+
+/** POST portal/device/{id}: change a lock's settings. */
+export const deviceUpdateSchema = z
+  .object({
+    name: deviceName,
+    timeZone: timeZoneSchema,
+    lowBatteryLevel: z.number().int().min(1).max(90),
+  })
+  .partial()
+  .refine((data) => Object.keys(data).length > 0, 'name, timeZone or lowBatteryLevel is required');
+export type DeviceUpdate = z.infer<typeof deviceUpdateSchema>;
+
+export const devicesQuerySchema = listQuerySchema({
+  sortBy: ['name', 'model', 'timeZone', 'battery', 'lastSeenAt', 'createdAt'],
+  filterBy: ['model', 'timeZone'],
+});
+export type DevicesQuery = z.output<typeof devicesQuerySchema>;
+export const devicesPageSchema = pageSchema(deviceSchema);
+
+/** GET portal/device/battery/low: locks whose battery is below `level`, or their own low level. */
+export const lowBatteryQuerySchema = z.object({ level: z.coerce.number().int().min(1).max(100).optional() });
+
+/** How a person reaches a lock: linked directly, and/or through groups. */
+export const deviceAccessViaSchema = z.object({
+  direct: z.boolean(),
+  groups: z.array(z.object({ _id: z.string(), name: z.string() })),
+});
+
+/** A person who may use a lock, with their schedule there (null: at any time). */
+export const deviceUserSchema = z.object({
+  _id: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  role: z.enum(PORTAL_ROLES),
+  status: z.enum(MEMBERSHIP_STATUSES),
+  schedule: scheduleSchema.nullable(),
+  via: deviceAccessViaSchema,
+});
+export type DeviceUser = z.infer<typeof deviceUserSchema>;
+
+/** GET/POST portal/device/{id}/schedule/{userId}: a person's schedule at a lock. */
+export const userScheduleSchema = z.object({ schedule: scheduleSchema.nullable() });
+export type UserSchedule = z.infer<typeof userScheduleSchema>;
+
+/** GET portal/device/{id}/access?at=: who can open the lock at an instant (default now), and why not. */
+export const deviceAccessQuerySchema = z.object({ at: z.iso.datetime({ offset: true }).optional() });
+export const deviceAccessSchema = z.object({
+  at: z.iso.datetime(),
+  timeZone: z.string(),
+  /** The lock's local wall time at that instant, e.g. "Mon 2026-11-23 09:30". */
+  localTime: z.string(),
+  people: z.array(
+    z.object({
+      _id: z.string(),
+      name: z.string(),
+      email: z.string(),
+      canOpen: z.boolean(),
+      reason: z.enum(ACCESS_DENIAL_REASONS).nullable(),
+      credentials: z.array(z.enum(['code', 'rfid', 'fingerprint', 'key', 'qr', 'remote'])),
+    }),
+  ),
+});
+export type DeviceAccess = z.infer<typeof deviceAccessSchema>;
