@@ -137,9 +137,18 @@ async function freshPostgresDatabase(): Promise<{ databaseUrl?: string; dropData
   return {
     databaseUrl: url.toString(),
     dropDatabase: async () => {
+      // Without FORCE: wait for the app's pool to finish closing rather than cut it off.
       const client = new pg.Client({ connectionString: base });
       await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await client.query(`drop database if exists ${name}`);
+          break;
+        } catch (error) {
+          if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
       await client.end();
     },
   };

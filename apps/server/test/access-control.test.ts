@@ -1,0 +1,315 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestApp } from './test-app';
+
+let t: TestApp;
+let admin: Awaited<ReturnType<TestApp['signUp']>>;
+
+beforeAll(async () => {
+  t = await TestApp.start();
+  admin = await t.signUp({ email: 'operator@example.com', firstName: 'Olive' });
+});
+afterAll(() => t.close());
+
+const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+  t.request({ method, url: `/api3/${url}`, token: admin.token, ...(payload && { payload }) });
+
+async function addLock(name: string, timeZone = 'America/New_York', model = 'latchkey-sim') {
+  const response = await api('POST', 'portal/device/new', { name, model, timeZone });
+  expect(response.statusCode).toBe(201);
+  return response.json().device._id as string;
+}
+
+async function addPerson(email: string, extra: object = {}) {
+  const response = await api('POST', 'portal/user', { email, firstName: email.split('@')[0], ...extra });
+  expect(response.statusCode).toBe(201);
+  return response.json() as { member: { _id: string }; initialPassword: string | null };
+}
+
+describe('locks', () => {
+  it('adds a lock with a one-time secret, lists, searches, renames and deletes it', async () => {
+    const created = await api('POST', 'portal/device/new', {
+      name: 'Back gate',
+      model: 'generic-codelock',
+      timeZone: 'Europe/Berlin',
+      serial: 'SN-42',
+    });
+    expect(created.statusCode).toBe(201);
+    const { device, deviceSecret } = created.json();
+    expect(deviceSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(device).toMatchObject({ name: 'Back gate', online: false, battery: null, lowBatteryLevel: 20 });
+    expect(JSON.stringify((await api('GET', `portal/device/${device._id}`)).json())).not.toContain(
+      deviceSecret,
+    );
+
+    const found = (await api('GET', 'portal/devices?search=BACK')).json();
+    expect(found.items.map((d: { _id: string }) => d._id)).toEqual([device._id]);
+    const bySerial = (await api('GET', 'portal/devices?search=sn-4')).json();
+    expect(bySerial.total).toBe(1);
+
+    const renamed = await api('POST', `portal/device/${device._id}`, {
+      name: 'Rear gate',
+      lowBatteryLevel: 30,
+    });
+    expect(renamed.json()).toMatchObject({ name: 'Rear gate', lowBatteryLevel: 30 });
+
+    expect((await api('DELETE', `portal/device/${device._id}`)).statusCode).toBe(204);
+    expect((await api('GET', `portal/device/${device._id}`)).statusCode).toBe(404);
+    expect((await api('GET', 'portal/devices?search=gate')).json().total).toBe(0);
+  });
+
+  it.each([
+    [{ name: '', model: 'latchkey-sim', timeZone: 'UTC' }, 'body.name'],
+    [{ name: 'X', model: 'toaster', timeZone: 'UTC' }, 'body.model'],
+    [{ name: 'X', model: 'latchkey-sim', timeZone: 'Moon/Base' }, 'body.timeZone'],
+  ])('refuses %j with a 400 naming the field', async (payload, field) => {
+    const response = await api('POST', 'portal/device/new', payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.details.map((d: { path: string }) => d.path)).toContain(field);
+  });
+
+  it('pages and sorts the list with allow-listed fields only', async () => {
+    for (const name of ['Aa', 'Bb', 'Cc']) await addLock(`Sort ${name}`);
+    const page = (await api('GET', 'portal/devices?search=sort&sortBy=name&descending=true&limit=2')).json();
+    expect(page.total).toBe(3);
+    expect(page.items.map((d: { name: string }) => d.name)).toEqual(['Sort Cc', 'Sort Bb']);
+    expect((await api('GET', 'portal/devices?sortBy=secret_hash')).statusCode).toBe(400);
+  });
+});
+
+describe('people', () => {
+  it('adds a new person with a one-time password they can sign in with', async () => {
+    const { member, initialPassword } = await addPerson('new.person@example.com', { role: 'user' });
+    expect(initialPassword).toBeTypeOf('string');
+    expect((await t.login('new.person@example.com', initialPassword!)).statusCode).toBe(200);
+    const detail = (await api('GET', `portal/user/${member._id}`)).json();
+    expect(detail).toMatchObject({
+      member: { email: 'new.person@example.com', role: 'user', status: 'active' },
+      accessCode: null,
+    });
+  });
+
+  it('adds an existing account without touching its password, and refuses a second time', async () => {
+    const existing = await t.signUp({ email: 'existing@example.com', password: 'their own passphrase' });
+    const added = await addPerson('Existing@Example.com');
+    expect(added.initialPassword).toBeNull();
+    expect(added.member._id).toBe(existing.userId);
+    expect((await t.login('existing@example.com', 'their own passphrase')).statusCode).toBe(200);
+    const again = await api('POST', 'portal/user', { email: 'existing@example.com' });
+    expect(again.statusCode).toBe(409);
+  });
+
+  it('changes role and name, and protects the owner', async () => {
+    const { member } = await addPerson('promote@example.com');
+    const promoted = await api('POST', `portal/user/${member._id}`, { role: 'admin', lastName: 'Boss' });
+    expect(promoted.json()).toMatchObject({ role: 'admin', lastName: 'Boss' });
+    expect((await api('POST', `portal/user/${admin.userId}`, { role: 'user' })).statusCode).toBe(409);
+    expect((await api('POST', `portal/user/${admin.userId}/suspended`)).statusCode).toBe(409);
+    expect((await api('DELETE', `portal/user/${admin.userId}`)).statusCode).toBe(409);
+    expect((await api('POST', `portal/user/${member._id}/retired`)).statusCode).toBe(400);
+  });
+
+  it('suspends a person, which ends their acting in the portal, and reactivates them', async () => {
+    const { member, initialPassword } = await addPerson('suspend.me@example.com', { role: 'admin' });
+    const { token } = (await t.login('suspend.me@example.com', initialPassword!)).json();
+    const portalHeader = { portal: admin.portalId, token };
+    expect(
+      (await t.request({ method: 'GET', url: '/api3/portal/dashboard', ...portalHeader })).statusCode,
+    ).toBe(200);
+
+    expect((await api('POST', `portal/user/${member._id}/suspended`)).json().status).toBe('suspended');
+    expect(
+      (await t.request({ method: 'GET', url: '/api3/portal/dashboard', ...portalHeader })).statusCode,
+    ).toBe(403);
+
+    expect((await api('POST', `portal/user/${member._id}/active`)).json().status).toBe('active');
+    expect(
+      (await t.request({ method: 'GET', url: '/api3/portal/dashboard', ...portalHeader })).statusCode,
+    ).toBe(200);
+  });
+
+  it('removes a person with their links and code', async () => {
+    const { member } = await addPerson('leaver@example.com');
+    const lock = await addLock('Leaver door');
+    await api('PUT', `user/${member._id}/device/${lock}`);
+    await api('POST', 'user/accessCode', { userId: member._id, code: '90817263' });
+    expect((await api('DELETE', `portal/user/${member._id}`)).statusCode).toBe(204);
+    expect((await api('GET', `portal/user/${member._id}`)).statusCode).toBe(404);
+    expect((await api('GET', `device/${lock}/users`)).json()).toEqual([]);
+    // The code is free again for someone else.
+    const other = await addPerson('newcomer@example.com');
+    expect(
+      (await api('POST', 'user/accessCode', { userId: other.member._id, code: '90817263' })).statusCode,
+    ).toBe(200);
+  });
+});
+
+describe('access codes', () => {
+  it('sets, replaces and clears a code', async () => {
+    const { member } = await addPerson('coder@example.com');
+    expect((await api('POST', 'user/accessCode', { userId: member._id, code: '1234' })).json()).toEqual({
+      accessCode: '1234',
+    });
+    expect((await api('POST', 'user/accessCode', { userId: member._id, code: '5678' })).statusCode).toBe(200);
+    expect((await api('GET', `portal/user/${member._id}`)).json().accessCode).toBe('5678');
+    expect((await api('POST', 'user/accessCode', { userId: member._id, code: null })).json()).toEqual({
+      accessCode: null,
+    });
+    expect((await api('GET', `portal/user/${member._id}`)).json().accessCode).toBeNull();
+  });
+
+  it.each([
+    ['12a4', 'must be digits only'],
+    ['123', 'must be 4 to 12 digits long'],
+    ['1234567890123', 'must be 4 to 12 digits long'],
+  ])('refuses %s: %s', async (code, message) => {
+    const { member } = await addPerson(`bad-${code}@example.com`);
+    const response = await api('POST', 'user/accessCode', { userId: member._id, code });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.details).toEqual([{ path: 'body.code', message }]);
+  });
+
+  it('refuses a code someone else holds, and one longer than a reachable keypad model takes', async () => {
+    const first = await addPerson('first.holder@example.com');
+    const second = await addPerson('second.holder@example.com');
+    await api('POST', 'user/accessCode', { userId: first.member._id, code: '246813' });
+    const taken = await api('POST', 'user/accessCode', { userId: second.member._id, code: '246813' });
+    expect(taken.statusCode).toBe(400);
+    expect(taken.json().error.details[0].message).toMatch(/already used by someone else/);
+
+    const keypad = await addLock('Keypad shed', 'UTC', 'generic-codelock');
+    await api('PUT', `user/${second.member._id}/device/${keypad}`);
+    const tooLong = await api('POST', 'user/accessCode', { userId: second.member._id, code: '1357924680' });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().error.details[0].message).toMatch(/4 to 8 digits long for the lock "Keypad shed"/);
+  });
+});
+
+describe('who can open a lock', () => {
+  it('follows groups, schedules in the lock time zone, and suspension', async () => {
+    const frontDoor = await addLock('Front door', 'America/New_York');
+    const garage = await addLock('Garage', 'America/New_York');
+    const { member } = await addPerson('cleaner@example.com', { lastName: 'Clean' });
+    const group = (
+      await api('POST', 'portal/group', { name: 'Cleaning crew', description: 'Weekday mornings' })
+    ).json();
+    for (const url of [
+      `group/${group._id}/user/${member._id}`,
+      `group/${group._id}/device/${frontDoor}`,
+      `group/${group._id}/device/${garage}`,
+    ]) {
+      expect((await api('PUT', url)).statusCode).toBe(204);
+    }
+    expect((await api('GET', `portal/group/${group._id}`)).json()).toMatchObject({
+      userCount: 1,
+      deviceCount: 2,
+    });
+    const users = (await api('GET', `device/${frontDoor}/users`)).json();
+    expect(users).toEqual([
+      expect.objectContaining({
+        _id: member._id,
+        schedule: null,
+        via: { direct: false, groups: [{ _id: group._id, name: 'Cleaning crew' }] },
+      }),
+    ]);
+
+    const weekdays = { windows: [{ days: [1, 2, 3, 4, 5], start: '08:00', end: '12:00' }] };
+    const set = await api('POST', `portal/device/${frontDoor}/schedule/${member._id}`, {
+      schedule: weekdays,
+    });
+    expect(set.json()).toEqual({ schedule: weekdays });
+    await api('POST', 'user/accessCode', { userId: member._id, code: '7531' });
+
+    const at = (iso: string) => api('GET', `portal/device/${frontDoor}/access?at=${encodeURIComponent(iso)}`);
+    const cleaner = (body: { people: { _id: string }[] }) => body.people.find((p) => p._id === member._id);
+    // Monday 2026-11-23 09:30 in New York is 14:30Z (EST).
+    const inside = (await at('2026-11-23T14:30:00Z')).json();
+    expect(inside.localTime).toBe('Mon 2026-11-23 09:30');
+    expect(cleaner(inside)).toMatchObject({ canOpen: true, reason: null, credentials: ['remote', 'code'] });
+    expect(cleaner((await at('2026-11-23T17:30:00Z')).json())).toMatchObject({
+      canOpen: false,
+      reason: 'outside_schedule',
+    });
+    expect(cleaner((await at('2026-11-22T14:30:00Z')).json())).toMatchObject({
+      canOpen: false,
+      reason: 'outside_schedule',
+    });
+    // The garage has no schedule for them: any time.
+    const garageAccess = (await api('GET', `portal/device/${garage}/access?at=2026-11-22T03:00:00Z`)).json();
+    expect(cleaner(garageAccess)).toMatchObject({ canOpen: true });
+
+    await api('POST', `portal/user/${member._id}/suspended`);
+    expect(cleaner((await at('2026-11-23T14:30:00Z')).json())).toMatchObject({
+      canOpen: false,
+      reason: 'suspended',
+    });
+    await api('POST', `portal/user/${member._id}/active`);
+
+    // Leaving the group takes the access away; the schedule needs access to be set.
+    await api('DELETE', `group/${group._id}/user/${member._id}`);
+    expect(cleaner((await at('2026-11-23T14:30:00Z')).json())).toBeUndefined();
+    const orphan = await api('POST', `portal/device/${frontDoor}/schedule/${member._id}`, {
+      schedule: weekdays,
+    });
+    expect(orphan.statusCode).toBe(400);
+    expect(orphan.json().error.message).toMatch(/has no access to Front door/);
+  });
+
+  it('refuses malformed schedules and times', async () => {
+    const lock = await addLock('Schedule checks');
+    const { member } = await addPerson('sched@example.com');
+    await api('PUT', `user/${member._id}/device/${lock}`);
+    for (const schedule of [
+      { windows: [] },
+      { windows: [{ days: [7], start: '08:00', end: '12:00' }] },
+      { windows: [{ days: [1], start: '8am', end: '12:00' }] },
+      { windows: [{ days: [1], start: '08:00', end: '08:00' }] },
+      {
+        windows: [{ days: [1], start: '08:00', end: '12:00' }],
+        startDate: '2026-12-01',
+        endDate: '2026-11-01',
+      },
+    ]) {
+      const response = await api('POST', `portal/device/${lock}/schedule/${member._id}`, { schedule });
+      expect(response.statusCode, JSON.stringify(schedule)).toBe(400);
+    }
+    expect((await api('GET', `portal/device/${lock}/access?at=yesterday`)).statusCode).toBe(400);
+  });
+
+  it('lists direct access for a person and takes it away', async () => {
+    const lock = await addLock('Direct door');
+    const { member } = await addPerson('direct@example.com');
+    expect(
+      (await api('GET', `device/${lock}/possibleUsers`)).json().map((u: { _id: string }) => u._id),
+    ).toContain(member._id);
+    await api('PUT', `user/${member._id}/device/${lock}`);
+    await api('PUT', `user/${member._id}/device/${lock}`);
+    const devices = (await api('GET', `user/${member._id}/devices`)).json();
+    expect(devices).toEqual([
+      expect.objectContaining({ _id: lock, via: { direct: true, groups: [] }, schedule: null }),
+    ]);
+    expect(
+      (await api('GET', `device/${lock}/possibleUsers`)).json().map((u: { _id: string }) => u._id),
+    ).not.toContain(member._id);
+    await api('DELETE', `user/${member._id}/device/${lock}`);
+    expect((await api('GET', `user/${member._id}/devices`)).json()).toEqual([]);
+  });
+});
+
+describe('change log', () => {
+  it('records admin changes with who, before and after, filterable and never the code', async () => {
+    const log = (query: string) => api('GET', `portal/audit?${query}`).then((r) => r.json());
+    const devices = await log('filterBy=entityType&filterValue=device&limit=200');
+    expect(devices.items.map((e: { action: string }) => e.action)).toContain('device.create');
+    expect(devices.items.every((e: { entityType: string }) => e.entityType === 'device')).toBe(true);
+    expect(devices.items[0].actor).toMatchObject({ _id: admin.userId, email: 'operator@example.com' });
+
+    const codes = await log('filterBy=entityType&filterValue=access_code&limit=200');
+    expect(codes.total).toBeGreaterThan(0);
+    expect(JSON.stringify(codes)).not.toMatch(/7531|5678|246813/);
+
+    const future = await log(`fromDate=${encodeURIComponent('2999-01-01T00:00:00Z')}`);
+    expect(future.total).toBe(0);
+    const oldestFirst = await log('sortBy=createdAt&descending=false&limit=1');
+    expect(oldestFirst.items[0].action).toBe('device.create');
+  });
+});
