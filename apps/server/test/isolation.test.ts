@@ -16,6 +16,7 @@ interface Tenant {
   userId: string;
   deviceId: string;
   groupId: string;
+  lockoutId: string;
 }
 let a: Tenant & { user: string };
 let b: Tenant;
@@ -32,6 +33,7 @@ function paramKind(url: string, name: string): keyof Tenant | 'status' {
   if (/^\/api3\/portal\/(:id\/name|user\/portal\/)/.test(url)) return 'portalId';
   if (/^\/api3\/(portal\/)?device\//.test(url)) return 'deviceId';
   if (/^\/api3\/(portal\/)?group\//.test(url)) return 'groupId';
+  if (/^\/api3\/portal\/lockout\//.test(url)) return 'lockoutId';
   if (/^\/api3\/(portal\/)?user\//.test(url)) return 'userId';
   throw new Error(`isolation test: say what :id of ${url} names`);
 }
@@ -58,6 +60,11 @@ async function makeTenant(portalName?: string) {
     timeZone: 'UTC',
   });
   const group = await post('/api3/portal/group', { name: 'Staff' });
+  const lockout = await post('/api3/portal/lockout', {
+    name: 'Maintenance',
+    from: '2030-01-01T00:00:00Z',
+    deviceIds: [device.json().device._id],
+  });
   return {
     tenant: {
       admin: admin.token,
@@ -65,6 +72,7 @@ async function makeTenant(portalName?: string) {
       userId: member.userId,
       deviceId: device.json().device._id,
       groupId: group.json()._id,
+      lockoutId: lockout.json()._id,
     },
     memberToken: member.token,
   };
@@ -79,6 +87,11 @@ const exampleBodies: Record<string, (tenant: Tenant) => object> = {
   'POST /api3/portal/device/:id/schedule/:userId': () => ({ schedule: null }),
   'POST /api3/portal/group/:id': () => ({ name: 'Renamed' }),
   'POST /api3/portal/user/:id': () => ({ firstName: 'Renamed' }),
+  'POST /api3/portal/lockout/:id': (tenant) => ({
+    name: 'Renamed',
+    from: '2030-01-01T00:00:00Z',
+    deviceIds: [tenant.deviceId],
+  }),
   'POST /api3/user/accessCode': (tenant) => ({ userId: tenant.userId, code: '48151623' }),
 };
 

@@ -10,3 +10,4 @@ export * from './devices.schemas';
 export * from './groups.schemas';
 export * from './members.schemas';
 export * from './audit.schemas';
+export * from './lockouts.schemas';

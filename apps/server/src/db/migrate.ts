@@ -1,12 +1,17 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as foundation from './migrations/2026-11-22-0001-foundation';
 import * as accessControl from './migrations/2026-11-22-0002-access-control';
+import * as lockouts from './migrations/2026-11-22-0003-lockouts';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
   '2026-11-22-0001-foundation': foundation,
   '2026-11-22-0002-access-control': accessControl,
+  '2026-11-22-0003-lockouts': lockouts,
 };
+
+/** The names of every migration, in order. */
+export const migrationNames = Object.keys(migrations);
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -145,6 +145,26 @@ export interface CredentialsTable {
 }
 export type CredentialRow = Selectable<CredentialsTable>;
 
+export interface LockoutsTable {
+  id: string;
+  portal_id: string;
+  name: string;
+  starts_at: Timestamp;
+  /** Null: until someone ends it. */
+  ends_at: Timestamp | null;
+  /** 0 or 1 on both dialects. */
+  exempt_admins: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type LockoutRow = Selectable<LockoutsTable>;
+
+export interface LockoutDevicesTable {
+  portal_id: string;
+  lockout_id: string;
+  device_id: string;
+}
+
 export interface DB {
   users: UsersTable;
   portals: PortalsTable;
@@ -158,4 +178,6 @@ export interface DB {
   device_users: DeviceUsersTable;
   user_device_schedules: UserDeviceSchedulesTable;
   credentials: CredentialsTable;
+  lockouts: LockoutsTable;
+  lockout_devices: LockoutDevicesTable;
 }

@@ -14,6 +14,7 @@ import { AppError } from '../../http/errors';
 import { recordChange } from '../audit/audit.repository';
 import { listLiveCredentialsOfUsers } from '../credentials/credentials.repository';
 import { findDevice, findDevices } from '../devices/devices.repository';
+import { engineLockoutsOfDevice } from '../lockouts/lockouts.service';
 import { findMember, findMembers, type MemberRecord } from '../portals/memberships.repository';
 import {
   linkUserToDevice,
@@ -228,7 +229,8 @@ export async function buildCredentialSet(
       });
     }
   }
-  return { deviceId: device.id, version: 0, timeZone: device.time_zone, entries, lockouts: [] };
+  const lockouts = await engineLockoutsOfDevice(db, portalId, device.id);
+  return { deviceId: device.id, version: 0, timeZone: device.time_zone, entries, lockouts };
 }
 
 function formatLocalTime(instant: Date, timeZone: string): string {

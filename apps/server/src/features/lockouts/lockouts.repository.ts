@@ -1,0 +1,132 @@
+import type { Database } from '../../db/database';
+import { containsText } from '../../db/like';
+import type { Insertable } from 'kysely';
+import type { LockoutRow, LockoutsTable } from '../../db/schema';
+
+// Every query is scoped by portal id.
+
+export function findLockout(
+  db: Database,
+  portalId: string,
+  lockoutId: string,
+): Promise<LockoutRow | undefined> {
+  return db
+    .selectFrom('lockouts')
+    .selectAll()
+    .where('portal_id', '=', portalId)
+    .where('id', '=', lockoutId)
+    .executeTakeFirst();
+}
+
+export async function listLockouts(
+  db: Database,
+  portalId: string,
+  query: {
+    skip: number;
+    limit: number;
+    search?: string;
+    sortBy?: 'from' | 'name' | 'createdAt';
+    descending: boolean;
+    state?: 'active' | 'upcoming' | 'past';
+    now: string;
+  },
+) {
+  let base = db.selectFrom('lockouts').where('portal_id', '=', portalId);
+  if (query.search) base = base.where(containsText('name', query.search));
+  if (query.state === 'upcoming') base = base.where('starts_at', '>', query.now);
+  if (query.state === 'past') base = base.where('ends_at', '<=', query.now);
+  if (query.state === 'active') {
+    base = base
+      .where('starts_at', '<=', query.now)
+      .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', query.now)]));
+  }
+  const column = { from: 'starts_at', name: 'name', createdAt: 'created_at' } as const;
+  const direction = query.descending ? 'desc' : 'asc';
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy(column[query.sortBy ?? 'from'], direction)
+      .orderBy('id', direction)
+      .limit(query.limit)
+      .offset(query.skip)
+      .execute(),
+    base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.total };
+}
+
+/** The live locks of some lockouts, by lockout id. */
+export async function listLockoutDevices(db: Database, portalId: string, lockoutIds: string[]) {
+  if (lockoutIds.length === 0) return new Map<string, { id: string; name: string }[]>();
+  const rows = await db
+    .selectFrom('lockout_devices as ld')
+    .innerJoin('devices as d', (j) =>
+      j.onRef('d.id', '=', 'ld.device_id').onRef('d.portal_id', '=', 'ld.portal_id'),
+    )
+    .select(['ld.lockout_id', 'd.id', 'd.name'])
+    .where('ld.portal_id', '=', portalId)
+    .where('ld.lockout_id', 'in', lockoutIds)
+    .where('d.deleted_at', 'is', null)
+    .orderBy('d.name')
+    .execute();
+  const byLockout = new Map<string, { id: string; name: string }[]>();
+  for (const row of rows) {
+    byLockout.set(row.lockout_id, [...(byLockout.get(row.lockout_id) ?? []), { id: row.id, name: row.name }]);
+  }
+  return byLockout;
+}
+
+/** The lockouts that cover a lock (any time: past, present and future). */
+export function listLockoutsOfDevice(
+  db: Database,
+  portalId: string,
+  deviceId: string,
+): Promise<LockoutRow[]> {
+  return db
+    .selectFrom('lockouts as l')
+    .innerJoin('lockout_devices as ld', (j) =>
+      j.onRef('ld.lockout_id', '=', 'l.id').onRef('ld.portal_id', '=', 'l.portal_id'),
+    )
+    .selectAll('l')
+    .where('l.portal_id', '=', portalId)
+    .where('ld.device_id', '=', deviceId)
+    .execute();
+}
+
+/** Writes a lockout and replaces its set of locks. */
+export async function saveLockout(
+  db: Database,
+  row: Insertable<LockoutsTable>,
+  deviceIds: string[],
+  isNew: boolean,
+): Promise<void> {
+  if (isNew) {
+    await db.insertInto('lockouts').values(row).execute();
+  } else {
+    const { id, portal_id, created_at: _created, ...changes } = row;
+    await db
+      .updateTable('lockouts')
+      .set(changes)
+      .where('portal_id', '=', portal_id)
+      .where('id', '=', id)
+      .execute();
+    await db
+      .deleteFrom('lockout_devices')
+      .where('portal_id', '=', portal_id)
+      .where('lockout_id', '=', id)
+      .execute();
+  }
+  await db
+    .insertInto('lockout_devices')
+    .values(deviceIds.map((device_id) => ({ portal_id: row.portal_id, lockout_id: row.id, device_id })))
+    .execute();
+}
+
+export async function deleteLockout(db: Database, portalId: string, lockoutId: string): Promise<void> {
+  await db
+    .deleteFrom('lockout_devices')
+    .where('portal_id', '=', portalId)
+    .where('lockout_id', '=', lockoutId)
+    .execute();
+  await db.deleteFrom('lockouts').where('portal_id', '=', portalId).where('id', '=', lockoutId).execute();
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { listQuerySchema, pageSchema } from './list-query';
+
+/** A lockout as the API answers it: locks blocked for a period. */
+export const lockoutRecordSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  from: z.iso.datetime(),
+  /** Null: until someone ends it. */
+  until: z.iso.datetime().nullable(),
+  exemptAdmins: z.boolean(),
+  devices: z.array(z.object({ _id: z.string(), name: z.string() })),
+  /** In force right now. */
+  active: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
+export type LockoutRecord = z.infer<typeof lockoutRecordSchema>;
+
+/** POST portal/lockout (create) and POST portal/lockout/{id} (save). */
+export const lockoutInputSchema = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(80),
+    from: z.iso.datetime({ offset: true }),
+    until: z.iso.datetime({ offset: true }).nullable().default(null),
+    exemptAdmins: z.boolean().default(false),
+    deviceIds: z.array(z.string().min(1).max(64)).min(1, 'must name at least one lock').max(5000),
+  })
+  .refine((l) => l.until === null || new Date(l.until) > new Date(l.from), {
+    message: 'must be after from',
+    path: ['until'],
+  });
+export type LockoutInput = z.input<typeof lockoutInputSchema>;
+
+export const LOCKOUT_STATES = ['active', 'upcoming', 'past'] as const;
+export const lockoutsQuerySchema = listQuerySchema({
+  sortBy: ['from', 'name', 'createdAt'],
+  filterBy: ['state'],
+});
+export type LockoutsQuery = z.output<typeof lockoutsQuerySchema>;
+export const lockoutsPageSchema = pageSchema(lockoutRecordSchema);
