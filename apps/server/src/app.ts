@@ -12,6 +12,7 @@ import { authRoutes } from './features/auth/auth.routes';
 import { loadSecrets, type Secrets } from './features/auth/secrets';
 import { deviceRoutes } from './features/devices/devices.routes';
 import { groupRoutes } from './features/groups/groups.routes';
+import { rfidRoutes } from './features/credentials/rfid.routes';
 import { lockoutRoutes } from './features/lockouts/lockouts.routes';
 import { memberRoutes } from './features/members/members.routes';
 import { portalRoutes } from './features/portals/portal.routes';
@@ -80,7 +81,15 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   await app.register(authRoutes, { prefix: API_BASE_PATH });
   await app.register(portalRoutes, { prefix: API_BASE_PATH });
-  for (const routes of [deviceRoutes, accessRoutes, memberRoutes, groupRoutes, lockoutRoutes, auditRoutes]) {
+  for (const routes of [
+    deviceRoutes,
+    accessRoutes,
+    memberRoutes,
+    groupRoutes,
+    lockoutRoutes,
+    rfidRoutes,
+    auditRoutes,
+  ]) {
     await app.register(routes, { prefix: API_BASE_PATH });
   }
 

@@ -399,3 +399,60 @@ describe('lockouts', () => {
     }
   });
 });
+
+describe('RFID cards', () => {
+  it('registers a card for a person; it opens their locks within their schedule and validity', async () => {
+    const door = await addLock('Card door', 'UTC');
+    const { member } = await addPerson('card.holder@example.com', { lastName: 'Holder' });
+    await api('PUT', `user/${member._id}/device/${door}`);
+    const created = await api('POST', 'portal/rfid', {
+      uid: '04:a1:b2:c3:d4:e5:f6',
+      name: 'Blue fob',
+      userId: member._id,
+      validUntil: '2027-01-01T00:00:00Z',
+    });
+    expect(created.statusCode).toBe(201);
+    const card = created.json();
+    expect(card).toMatchObject({
+      uid: '04A1B2C3D4E5F6',
+      name: 'Blue fob',
+      holder: { _id: member._id, name: 'card.holder Holder' },
+    });
+
+    const again = await api('POST', 'portal/rfid', { uid: '04A1B2C3D4E5F6' });
+    expect(again.statusCode).toBe(409);
+
+    expect((await api('GET', `user/${member._id}/rfids`)).json().map((c: { _id: string }) => c._id)).toEqual([
+      card._id,
+    ]);
+    expect((await api('GET', `device/${door}/rfids`)).json().map((c: { _id: string }) => c._id)).toEqual([
+      card._id,
+    ]);
+    expect((await api('GET', 'portal/rfids?search=a1b2')).json().total).toBe(1);
+
+    const person = async (at: string) =>
+      (await api('GET', `portal/device/${door}/access?at=${at}`))
+        .json()
+        .people.find((p: { _id: string }) => p._id === member._id);
+    expect((await person('2026-12-01T00:00:00Z')).credentials).toEqual(['remote', 'rfid']);
+
+    const moved = await api('POST', `portal/rfid/${card._id}`, {
+      uid: card.uid,
+      name: 'Spare',
+      userId: null,
+    });
+    expect(moved.json()).toMatchObject({ holder: null, validUntil: null });
+    expect((await api('GET', `device/${door}/rfids`)).json()).toEqual([]);
+    expect((await api('POST', `portal/rfid/${card._id}`, { uid: '11223344' })).statusCode).toBe(400);
+
+    expect((await api('DELETE', `portal/rfid/${card._id}`)).statusCode).toBe(204);
+    expect((await api('GET', `portal/rfid/${card._id}`)).statusCode).toBe(404);
+    expect((await api('POST', 'portal/rfid', { uid: '04A1B2C3D4E5F6' })).statusCode).toBe(201);
+  });
+
+  it.each([['12345'], ['ZZ112233'], ['04A1B2C3D4']])('refuses the UID %s', async (uid) => {
+    const response = await api('POST', 'portal/rfid', { uid });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.details[0].path).toBe('body.uid');
+  });
+});

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RegisteredRoute } from '../src/http/access';
@@ -17,6 +18,7 @@ interface Tenant {
   deviceId: string;
   groupId: string;
   lockoutId: string;
+  rfidId: string;
 }
 let a: Tenant & { user: string };
 let b: Tenant;
@@ -34,6 +36,7 @@ function paramKind(url: string, name: string): keyof Tenant | 'status' {
   if (/^\/api3\/(portal\/)?device\//.test(url)) return 'deviceId';
   if (/^\/api3\/(portal\/)?group\//.test(url)) return 'groupId';
   if (/^\/api3\/portal\/lockout\//.test(url)) return 'lockoutId';
+  if (/^\/api3\/portal\/rfid\//.test(url)) return 'rfidId';
   if (/^\/api3\/(portal\/)?user\//.test(url)) return 'userId';
   throw new Error(`isolation test: say what :id of ${url} names`);
 }
@@ -60,6 +63,10 @@ async function makeTenant(portalName?: string) {
     timeZone: 'UTC',
   });
   const group = await post('/api3/portal/group', { name: 'Staff' });
+  const card = await post('/api3/portal/rfid', {
+    uid: crypto.randomBytes(4).toString('hex'),
+    userId: member.userId,
+  });
   const lockout = await post('/api3/portal/lockout', {
     name: 'Maintenance',
     from: '2030-01-01T00:00:00Z',
@@ -73,6 +80,7 @@ async function makeTenant(portalName?: string) {
       deviceId: device.json().device._id,
       groupId: group.json()._id,
       lockoutId: lockout.json()._id,
+      rfidId: card.json()._id,
     },
     memberToken: member.token,
   };
@@ -92,6 +100,8 @@ const exampleBodies: Record<string, (tenant: Tenant) => object> = {
     from: '2030-01-01T00:00:00Z',
     deviceIds: [tenant.deviceId],
   }),
+  'POST /api3/portal/rfid': (tenant) => ({ uid: '04A1B2C3', userId: tenant.userId }),
+  'POST /api3/portal/rfid/:id': (tenant) => ({ uid: '04A1B2C3', userId: tenant.userId }),
   'POST /api3/user/accessCode': (tenant) => ({ userId: tenant.userId, code: '48151623' }),
 };
 

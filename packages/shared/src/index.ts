@@ -11,3 +11,4 @@ export * from './groups.schemas';
 export * from './members.schemas';
 export * from './audit.schemas';
 export * from './lockouts.schemas';
+export * from './rfid.schemas';
