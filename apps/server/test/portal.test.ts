@@ -43,7 +43,45 @@ describe('GET portal and portal/dashboard', () => {
 
   it('counts members by role and state', async () => {
     const response = await t.request({ method: 'GET', url: '/api3/portal/dashboard', token: owner.token });
-    expect(response.json().counts).toEqual({ members: 5, admins: 2, users: 3, invited: 1, suspended: 1 });
+    expect(response.json().counts).toEqual({
+      members: 5,
+      admins: 2,
+      users: 3,
+      invited: 1,
+      suspended: 1,
+      devices: 0,
+      groups: 0,
+      offline: 0,
+      lowBattery: 0,
+    });
+  });
+
+  it('lists the locks that need attention: offline (never seen first) and low on battery', async () => {
+    const add = async (name: string) =>
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api3/portal/device/new',
+          token: owner.token,
+          payload: { name, model: 'latchkey-sim', timeZone: 'UTC' },
+        })
+      ).json().device._id as string;
+    const [seen, never, low] = [await add('Seen door'), await add('Never door'), await add('Low door')];
+    // What a lock's status reports set (the device link lands with the device protocol).
+    const report = (id: string, values: { online: number; battery: number; last_seen_at: string }) =>
+      t.app.db.updateTable('devices').set(values).where('id', '=', id).execute();
+    await report(seen, { online: 0, battery: 80, last_seen_at: '2026-11-20T10:00:00.000Z' });
+    await report(low, { online: 1, battery: 9, last_seen_at: new Date().toISOString() });
+
+    const dashboard = (
+      await t.request({ method: 'GET', url: '/api3/portal/dashboard', token: owner.token })
+    ).json();
+    expect(dashboard.counts).toMatchObject({ devices: 3, offline: 2, lowBattery: 1 });
+    expect(dashboard.offline.map((d: { name: string }) => d.name)).toEqual(['Never door', 'Seen door']);
+    expect(dashboard.lowBattery).toEqual([expect.objectContaining({ _id: low, battery: 9 })]);
+    for (const id of [seen, never, low]) {
+      await t.request({ method: 'DELETE', url: `/api3/portal/device/${id}`, token: owner.token });
+    }
   });
 
   it('lets a basic user see their portal but not its dashboard', async () => {

@@ -79,7 +79,15 @@ export const portalContextSchema = z.object({
 });
 export type PortalContext = z.infer<typeof portalContextSchema>;
 
-/** GET portal/dashboard: the portal and the counts that exist so far. */
+/** A lock in a dashboard list. */
+const dashboardDeviceSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  battery: z.number().int().nullable(),
+  lastSeenAt: z.iso.datetime().nullable(),
+});
+
+/** GET portal/dashboard: the portal, its counts, and the locks that need attention. */
 export const portalDashboardSchema = z.object({
   portal: portalSchema,
   counts: z.object({
@@ -88,6 +96,14 @@ export const portalDashboardSchema = z.object({
     users: z.number().int(),
     invited: z.number().int(),
     suspended: z.number().int(),
+    devices: z.number().int(),
+    groups: z.number().int(),
+    offline: z.number().int(),
+    lowBattery: z.number().int(),
   }),
+  /** Up to 10 locks below their low-battery level, emptiest first. */
+  lowBattery: z.array(dashboardDeviceSchema),
+  /** Up to 10 locks not connected now, longest unseen first (never seen first of all). */
+  offline: z.array(dashboardDeviceSchema),
 });
 export type PortalDashboard = z.infer<typeof portalDashboardSchema>;

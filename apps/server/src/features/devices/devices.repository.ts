@@ -1,4 +1,5 @@
 import type { ListQuery } from '@latchkey/shared';
+import { sql } from 'kysely';
 import type { Database } from '../../db/database';
 import { containsText } from '../../db/like';
 import { nowIso } from '../../db/mappers';
@@ -121,5 +122,31 @@ export function listGroupsOfDevice(db: Database, portalId: string, deviceId: str
     .where('gd.portal_id', '=', portalId)
     .where('gd.device_id', '=', deviceId)
     .orderBy('g.name')
+    .execute();
+}
+
+/** How many live locks a portal has, how many are offline and how many run low. */
+export async function countDevices(db: Database, portalId: string) {
+  const row = await liveDevices(db, portalId)
+    .select((eb) => [
+      eb.fn.countAll().as('total'),
+      eb.fn.sum(eb.case().when('online', '=', 0).then(1).else(0).end()).as('offline'),
+      eb.fn
+        .sum(eb.case().when('battery', '<', eb.ref('low_battery_level')).then(1).else(0).end())
+        .as('low_battery'),
+    ])
+    .executeTakeFirstOrThrow();
+  return row;
+}
+
+/** Up to `limit` locks not connected now, never-seen ones first, then longest unseen. */
+export function listOfflineDevices(db: Database, portalId: string, limit: number) {
+  return liveDevices(db, portalId)
+    .selectAll()
+    .where('online', '=', 0)
+    .orderBy(sql`case when last_seen_at is null then 0 else 1 end`)
+    .orderBy('last_seen_at')
+    .orderBy('name')
+    .limit(limit)
     .execute();
 }

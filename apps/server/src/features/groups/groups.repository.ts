@@ -161,3 +161,13 @@ export async function unlinkGroup(
       .execute();
   }
 }
+
+/** How many groups a portal has. */
+export async function countGroups(db: Database, portalId: string): Promise<number> {
+  const row = await db
+    .selectFrom('groups')
+    .select((eb) => eb.fn.countAll().as('total'))
+    .where('portal_id', '=', portalId)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}

@@ -7,18 +7,35 @@ import {
   type PortalUsersQuery,
 } from '@latchkey/shared';
 import type { Database } from '../../db/database';
-import { toCount } from '../../db/mappers';
+import { toCount, toIso } from '../../db/mappers';
+import type { DeviceRow } from '../../db/schema';
 import type { ActingPortal, RequestAuth } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { appendAuditEntry } from '../audit/audit.repository';
+import { countDevices, listLowBatteryDevices, listOfflineDevices } from '../devices/devices.repository';
+import { countGroups } from '../groups/groups.repository';
 import { actingPortalFor } from './acting-portal.service';
 import { countMembers, listPortalMembers, type MemberFilters } from './memberships.repository';
 import { toPortal, toPortalMember } from './portal.presenter';
 import { findPortalById, updatePortal } from './portals.repository';
 
-/** The dashboard: the portal and how many people it has in each role and state. */
+const toDashboardDevice = (d: DeviceRow) => ({
+  _id: d.id,
+  name: d.name,
+  battery: d.battery,
+  lastSeenAt: toIso(d.last_seen_at),
+});
+
+/** The dashboard: the portal, its people and locks, and the locks that need attention. */
 export async function getPortalDashboard(db: Database, acting: ActingPortal): Promise<PortalDashboard> {
-  const groups = await countMembers(db, acting.portal.id);
+  const portalId = acting.portal.id;
+  const [groups, devices, groupCount, lowBattery, offline] = await Promise.all([
+    countMembers(db, portalId),
+    countDevices(db, portalId),
+    countGroups(db, portalId),
+    listLowBatteryDevices(db, portalId),
+    listOfflineDevices(db, portalId, 10),
+  ]);
   const sum = (match: (g: (typeof groups)[number]) => boolean) =>
     groups.filter(match).reduce((total, g) => total + toCount(g.count), 0);
   return {
@@ -29,7 +46,13 @@ export async function getPortalDashboard(db: Database, acting: ActingPortal): Pr
       users: sum((g) => g.status === 'active' && g.role === 'user'),
       invited: sum((g) => g.status === 'invited'),
       suspended: sum((g) => g.status === 'suspended'),
+      devices: toCount(devices.total),
+      groups: groupCount,
+      offline: toCount(devices.offline),
+      lowBattery: toCount(devices.low_battery),
     },
+    lowBattery: lowBattery.slice(0, 10).map(toDashboardDevice),
+    offline: offline.map(toDashboardDevice),
   };
 }
 
