@@ -1,15 +1,15 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
-import { memberFixture, sessionFixture } from '@/testing/fixtures';
+import { dashboardFixture, memberFixture, sessionFixture } from '@/testing/fixtures';
 import { expiredToken, validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 
 const dashboardApi = (session = sessionFixture(['admin'])) => ({
   'GET auth': () => json(session),
   'GET portal/dashboard': () =>
-    json({ portal: session.portal, counts: { members: 12, admins: 2, users: 10, invited: 3, suspended: 1 } }),
+    json(dashboardFixture(session.portal!, { members: 12, admins: 2, users: 10, invited: 3, suspended: 1 })),
   'GET portal/users': () => json({ items: [memberFixture()], total: 12 }),
 });
 
@@ -53,6 +53,38 @@ describe('route guards', () => {
     expect(screen.getByText('Invited')).toBeInTheDocument();
     expect(screen.getByRole('banner')).toBeInTheDocument();
     expect(screen.getByRole('main')).toBeInTheDocument();
+  });
+
+  it('offers an admin the portal screens in the nav', async () => {
+    storage.setAuthToken(validToken());
+    const admin = renderApp('/app/profile', dashboardApi());
+    const nav = await screen.findByRole('navigation', { name: 'Main navigation' });
+    const links = Object.fromEntries(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => [link.textContent, link.getAttribute('href')]),
+    );
+    expect(links).toEqual({
+      Dashboard: '/app/dashboard',
+      Locks: '/app/device',
+      People: '/app/user',
+      Groups: '/app/group',
+      'Change log': '/app/adminChangeLog',
+      Profile: '/app/profile',
+    });
+    admin.unmount();
+  });
+
+  it('offers a basic user none of the portal screens', async () => {
+    storage.setAuthToken(validToken());
+    renderApp('/app/device/device-1', dashboardApi(sessionFixture(['user'])));
+    expect(await screen.findByRole('heading', { name: /don.t have access/i })).toBeInTheDocument();
+    const userNav = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(
+      within(userNav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Profile']);
   });
 
   it('lets a superAdmin open admin screens', async () => {

@@ -1,4 +1,11 @@
-import { IconLayoutDashboard, IconUserCircle } from '@tabler/icons-react';
+import {
+  IconHistory,
+  IconLayoutDashboard,
+  IconLock,
+  IconUserCircle,
+  IconUsers,
+  IconUsersGroup,
+} from '@tabler/icons-react';
 import { createBrowserRouter, redirect } from 'react-router';
 import { signOut } from '@/features/auth/api/logout';
 import { landingLoader, redirectIfSignedIn, requireSession } from './guards';
@@ -27,6 +34,27 @@ const screens = {
   profile: () => ({
     Component: async () => (await import('@/features/profile/components/profile-page')).ProfilePage,
   }),
+  devices: () => ({
+    Component: async () => (await import('@/features/devices/components/devices-page')).DevicesPage,
+  }),
+  device: () => ({
+    Component: async () => (await import('@/features/devices/components/device-page')).DevicePage,
+  }),
+  members: () => ({
+    Component: async () => (await import('@/features/members/components/members-page')).MembersPage,
+  }),
+  member: () => ({
+    Component: async () => (await import('@/features/members/components/member-page')).MemberPage,
+  }),
+  groups: () => ({
+    Component: async () => (await import('@/features/groups/components/groups-page')).GroupsPage,
+  }),
+  group: () => ({
+    Component: async () => (await import('@/features/groups/components/group-page')).GroupPage,
+  }),
+  changeLog: () => ({
+    Component: async () => (await import('@/features/audit/components/change-log-page')).ChangeLogPage,
+  }),
   publicLayout: () => ({ Component: async () => (await import('./layouts/public-layout')).PublicLayout }),
   appLayout: () => ({ Component: async () => (await import('./layouts/app-layout')).AppLayout }),
   userLayout: () => ({ Component: async () => (await import('./layouts/user-layout')).UserLayout }),
@@ -51,6 +79,61 @@ const appChildren = (): AppRouteObject[] => [
       nav: { label: 'Dashboard', icon: IconLayoutDashboard },
     },
     lazy: screens.dashboard(),
+  },
+  {
+    path: 'device',
+    handle: {
+      title: 'Locks',
+      roles: ADMIN,
+      requiresPortal: true,
+      nav: { label: 'Locks', icon: IconLock },
+    },
+    lazy: screens.devices(),
+  },
+  {
+    path: 'device/:deviceId',
+    handle: { title: 'Lock', roles: ADMIN, requiresPortal: true },
+    lazy: screens.device(),
+  },
+  {
+    path: 'user',
+    handle: {
+      title: 'People',
+      roles: ADMIN,
+      requiresPortal: true,
+      nav: { label: 'People', icon: IconUsers },
+    },
+    lazy: screens.members(),
+  },
+  {
+    path: 'user/:userId',
+    handle: { title: 'Person', roles: ADMIN, requiresPortal: true },
+    lazy: screens.member(),
+  },
+  {
+    path: 'group',
+    handle: {
+      title: 'Groups',
+      roles: ADMIN,
+      requiresPortal: true,
+      nav: { label: 'Groups', icon: IconUsersGroup },
+    },
+    lazy: screens.groups(),
+  },
+  {
+    path: 'group/:groupId',
+    handle: { title: 'Group', roles: ADMIN, requiresPortal: true },
+    lazy: screens.group(),
+  },
+  {
+    path: 'adminChangeLog',
+    handle: {
+      title: 'Change log',
+      roles: ADMIN,
+      requiresPortal: true,
+      nav: { label: 'Change log', icon: IconHistory },
+    },
+    lazy: screens.changeLog(),
   },
   {
     path: 'profile',

@@ -39,3 +39,24 @@ export function timeZones(extra?: string): string[] {
   if (extra) all.add(extra);
   return [...all].sort((a, b) => a.localeCompare(b));
 }
+
+/** Date and time in the product's locale, optionally in a given time zone ("Nov 23, 2026, 9:30 AM"). */
+export function formatDateTime(iso: string, timeZone?: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '—';
+  const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
+  try {
+    return new Intl.DateTimeFormat(LOCALE, { ...options, timeZone }).format(date);
+  } catch {
+    return new Intl.DateTimeFormat(LOCALE, options).format(date);
+  }
+}
+
+/** A calendar date 'YYYY-MM-DD' (no time zone involved) as "Jan 5, 2026". */
+export function formatCalendarDate(date: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) return date;
+  const utc = new Date(0);
+  utc.setUTCFullYear(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  return new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeZone: 'UTC' }).format(utc);
+}

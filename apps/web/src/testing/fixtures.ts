@@ -3,7 +3,13 @@ import {
   newBoxKeyPair,
   openSealedPayload,
   type AppRole,
+  type AuditEntry,
+  type Device,
+  type DeviceUser,
+  type Group,
+  type MemberDevice,
   type Portal,
+  type PortalDashboard,
   type PortalMember,
   type SealedEnvelope,
   type Session,
@@ -62,6 +68,100 @@ export function memberFixture(overrides: Partial<PortalMember> = {}): PortalMemb
     status: 'active',
     owner: false,
     joinedAt: '2024-03-01T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** GET portal/dashboard's answer: the given member counts, no locks or groups unless said. */
+export function dashboardFixture(
+  portal: Portal,
+  counts: Partial<PortalDashboard['counts']> = {},
+  lists: Partial<Pick<PortalDashboard, 'lowBattery' | 'offline'>> = {},
+): PortalDashboard {
+  return {
+    portal,
+    counts: {
+      members: 0,
+      admins: 0,
+      users: 0,
+      invited: 0,
+      suspended: 0,
+      devices: 0,
+      groups: 0,
+      offline: 0,
+      lowBattery: 0,
+      ...counts,
+    },
+    lowBattery: [],
+    offline: [],
+    ...lists,
+  };
+}
+
+export function deviceFixture(overrides: Partial<Device> = {}): Device {
+  return {
+    _id: 'device-1',
+    name: 'Front door',
+    model: 'generic-codelock',
+    serial: 'SN-0001',
+    timeZone: 'America/New_York',
+    lowBatteryLevel: 20,
+    battery: 80,
+    online: true,
+    lastSeenAt: '2026-11-23T14:00:00.000Z',
+    createdAt: '2026-01-10T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function deviceUserFixture(overrides: Partial<DeviceUser> = {}): DeviceUser {
+  return {
+    _id: 'user-2',
+    email: 'grace@example.com',
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    role: 'user',
+    status: 'active',
+    schedule: null,
+    via: { direct: true, groups: [] },
+    ...overrides,
+  };
+}
+
+export function memberDeviceFixture(overrides: Partial<MemberDevice> = {}): MemberDevice {
+  return {
+    _id: 'device-1',
+    name: 'Front door',
+    timeZone: 'America/New_York',
+    schedule: null,
+    via: { direct: true, groups: [] },
+    ...overrides,
+  };
+}
+
+export function groupFixture(overrides: Partial<Group> = {}): Group {
+  return {
+    _id: 'group-1',
+    name: 'Cleaners',
+    description: 'Weekday cleaning crew',
+    userCount: 2,
+    deviceCount: 1,
+    createdAt: '2026-02-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function auditFixture(overrides: Partial<AuditEntry> = {}): AuditEntry {
+  return {
+    _id: 'audit-1',
+    actor: { _id: 'user-1', email: 'ada@example.com', name: 'Ada Lovelace' },
+    action: 'device.update',
+    entityType: 'device',
+    entityId: 'device-1',
+    before: { name: 'Front door', timeZone: 'UTC' },
+    after: { name: 'Front door', timeZone: 'America/New_York' },
+    ip: '203.0.113.9',
+    createdAt: '2026-11-23T14:30:00.000Z',
     ...overrides,
   };
 }

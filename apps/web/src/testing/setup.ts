@@ -34,6 +34,13 @@ Object.defineProperty(window, 'ResizeObserver', {
   configurable: true,
   value: ResizeObserverStub,
 });
+// Mantine's autosizing Textarea listens for web fonts loading.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    configurable: true,
+    value: Object.assign(new EventTarget(), { ready: Promise.resolve() }),
+  });
+}
 Object.defineProperty(window, 'scrollTo', { writable: true, configurable: true, value: () => {} });
 Element.prototype.scrollIntoView ??= () => {};
 

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { apiError, json } from '@/testing/fetch-mock';
-import { openSealed, sessionFixture } from '@/testing/fixtures';
+import { dashboardFixture, openSealed, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 
@@ -43,10 +43,7 @@ describe('SignupPage', () => {
       'POST auth/create': () => json({ token: validToken(), expiresAt: '2099-01-01T00:00:00.000Z' }, 201),
       'GET auth': () => json(sessionFixture(['admin'])),
       'GET portal/dashboard': () =>
-        json({
-          portal: sessionFixture().portal,
-          counts: { members: 1, admins: 1, users: 0, invited: 0, suspended: 0 },
-        }),
+        json(dashboardFixture(sessionFixture().portal!, { members: 1, admins: 1 })),
       'GET portal/users': () => json({ items: [], total: 0 }),
     });
     await fillSignup();

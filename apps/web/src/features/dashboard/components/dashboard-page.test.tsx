@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
-import { memberFixture, portalFixture, sessionFixture } from '@/testing/fixtures';
+import { dashboardFixture, memberFixture, portalFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 
@@ -15,7 +15,7 @@ describe('DashboardPage', () => {
     const portal = portalFixture({ expireDate: '2020-06-01T16:00:00.000Z', current: false });
     const { calls } = renderApp('/app/dashboard', {
       'GET auth': () => json(sessionFixture(['admin'])),
-      'GET portal/dashboard': () => json({ portal, counts }),
+      'GET portal/dashboard': () => json(dashboardFixture(portal, counts)),
       'GET portal/users': () =>
         json({
           items: [
@@ -41,7 +41,7 @@ describe('DashboardPage', () => {
     let portal = portalFixture();
     const { calls } = renderApp('/app/dashboard', {
       'GET auth': () => json(sessionFixture(['admin'])),
-      'GET portal/dashboard': () => json({ portal, counts }),
+      'GET portal/dashboard': () => json(dashboardFixture(portal, counts)),
       'GET portal/users': () => json({ items: [], total: 0 }),
       'POST portal/data': (call) => {
         portal = { ...portal, ...(call.body as object) };

@@ -1,6 +1,8 @@
 import type { PortalMember } from '@latchkey/shared';
-import { Badge, Group, Paper, Skeleton, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
+import { Anchor, Group, Paper, Skeleton, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconUsers } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { MemberStatusBadge, RoleBadge } from '@/components/member-badges';
 import { QueryError } from '@/components/query-error';
 import { formatDate, formatRelative } from '@/lib/format';
 import { displayName } from '@/lib/session';
@@ -9,44 +11,23 @@ import { usePortalUsers } from '../api/get-portal-users';
 const LATEST = { limit: 5, sortBy: 'joinedAt', descending: true } as const;
 
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
-const NO_SHRINK = { flexShrink: 0, minWidth: 'max-content' } as const;
-
-const STATUS_COLOR: Record<PortalMember['status'], string> = {
-  active: 'teal',
-  invited: 'yellow',
-  suspended: 'red',
-};
-
-/** Owners are admins; their badge says so instead of a second one. */
-function RoleBadge({ member }: { member: PortalMember }) {
-  const [label, color] = member.owner
-    ? ['Owner', 'latchkey']
-    : member.role === 'admin'
-      ? ['Admin', 'indigo']
-      : ['User', 'gray'];
-  return (
-    <Badge variant="light" color={color} style={NO_SHRINK}>
-      {label}
-    </Badge>
-  );
-}
-
-function StatusBadge({ status }: { status: PortalMember['status'] }) {
-  return (
-    <Badge variant="dot" color={STATUS_COLOR[status]} style={NO_SHRINK}>
-      {status[0]!.toUpperCase() + status.slice(1)}
-    </Badge>
-  );
-}
 
 function MemberRow({ member }: { member: PortalMember }) {
   const name = displayName(member);
   return (
     <Table.Tr>
       <Table.Td>
-        <Text size="sm" fw={600} truncate="end" maw={220}>
+        <Anchor
+          component={Link}
+          to={`/app/user/${member._id}`}
+          size="sm"
+          fw={600}
+          truncate="end"
+          maw={220}
+          display="block"
+        >
           {name}
-        </Text>
+        </Anchor>
         {name !== member.email && (
           <Text size="xs" c="dimmed" truncate="end" maw={220}>
             {member.email}
@@ -55,14 +36,14 @@ function MemberRow({ member }: { member: PortalMember }) {
         {/* On phones the role and status ride along under the name instead of in columns. */}
         <Group gap={6} mt={6} hiddenFrom="sm">
           <RoleBadge member={member} />
-          <StatusBadge status={member.status} />
+          <MemberStatusBadge status={member.status} />
         </Group>
       </Table.Td>
       <Table.Td visibleFrom="sm" style={NO_WRAP}>
         <RoleBadge member={member} />
       </Table.Td>
       <Table.Td visibleFrom="sm" style={NO_WRAP}>
-        <StatusBadge status={member.status} />
+        <MemberStatusBadge status={member.status} />
       </Table.Td>
       <Table.Td style={NO_WRAP}>
         <Text size="sm" component="time" dateTime={member.joinedAt} title={formatDate(member.joinedAt)}>

@@ -1,0 +1,47 @@
+import type { MembershipStatus, PortalRole } from '@latchkey/shared';
+import { Badge, type BadgeProps } from '@mantine/core';
+
+const NO_SHRINK = { flexShrink: 0, minWidth: 'max-content' } as const;
+
+const STATUS_COLOR: Record<MembershipStatus, string> = {
+  active: 'teal',
+  invited: 'yellow',
+  suspended: 'red',
+};
+
+const STATUS_LABEL: Record<MembershipStatus, string> = {
+  active: 'Active',
+  invited: 'Invited',
+  suspended: 'Suspended',
+};
+
+interface RoleBadgeProps extends Omit<BadgeProps, 'children' | 'color'> {
+  member: { role: PortalRole; owner?: boolean };
+}
+
+/** Owner, Admin or User. Owners are admins; their badge says so instead of a second one. */
+export function RoleBadge({ member, ...props }: RoleBadgeProps) {
+  const [label, color] = member.owner
+    ? ['Owner', 'latchkey']
+    : member.role === 'admin'
+      ? ['Admin', 'indigo']
+      : ['User', 'gray'];
+  return (
+    <Badge variant="light" color={color} style={NO_SHRINK} {...props}>
+      {label}
+    </Badge>
+  );
+}
+
+interface MemberStatusBadgeProps extends Omit<BadgeProps, 'children' | 'color'> {
+  status: MembershipStatus;
+}
+
+/** Active, Invited or Suspended, as a dot badge. */
+export function MemberStatusBadge({ status, ...props }: MemberStatusBadgeProps) {
+  return (
+    <Badge variant="dot" color={STATUS_COLOR[status]} style={NO_SHRINK} {...props}>
+      {STATUS_LABEL[status]}
+    </Badge>
+  );
+}

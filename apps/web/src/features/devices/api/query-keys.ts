@@ -1,0 +1,20 @@
+import type { DevicesQuery } from '@latchkey/shared';
+
+export type DevicesParams = Partial<
+  Pick<DevicesQuery, 'skip' | 'limit' | 'search' | 'sortBy' | 'descending' | 'filterBy' | 'filterValue'>
+>;
+
+/** Query keys of the devices feature: everything about one lock sits under its detail key. */
+export const deviceKeys = {
+  all: ['devices'] as const,
+  list: (params: DevicesParams) => ['devices', 'list', params] as const,
+  lowBattery: () => ['devices', 'lowBattery'] as const,
+  detail: (deviceId: string) => ['devices', 'detail', deviceId] as const,
+  users: (deviceId: string) => ['devices', 'detail', deviceId, 'users'] as const,
+  possibleUsers: (deviceId: string) => ['devices', 'detail', deviceId, 'possibleUsers'] as const,
+  groups: (deviceId: string) => ['devices', 'detail', deviceId, 'groups'] as const,
+  access: (deviceId: string, at: string | null) =>
+    ['devices', 'detail', deviceId, 'access', at ?? 'now'] as const,
+  schedule: (deviceId: string, userId: string) =>
+    ['devices', 'detail', deviceId, 'schedule', userId] as const,
+};

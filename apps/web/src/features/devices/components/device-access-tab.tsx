@@ -1,0 +1,180 @@
+import type { AccessDenialReason, CredentialKind, Device, DeviceAccess } from '@latchkey/shared';
+import { Anchor, Badge, Button, Divider, Group, Stack, Text, TextInput } from '@mantine/core';
+import { IconCircleCheck, IconCircleX, IconClock, IconUsers } from '@tabler/icons-react';
+import { Fragment, useId, useState } from 'react';
+import { Link } from 'react-router';
+import { QueryError } from '@/components/query-error';
+import { SectionCard } from '@/components/section-card';
+import { TableSkeleton } from '@/components/table-skeleton';
+import { instantAtWallClock, wallClockAt } from '@/lib/zoned-time';
+import { useDeviceAccess } from '../api/get-device-access';
+
+/** Why someone cannot open the lock, in plain words. */
+export const REASON_TEXT: Record<AccessDenialReason, string> = {
+  outside_schedule: 'Outside their schedule',
+  suspended: 'Suspended',
+  lockout: 'Lockout in effect',
+  not_yet_valid: 'Not valid yet',
+  expired: 'Access has expired',
+  unknown_credential: 'No code, card or key for this lock',
+};
+
+const CREDENTIAL_TEXT: Record<CredentialKind, string> = {
+  code: 'Code',
+  rfid: 'Card',
+  fingerprint: 'Fingerprint',
+  key: 'Key',
+  qr: 'QR code',
+  remote: 'App',
+};
+
+type Person = DeviceAccess['people'][number];
+
+function Verdict({ person }: { person: Person }) {
+  if (person.canOpen) {
+    return (
+      <Badge
+        color="teal"
+        variant="light"
+        size="lg"
+        tt="none"
+        leftSection={<IconCircleCheck size={14} aria-hidden="true" />}
+      >
+        Can open
+      </Badge>
+    );
+  }
+  return (
+    <Badge
+      color="red"
+      variant="light"
+      size="lg"
+      tt="none"
+      leftSection={<IconCircleX size={14} aria-hidden="true" />}
+    >
+      {person.reason ? REASON_TEXT[person.reason] : 'Cannot open'}
+    </Badge>
+  );
+}
+
+function PersonRow({ person }: { person: Person }) {
+  return (
+    <Group justify="space-between" align="center" gap="sm" py="sm" wrap="wrap">
+      <Stack gap={2} style={{ flex: '1 1 220px', minWidth: 0 }}>
+        <Anchor component={Link} to={`/app/user/${person._id}`} fw={600} size="sm">
+          {person.name || person.email}
+        </Anchor>
+        {person.name && person.name !== person.email && (
+          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {person.email}
+          </Text>
+        )}
+        <Group gap={4} mt={4} wrap="wrap" aria-label="Ways to open">
+          {person.credentials.map((kind) => (
+            <Badge key={kind} size="xs" variant="outline" color="gray" tt="none">
+              {CREDENTIAL_TEXT[kind]}
+            </Badge>
+          ))}
+        </Group>
+      </Stack>
+      <Verdict person={person} />
+    </Group>
+  );
+}
+
+/** The "Who can open" tab: everyone with access, and whether they can open at an instant. */
+export function DeviceAccessTab({ device }: { device: Device }) {
+  const zone = device.timeZone;
+  const hintId = useId();
+  // The lock's wall clock, 'YYYY-MM-DDTHH:MM'; null follows the present.
+  const [at, setAt] = useState<string | null>(null);
+  const [input, setInput] = useState(() => wallClockAt(new Date(), zone));
+  const instant = at ? instantAtWallClock(at, zone) : null;
+  const { data, error, isPending, isPlaceholderData, refetch } = useDeviceAccess(
+    device._id,
+    instant ? instant.toISOString() : null,
+  );
+
+  const backToNow = () => {
+    setAt(null);
+    setInput(wallClockAt(new Date(), zone));
+  };
+
+  let body;
+  if (isPending) body = <TableSkeleton rows={3} label="Checking who can open" />;
+  else if (error) {
+    body = <QueryError title="Could not check who can open" error={error} onRetry={() => void refetch()} />;
+  } else if (data.people.length === 0) {
+    body = (
+      <Stack align="center" gap={6} py="lg" ta="center">
+        <IconUsers size={32} stroke={1.4} aria-hidden="true" color="var(--mantine-color-dimmed)" />
+        <Text fw={600}>Nobody has access to this lock</Text>
+        <Text size="sm" c="dimmed">
+          Give people access on the People tab.
+        </Text>
+      </Stack>
+    );
+  } else {
+    const open = data.people.filter((person) => person.canOpen).length;
+    body = (
+      <Stack gap="xs" style={{ opacity: isPlaceholderData ? 0.6 : 1 }}>
+        <Text size="sm" c="dimmed" aria-live="polite">
+          {open} of {data.people.length} can open
+        </Text>
+        <Stack gap={0} component="ul" m={0} p={0} aria-label="Who can open" style={{ listStyle: 'none' }}>
+          {data.people.map((person, index) => (
+            <Fragment key={person._id}>
+              {index > 0 && <Divider component="li" aria-hidden="true" />}
+              <li>
+                <PersonRow person={person} />
+              </li>
+            </Fragment>
+          ))}
+        </Stack>
+      </Stack>
+    );
+  }
+
+  return (
+    <SectionCard
+      title="Who can open"
+      description="Everyone with access, checked against their status, schedule and validity at one moment."
+    >
+      <Stack gap="md">
+        <Group gap="sm" align="flex-end" wrap="nowrap">
+          <TextInput
+            type="datetime-local"
+            label="At"
+            aria-describedby={hintId}
+            value={input}
+            onChange={(event) => {
+              const value = event.currentTarget.value;
+              setInput(value);
+              if (instantAtWallClock(value, zone)) setAt(value);
+            }}
+            style={{ flex: '0 1 260px', minWidth: 0 }}
+          />
+          <Button variant={at === null ? 'filled' : 'default'} onClick={backToNow} style={{ flexShrink: 0 }}>
+            Now
+          </Button>
+        </Group>
+        <Text size="xs" c="dimmed" id={hintId} mt={-8}>
+          On the lock&apos;s clock ({zone})
+        </Text>
+        {data && (
+          <Group gap={6} wrap="nowrap">
+            <IconClock size={16} stroke={1.6} aria-hidden="true" />
+            <Text size="sm">
+              Lock time: <strong>{data.localTime}</strong>{' '}
+              <Text span size="sm" c="dimmed">
+                ({data.timeZone}){at === null ? ', now' : ''}
+              </Text>
+            </Text>
+          </Group>
+        )}
+        <Divider />
+        {body}
+      </Stack>
+    </SectionCard>
+  );
+}

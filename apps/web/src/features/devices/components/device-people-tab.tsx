@@ -1,0 +1,276 @@
+import type { Device, DeviceUser, Schedule } from '@latchkey/shared';
+import { ActionIcon, Anchor, Badge, Button, Divider, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconCalendarTime, IconClock, IconUserMinus, IconUsers } from '@tabler/icons-react';
+import { Fragment, useState } from 'react';
+import { Link } from 'react-router';
+import { AccessVia } from '@/components/access-via';
+import { AddPicker } from '@/components/add-picker';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { MemberStatusBadge } from '@/components/member-badges';
+import { QueryError } from '@/components/query-error';
+import { describeSchedule } from '@/components/schedule/describe-schedule';
+import { ScheduleDialog } from '@/components/schedule/schedule-dialog';
+import { scheduleErrorsFrom } from '@/components/schedule/schedule-form';
+import { SectionCard } from '@/components/section-card';
+import { TableSkeleton } from '@/components/table-skeleton';
+import { isApiError } from '@/lib/api-client';
+import { errorMessage } from '@/lib/errors';
+import { displayName } from '@/lib/session';
+import { useDevicePossibleUsers } from '../api/get-device-possible-users';
+import { useDeviceSchedule } from '../api/get-device-schedule';
+import { useDeviceUsers } from '../api/get-device-users';
+import { useGiveDeviceAccess } from '../api/give-device-access';
+import { useRemoveDeviceAccess } from '../api/remove-device-access';
+import { useSetDeviceSchedule } from '../api/set-device-schedule';
+
+function groupNames(person: DeviceUser): string {
+  const names = person.via.groups.map((group) => group.name);
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+interface ScheduleEditProps {
+  device: Device;
+  person: DeviceUser;
+  onClose: () => void;
+}
+
+/** Loads the person's schedule afresh, then edits it. Mounted only while open. */
+function DeviceScheduleDialog({ device, person, onClose }: ScheduleEditProps) {
+  const query = useDeviceSchedule(device._id, person._id);
+  const save = useSetDeviceSchedule();
+  const name = displayName(person);
+
+  const onSave = async (schedule: Schedule | null) => {
+    try {
+      const saved = await save.mutateAsync({ deviceId: device._id, userId: person._id, schedule });
+      notifications.show({
+        color: 'teal',
+        title: 'Schedule saved',
+        message: `${name} at ${device.name}: ${describeSchedule(saved.schedule)}`,
+      });
+      onClose();
+    } catch (error) {
+      const fieldErrors = isApiError(error) && error.status === 400 ? scheduleErrorsFrom(error) : {};
+      if (Object.keys(fieldErrors).length > 0) return fieldErrors;
+      throw error;
+    }
+  };
+
+  return (
+    <ScheduleDialog
+      opened
+      onClose={onClose}
+      title={`When can ${name} open ${device.name}?`}
+      timeZone={device.timeZone}
+      schedule={query.isFetchedAfterMount ? query.data?.schedule : undefined}
+      loadError={query.error}
+      onRetry={() => void query.refetch()}
+      onSave={onSave}
+    />
+  );
+}
+
+interface PersonRowProps {
+  person: DeviceUser;
+  onEditSchedule: () => void;
+  onRemove: () => void;
+}
+
+function PersonRow({ person, onEditSchedule, onRemove }: PersonRowProps) {
+  const name = displayName(person);
+  return (
+    <Group justify="space-between" align="flex-start" gap="sm" py="sm" wrap="wrap">
+      <Stack gap={6} style={{ flex: '1 1 260px', minWidth: 0 }}>
+        <Group gap="xs" wrap="wrap">
+          <Anchor component={Link} to={`/app/user/${person._id}`} fw={600} size="sm">
+            {name}
+          </Anchor>
+          {person.role === 'admin' && (
+            <Badge size="xs" variant="light" color="indigo">
+              Admin
+            </Badge>
+          )}
+          {person.status !== 'active' && <MemberStatusBadge status={person.status} size="xs" />}
+        </Group>
+        {name !== person.email && (
+          <Text size="xs" c="dimmed" mt={-4} style={{ overflowWrap: 'anywhere' }}>
+            {person.email}
+          </Text>
+        )}
+        <AccessVia via={person.via} />
+        <Group gap={6} wrap="nowrap" align="flex-start">
+          <IconClock size={16} stroke={1.6} aria-hidden="true" style={{ flexShrink: 0, marginTop: 2 }} />
+          <Text size="sm">
+            <Text span c="dimmed" size="sm">
+              Schedule:{' '}
+            </Text>
+            {describeSchedule(person.schedule)}
+          </Text>
+        </Group>
+      </Stack>
+      <Group gap="xs" wrap="nowrap">
+        <Button
+          size="xs"
+          variant="light"
+          leftSection={<IconCalendarTime size={14} aria-hidden="true" />}
+          onClick={onEditSchedule}
+          aria-label={`Edit schedule of ${name}`}
+        >
+          Edit schedule
+        </Button>
+        {person.via.direct && (
+          <Tooltip label="Remove direct access">
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              size="lg"
+              onClick={onRemove}
+              aria-label={`Remove direct access of ${name}`}
+            >
+              <IconUserMinus size={18} aria-hidden="true" />
+            </ActionIcon>
+          </Tooltip>
+        )}
+      </Group>
+    </Group>
+  );
+}
+
+/** The People tab: who may use the lock, how, when; give and remove direct access; edit schedules. */
+export function DevicePeopleTab({ device }: { device: Device }) {
+  const users = useDeviceUsers(device._id);
+  const possible = useDevicePossibleUsers(device._id);
+  const give = useGiveDeviceAccess();
+  const remove = useRemoveDeviceAccess();
+  const [editing, setEditing] = useState<DeviceUser | null>(null);
+  const [removing, setRemoving] = useState<DeviceUser | null>(null);
+
+  const options = (possible.data ?? []).map((person) => ({
+    value: person._id,
+    label: displayName(person) === person.email ? person.email : `${displayName(person)} (${person.email})`,
+  }));
+
+  const giveAccess = async (userId: string) => {
+    const person = possible.data?.find((p) => p._id === userId);
+    try {
+      await give.mutateAsync({ deviceId: device._id, userId });
+      notifications.show({
+        color: 'teal',
+        title: 'Access given',
+        message: `${person ? displayName(person) : 'They'} can open ${device.name} at any time. Set a schedule to limit it.`,
+      });
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not give access', message: errorMessage(error) });
+      throw error;
+    }
+  };
+
+  const confirmRemove = async () => {
+    if (!removing) return;
+    const name = displayName(removing);
+    try {
+      await remove.mutateAsync({ deviceId: device._id, userId: removing._id });
+      notifications.show({
+        color: 'teal',
+        title: 'Direct access removed',
+        message:
+          removing.via.groups.length > 0
+            ? `${name} can still open ${device.name} through ${groupNames(removing)}.`
+            : `${name} can no longer open ${device.name}.`,
+      });
+      setRemoving(null);
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not remove access', message: errorMessage(error) });
+    }
+  };
+
+  let list;
+  if (users.isPending) list = <TableSkeleton rows={3} label="Loading people" />;
+  else if (users.error) {
+    list = (
+      <QueryError
+        title="Could not load the people"
+        error={users.error}
+        onRetry={() => void users.refetch()}
+      />
+    );
+  } else if (users.data.length === 0) {
+    list = (
+      <Stack align="center" gap={6} py="lg" ta="center">
+        <IconUsers size={32} stroke={1.4} aria-hidden="true" color="var(--mantine-color-dimmed)" />
+        <Text fw={600}>Nobody can use this lock yet</Text>
+        <Text size="sm" c="dimmed">
+          Give people access above, or add the lock to a group.
+        </Text>
+      </Stack>
+    );
+  } else {
+    list = (
+      <Stack gap={0} component="ul" m={0} p={0} aria-label="People with access" style={{ listStyle: 'none' }}>
+        {users.data.map((person, index) => (
+          <Fragment key={person._id}>
+            {index > 0 && <Divider component="li" aria-hidden="true" />}
+            <li>
+              <PersonRow
+                person={person}
+                onEditSchedule={() => setEditing(person)}
+                onRemove={() => setRemoving(person)}
+              />
+            </li>
+          </Fragment>
+        ))}
+      </Stack>
+    );
+  }
+
+  return (
+    <SectionCard
+      title="People with access"
+      description={`Directly or through a group. Schedules follow the lock's clock (${device.timeZone}).`}
+      aside={
+        users.data && (
+          <Badge variant="light" size="lg">
+            {users.data.length}
+          </Badge>
+        )
+      }
+    >
+      <Stack gap="md">
+        <AddPicker
+          label="Give access to"
+          placeholder="Choose a person"
+          options={options}
+          actionLabel="Give access"
+          nothingFound="Nobody matches"
+          loading={possible.isPending}
+          onAdd={giveAccess}
+          emptyText={
+            possible.data && (
+              <Text size="sm" c="dimmed">
+                Everyone in the portal already has access to this lock.
+              </Text>
+            )
+          }
+        />
+        <Divider />
+        {list}
+      </Stack>
+      {editing && <DeviceScheduleDialog device={device} person={editing} onClose={() => setEditing(null)} />}
+      <ConfirmDialog
+        opened={removing !== null}
+        onClose={() => setRemoving(null)}
+        title="Remove direct access?"
+        confirmLabel="Remove direct access"
+        loading={remove.isPending}
+        onConfirm={() => void confirmRemove()}
+      >
+        {removing &&
+          (removing.via.groups.length > 0
+            ? `${displayName(removing)} keeps access through ${groupNames(removing)}: access through groups remains until they leave the group or the lock leaves it.`
+            : `${displayName(removing)} will no longer be able to open ${device.name}.`)}
+      </ConfirmDialog>
+    </SectionCard>
+  );
+}

@@ -1,0 +1,134 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { storage } from '@/lib/storage';
+import { json } from '@/testing/fetch-mock';
+import { deviceFixture, sessionFixture } from '@/testing/fixtures';
+import { validToken } from '@/testing/jwt';
+import { renderApp } from '@/testing/render-app';
+
+const devices = [
+  deviceFixture(),
+  deviceFixture({
+    _id: 'device-2',
+    name: 'Back gate',
+    model: 'generic-nokeypad',
+    serial: null,
+    battery: 12,
+    online: false,
+    lastSeenAt: null,
+  }),
+];
+
+function setup(items = devices) {
+  storage.setAuthToken(validToken());
+  return renderApp('/app/device', {
+    'GET auth': () => json(sessionFixture(['admin'])),
+    'GET portal/devices': (call) => {
+      const search = new URL(call.url, 'http://x').searchParams.get('search');
+      const found = search ? items.filter((d) => d.name.toLowerCase().includes(search.toLowerCase())) : items;
+      return json({ items: found, total: found.length });
+    },
+    'GET portal/device/battery/low': () => json(items.filter((d) => d.battery !== null && d.battery <= 20)),
+  });
+}
+
+describe('DevicesPage', () => {
+  it('lists the locks with model, battery and last contact', async () => {
+    const { calls } = setup();
+    const table = await screen.findByRole('table');
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(2);
+    expect(within(rows[0]!).getByRole('link', { name: 'Front door' })).toHaveAttribute(
+      'href',
+      '/app/device/device-1',
+    );
+    expect(within(rows[0]!).getAllByText('Keypad code lock').length).toBeGreaterThan(0);
+    expect(within(rows[0]!).getByText('80%')).toBeInTheDocument();
+    expect(within(rows[1]!).getAllByText('Never connected').length).toBeGreaterThan(0);
+    expect(within(rows[1]!).getByText('Low')).toBeInTheDocument();
+    expect(await screen.findByText('1 lock needs new batteries')).toBeInTheDocument();
+    const list = calls.find((c) => c.path === 'portal/devices')!;
+    expect(list.url).toContain('limit=25');
+    expect(list.url).toContain('sortBy=name');
+  });
+
+  it('searches on the server once typing pauses, and sorts by a header', async () => {
+    const { calls, router } = setup();
+    const user = userEvent.setup();
+    await screen.findByRole('table');
+    await user.type(screen.getByRole('searchbox', { name: 'Search locks' }), 'back');
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(2));
+    const searches = calls.filter((c) => c.path === 'portal/devices' && c.url.includes('search='));
+    // Debounced: one call for the whole word, not one per letter.
+    expect(searches.map((c) => new URL(c.url, 'http://x').searchParams.get('search'))).toEqual(['back']);
+    expect(router.state.location.search).toContain('search=back');
+    expect(screen.getByRole('link', { name: 'Back gate' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Battery' }));
+    await waitFor(() =>
+      expect(calls.some((c) => c.url.includes('sortBy=battery') && c.url.includes('descending=false'))).toBe(
+        true,
+      ),
+    );
+    expect(screen.getByRole('columnheader', { name: 'Battery' })).toHaveAttribute('aria-sort', 'ascending');
+  });
+
+  it('says when nothing matches, and clears both the search and the model filter', async () => {
+    const { router } = setup();
+    await screen.findByRole('table');
+    await router.navigate('/app/device?search=zzz&model=generic-codelock');
+    expect(await screen.findByRole('heading', { name: 'No locks match' })).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Show all locks' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(await screen.findAllByRole('row')).toHaveLength(3);
+    expect(screen.getByRole('searchbox', { name: 'Search locks' })).toHaveValue('');
+  });
+
+  it('invites adding the first lock when there is none', async () => {
+    setup([]);
+    expect(await screen.findByRole('heading', { name: 'No locks yet' })).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'Add lock' })).toHaveLength(2);
+  });
+
+  it('adds a lock and shows its secret once', async () => {
+    storage.setAuthToken(validToken());
+    const created = deviceFixture({ _id: 'device-9', name: 'Garage', model: 'latchkey-sim', serial: null });
+    const { calls, router } = renderApp('/app/device', {
+      'GET auth': () => json(sessionFixture(['admin'])),
+      'GET portal/devices': () => json({ items: [], total: 0 }),
+      'GET portal/device/battery/low': () => json([]),
+      'POST portal/device/new': () => json({ device: created, deviceSecret: 's3cr3t-XYZ' }, 201),
+    });
+    const user = userEvent.setup();
+    await user.click((await screen.findAllByRole('button', { name: 'Add lock' }))[0]!);
+    const dialog = await screen.findByRole('dialog', { name: 'Add lock' });
+
+    // Nothing is sent until the form is complete.
+    await user.click(within(dialog).getByRole('button', { name: 'Add lock' }));
+    expect(await within(dialog).findByText('Name is required')).toBeInTheDocument();
+    expect(within(dialog).getByText("Choose the lock's model")).toBeInTheDocument();
+
+    await user.type(within(dialog).getByLabelText(/^Name/), 'Garage');
+    await user.click(within(dialog).getByRole('combobox', { name: /^Model/ }));
+    await user.click(await screen.findByRole('option', { name: 'Latchkey simulated lock' }));
+    // The portal's time zone is the default.
+    expect(within(dialog).getByRole('combobox', { name: /^Time zone/ })).toHaveValue('America/New_York');
+    await user.click(within(dialog).getByRole('button', { name: 'Add lock' }));
+
+    const secret = await screen.findByRole('dialog', { name: 'Connect Garage' });
+    expect(calls.find((c) => c.path === 'portal/device/new')!.body).toEqual({
+      name: 'Garage',
+      model: 'latchkey-sim',
+      timeZone: 'America/New_York',
+    });
+    expect(within(secret).getByText('s3cr3t-XYZ')).toBeInTheDocument();
+    expect(within(secret).getByText(/you will not see it again/i)).toBeInTheDocument();
+    expect(within(secret).getByRole('button', { name: 'Copy device secret' })).toBeInTheDocument();
+    expect(within(secret).getByText('device-9')).toBeInTheDocument();
+
+    await user.click(within(secret).getByRole('button', { name: 'I have saved it' }));
+    await waitFor(() => expect(screen.queryByText('s3cr3t-XYZ')).not.toBeInTheDocument());
+    expect(router.state.location.pathname).toBe('/app/device');
+  });
+});

@@ -1,0 +1,253 @@
+import type { Device, DeviceCreated } from '@latchkey/shared';
+import { Alert, Anchor, Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconBatteryOff, IconLock, IconLockPlus, IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { EmptyList } from '@/components/empty-list';
+import { ListPagination } from '@/components/list-pagination';
+import { OneTimeSecretModal } from '@/components/one-time-secret-modal';
+import { PageHeader } from '@/components/page-header';
+import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
+import { SortableTh } from '@/components/sortable-th';
+import { TableSkeleton } from '@/components/table-skeleton';
+import { useListParams } from '@/lib/use-list-params';
+import { useSession } from '@/lib/session';
+import { useDevices } from '../api/get-devices';
+import { useLowBatteryDevices } from '../api/get-low-battery-devices';
+import { AddDeviceModal } from './add-device-modal';
+import { BatteryLevel, LastSeen, MODEL_OPTIONS, modelLabel } from './device-status';
+
+const SORT_FIELDS = ['name', 'model', 'timeZone', 'battery', 'lastSeenAt', 'createdAt'] as const;
+type DeviceSort = (typeof SORT_FIELDS)[number];
+
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+
+function LowBatteryAlert() {
+  const { data } = useLowBatteryDevices();
+  if (!data || data.length === 0) return null;
+  const shown = data.slice(0, 3);
+  return (
+    <Alert
+      color="yellow"
+      variant="light"
+      icon={<IconBatteryOff aria-hidden="true" />}
+      title={`${data.length} ${data.length === 1 ? 'lock needs' : 'locks need'} new batteries`}
+    >
+      <Group gap="xs" wrap="wrap">
+        {shown.map((device) => (
+          <Anchor key={device._id} component={Link} to={`/app/device/${device._id}`} size="sm">
+            {device.name} ({device.battery ?? '?'}%)
+          </Anchor>
+        ))}
+        {data.length > shown.length && (
+          <Text size="sm" c="dimmed">
+            and {data.length - shown.length} more
+          </Text>
+        )}
+      </Group>
+    </Alert>
+  );
+}
+
+function DeviceRow({ device }: { device: Device }) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Anchor component={Link} to={`/app/device/${device._id}`} fw={600} size="sm">
+          {device.name}
+        </Anchor>
+        {device.serial && (
+          <Text size="xs" c="dimmed" truncate="end" maw={240}>
+            Serial {device.serial}
+          </Text>
+        )}
+        {/* On phones the model and last contact ride along under the name. */}
+        <Stack gap={4} mt={4} hiddenFrom="sm">
+          <Text size="xs" c="dimmed">
+            {modelLabel(device.model)} · {device.timeZone}
+          </Text>
+          <LastSeen device={device} />
+        </Stack>
+      </Table.Td>
+      <Table.Td visibleFrom="sm">
+        <Text size="sm">{modelLabel(device.model)}</Text>
+      </Table.Td>
+      <Table.Td visibleFrom="md">
+        <Text size="sm">{device.timeZone}</Text>
+      </Table.Td>
+      <Table.Td style={NO_WRAP}>
+        <BatteryLevel device={device} />
+      </Table.Td>
+      <Table.Td visibleFrom="sm" style={NO_WRAP}>
+        <LastSeen device={device} />
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** /app/device (admin): the portal's locks, searchable and sortable, and "Add lock". */
+export function DevicesPage() {
+  const navigate = useNavigate();
+  const { data: session } = useSession();
+  const list = useListParams<DeviceSort>({ sortFields: SORT_FIELDS, defaultSort: 'name' });
+  const model = list.param('model');
+  const params = { ...list.query, ...(model ? { filterBy: 'model' as const, filterValue: model } : {}) };
+  const { data, error, isPending, isPlaceholderData, refetch } = useDevices(params);
+  const [adding, { open: openAdd, close: closeAdd }] = useDisclosure(false);
+  const [created, setCreated] = useState<DeviceCreated | null>(null);
+  const filtered = Boolean(list.search || model);
+
+  const sortProps = (field: DeviceSort) => ({
+    sorted: list.sortBy === field,
+    descending: list.descending,
+    onSort: () => list.toggleSort(field),
+  });
+
+  const addButton = (
+    <Button leftSection={<IconLockPlus size={18} aria-hidden="true" />} onClick={openAdd}>
+      Add lock
+    </Button>
+  );
+
+  let body;
+  if (isPending) {
+    body = <TableSkeleton label="Loading locks" />;
+  } else if (error) {
+    body = <QueryError title="Could not load the locks" error={error} onRetry={() => void refetch()} />;
+  } else if (data.total === 0 && !filtered) {
+    body = (
+      <EmptyList
+        invite
+        icon={<IconLock size={28} aria-hidden="true" />}
+        title="No locks yet"
+        description="Add your first lock: you will get the secret it uses to connect, then choose who may open it and when."
+        action={addButton}
+      />
+    );
+  } else if (data.items.length === 0) {
+    body = (
+      <EmptyList
+        icon={<IconSearch size={28} aria-hidden="true" />}
+        title="No locks match"
+        description="Try another name or serial, or another model."
+        action={
+          <Button variant="default" onClick={() => list.setParams({ model: null, search: null })}>
+            Show all locks
+          </Button>
+        }
+      />
+    );
+  } else {
+    body = (
+      <>
+        <Table.ScrollContainer minWidth={320}>
+          <Table verticalSpacing="sm" highlightOnHover style={{ opacity: isPlaceholderData ? 0.6 : 1 }}>
+            <Table.Thead>
+              <Table.Tr>
+                <SortableTh {...sortProps('name')}>Name</SortableTh>
+                <SortableTh {...sortProps('model')} visibleFrom="sm">
+                  Model
+                </SortableTh>
+                <SortableTh {...sortProps('timeZone')} visibleFrom="md">
+                  Time zone
+                </SortableTh>
+                <SortableTh {...sortProps('battery')}>Battery</SortableTh>
+                <SortableTh {...sortProps('lastSeenAt')} visibleFrom="sm">
+                  Last seen
+                </SortableTh>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.items.map((device) => (
+                <DeviceRow key={device._id} device={device} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <ListPagination
+          page={list.page}
+          pageSize={list.pageSize}
+          total={data.total}
+          onChange={list.setPage}
+          noun={data.total === 1 ? 'lock' : 'locks'}
+        />
+      </>
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title="Locks"
+        description="The portal's smart locks: who can open each one, and when."
+        aside={addButton}
+      />
+      <LowBatteryAlert />
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+        <Group gap="sm" mb="md" align="flex-end" wrap="wrap">
+          <SearchInput
+            label="Search locks"
+            placeholder="Name or serial"
+            value={list.search}
+            onSearch={list.setSearch}
+            style={{ flex: '1 1 240px' }}
+          />
+          <Select
+            label="Model"
+            placeholder="All models"
+            data={MODEL_OPTIONS}
+            value={model || null}
+            onChange={(value) => list.setParam('model', value)}
+            clearable
+            comboboxProps={{ withinPortal: true }}
+            style={{ flex: '0 1 240px' }}
+          />
+        </Group>
+        {body}
+      </Paper>
+      <AddDeviceModal
+        opened={adding}
+        defaultTimeZone={session?.portal?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone}
+        onCancel={closeAdd}
+        onCreated={(result) => {
+          closeAdd();
+          setCreated(result);
+          notifications.show({
+            color: 'teal',
+            title: 'Lock added',
+            message: `${result.device.name} was added.`,
+          });
+        }}
+      />
+      <OneTimeSecretModal
+        secret={created?.deviceSecret ?? null}
+        onClose={() => setCreated(null)}
+        title={`Connect ${created?.device.name ?? 'the lock'}`}
+        label="Device secret"
+        description={
+          <>
+            The lock (or its bridge) connects with its lock ID <strong>{created?.device._id}</strong> and this
+            secret. Enter both in its setup.
+          </>
+        }
+        actions={
+          created && (
+            <Button
+              variant="default"
+              onClick={() => {
+                const id = created.device._id;
+                setCreated(null);
+                void navigate(`/app/device/${id}`);
+              }}
+            >
+              Open the lock
+            </Button>
+          )
+        }
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,210 @@
+import type { Group as PortalGroup } from '@latchkey/shared';
+import { Anchor, Button, Group, Modal, Paper, Stack, Table, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconPlus, IconSearch, IconUsersGroup } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router';
+import { EmptyList } from '@/components/empty-list';
+import { ListPagination } from '@/components/list-pagination';
+import { PageHeader } from '@/components/page-header';
+import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
+import { SortableTh } from '@/components/sortable-th';
+import { TableSkeleton } from '@/components/table-skeleton';
+import { isApiError } from '@/lib/api-client';
+import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
+import { formatDate } from '@/lib/format';
+import { useListParams } from '@/lib/use-list-params';
+import { useCreateGroup } from '../api/create-group';
+import { useGroups } from '../api/get-groups';
+import { GROUP_LABELS, GroupFormFields, validateGroup, type GroupValues } from './group-form-fields';
+
+const SORT_FIELDS = ['name', 'createdAt'] as const;
+type GroupSort = (typeof SORT_FIELDS)[number];
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function CreateGroupForm({ onCancel }: { onCancel: () => void }) {
+  const navigate = useNavigate();
+  const create = useCreateGroup();
+  const form = useForm<GroupValues>({
+    mode: 'controlled',
+    initialValues: { name: '', description: '' },
+    validate: validateGroup,
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const group = await create.mutateAsync(values);
+      notifications.show({
+        color: 'teal',
+        title: 'Group created',
+        message: `Now add people and locks to ${group.name}.`,
+      });
+      onCancel();
+      void navigate(`/app/group/${group._id}`);
+    } catch (error) {
+      const fieldErrors =
+        isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, GROUP_LABELS) : {};
+      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
+      else if (isApiError(error) && error.status === 409) form.setFieldError('name', errorMessage(error));
+      else
+        notifications.show({
+          color: 'red',
+          title: 'Could not create the group',
+          message: errorMessage(error),
+        });
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="New group">
+      <Stack gap="md">
+        <GroupFormFields form={form} autoFocus />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel} disabled={create.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending}>
+            Create group
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function GroupRow({ group }: { group: PortalGroup }) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Anchor component={Link} to={`/app/group/${group._id}`} fw={600} size="sm">
+          {group.name}
+        </Anchor>
+        {group.description && (
+          <Text size="xs" c="dimmed" lineClamp={2} maw={420}>
+            {group.description}
+          </Text>
+        )}
+        <Text size="xs" c="dimmed" hiddenFrom="sm" mt={4}>
+          {count(group.userCount, 'person', 'people')} · {count(group.deviceCount, 'lock', 'locks')}
+        </Text>
+      </Table.Td>
+      <Table.Td visibleFrom="sm">
+        <Text size="sm">{group.userCount}</Text>
+      </Table.Td>
+      <Table.Td visibleFrom="sm">
+        <Text size="sm">{group.deviceCount}</Text>
+      </Table.Td>
+      <Table.Td visibleFrom="xs" style={{ whiteSpace: 'nowrap' }}>
+        <Text size="sm">{formatDate(group.createdAt)}</Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** /app/group (admin): the portal's groups, and "New group". */
+export function GroupsPage() {
+  const list = useListParams<GroupSort>({ sortFields: SORT_FIELDS, defaultSort: 'name' });
+  const { data, error, isPending, isPlaceholderData, refetch } = useGroups(list.query);
+  const [creating, { open, close }] = useDisclosure(false);
+
+  const sortProps = (field: GroupSort) => ({
+    sorted: list.sortBy === field,
+    descending: list.descending,
+    onSort: () => list.toggleSort(field),
+  });
+
+  const createButton = (
+    <Button leftSection={<IconPlus size={18} aria-hidden="true" />} onClick={open}>
+      New group
+    </Button>
+  );
+
+  let body;
+  if (isPending) body = <TableSkeleton label="Loading groups" />;
+  else if (error)
+    body = <QueryError title="Could not load the groups" error={error} onRetry={() => void refetch()} />;
+  else if (data.items.length === 0) {
+    body = list.search ? (
+      <EmptyList
+        icon={<IconSearch size={28} aria-hidden="true" />}
+        title="No groups match"
+        description="Try another name."
+        action={
+          <Button variant="default" onClick={() => list.setSearch('')}>
+            Show all groups
+          </Button>
+        }
+      />
+    ) : (
+      <EmptyList
+        invite
+        icon={<IconUsersGroup size={28} aria-hidden="true" />}
+        title="No groups yet"
+        description="A group gives all its people access to all its locks: staff, cleaners, a family."
+        action={createButton}
+      />
+    );
+  } else {
+    body = (
+      <>
+        <Table.ScrollContainer minWidth={300}>
+          <Table verticalSpacing="sm" highlightOnHover style={{ opacity: isPlaceholderData ? 0.6 : 1 }}>
+            <Table.Thead>
+              <Table.Tr>
+                <SortableTh {...sortProps('name')}>Name</SortableTh>
+                <Table.Th scope="col" visibleFrom="sm">
+                  People
+                </Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">
+                  Locks
+                </Table.Th>
+                <SortableTh {...sortProps('createdAt')} visibleFrom="xs">
+                  Created
+                </SortableTh>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.items.map((group) => (
+                <GroupRow key={group._id} group={group} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <ListPagination
+          page={list.page}
+          pageSize={list.pageSize}
+          total={data.total}
+          onChange={list.setPage}
+          noun={data.total === 1 ? 'group' : 'groups'}
+        />
+      </>
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title="Groups"
+        description="Give many people access to many locks at once."
+        aside={createButton}
+      />
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+        <SearchInput
+          label="Search groups"
+          placeholder="Group name"
+          value={list.search}
+          onSearch={list.setSearch}
+          mb="md"
+          maw={420}
+        />
+        {body}
+      </Paper>
+      <Modal opened={creating} onClose={close} title="New group" closeButtonProps={{ 'aria-label': 'Close' }}>
+        <CreateGroupForm onCancel={close} />
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,259 @@
+import type { MemberDevice, PortalMember, Schedule } from '@latchkey/shared';
+import { ActionIcon, Anchor, Badge, Button, Divider, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconCalendarTime, IconClock, IconLock, IconLockOpenOff } from '@tabler/icons-react';
+import { Fragment, useState } from 'react';
+import { Link } from 'react-router';
+import { AccessVia } from '@/components/access-via';
+import { AddPicker } from '@/components/add-picker';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { QueryError } from '@/components/query-error';
+import { describeSchedule } from '@/components/schedule/describe-schedule';
+import { ScheduleDialog } from '@/components/schedule/schedule-dialog';
+import { scheduleErrorsFrom } from '@/components/schedule/schedule-form';
+import { SectionCard } from '@/components/section-card';
+import { TableSkeleton } from '@/components/table-skeleton';
+import { isApiError } from '@/lib/api-client';
+import { errorMessage } from '@/lib/errors';
+import { displayName } from '@/lib/session';
+import { useLockSchedule } from '../api/get-lock-schedule';
+import { useMemberDevices } from '../api/get-member-devices';
+import { useGiveLockAccess } from '../api/give-lock-access';
+import { useRemoveLockAccess } from '../api/remove-lock-access';
+import { useLockOptions } from '../api/search-locks';
+import { useSetLockSchedule } from '../api/set-lock-schedule';
+
+function groupNames(lock: MemberDevice): string {
+  const names = lock.via.groups.map((group) => group.name);
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+interface LockScheduleDialogProps {
+  member: PortalMember;
+  lock: MemberDevice;
+  onClose: () => void;
+}
+
+/** Loads the schedule afresh, then edits it. Mounted only while open. */
+function LockScheduleDialog({ member, lock, onClose }: LockScheduleDialogProps) {
+  const query = useLockSchedule(member._id, lock._id);
+  const save = useSetLockSchedule();
+  const name = displayName(member);
+
+  const onSave = async (schedule: Schedule | null) => {
+    try {
+      const saved = await save.mutateAsync({ userId: member._id, deviceId: lock._id, schedule });
+      notifications.show({
+        color: 'teal',
+        title: 'Schedule saved',
+        message: `${name} at ${lock.name}: ${describeSchedule(saved.schedule)}`,
+      });
+      onClose();
+    } catch (error) {
+      const fieldErrors = isApiError(error) && error.status === 400 ? scheduleErrorsFrom(error) : {};
+      if (Object.keys(fieldErrors).length > 0) return fieldErrors;
+      throw error;
+    }
+  };
+
+  return (
+    <ScheduleDialog
+      opened
+      onClose={onClose}
+      title={`When can ${name} open ${lock.name}?`}
+      timeZone={lock.timeZone}
+      schedule={query.isFetchedAfterMount ? query.data?.schedule : undefined}
+      loadError={query.error}
+      onRetry={() => void query.refetch()}
+      onSave={onSave}
+    />
+  );
+}
+
+interface LockRowProps {
+  lock: MemberDevice;
+  onEditSchedule: () => void;
+  onRemove: () => void;
+}
+
+function LockRow({ lock, onEditSchedule, onRemove }: LockRowProps) {
+  return (
+    <Group justify="space-between" align="flex-start" gap="sm" py="sm" wrap="wrap">
+      <Stack gap={6} style={{ flex: '1 1 260px', minWidth: 0 }}>
+        <Group gap="xs" wrap="wrap">
+          <Anchor component={Link} to={`/app/device/${lock._id}`} fw={600} size="sm">
+            {lock.name}
+          </Anchor>
+          <Text size="xs" c="dimmed">
+            {lock.timeZone}
+          </Text>
+        </Group>
+        <AccessVia via={lock.via} />
+        <Group gap={6} wrap="nowrap" align="flex-start">
+          <IconClock size={16} stroke={1.6} aria-hidden="true" style={{ flexShrink: 0, marginTop: 2 }} />
+          <Text size="sm">
+            <Text span c="dimmed" size="sm">
+              Schedule:{' '}
+            </Text>
+            {describeSchedule(lock.schedule)}
+          </Text>
+        </Group>
+      </Stack>
+      <Group gap="xs" wrap="nowrap">
+        <Button
+          size="xs"
+          variant="light"
+          leftSection={<IconCalendarTime size={14} aria-hidden="true" />}
+          onClick={onEditSchedule}
+          aria-label={`Edit schedule at ${lock.name}`}
+        >
+          Edit schedule
+        </Button>
+        {lock.via.direct && (
+          <Tooltip label="Remove direct access">
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              size="lg"
+              onClick={onRemove}
+              aria-label={`Remove direct access to ${lock.name}`}
+            >
+              <IconLockOpenOff size={18} aria-hidden="true" />
+            </ActionIcon>
+          </Tooltip>
+        )}
+      </Group>
+    </Group>
+  );
+}
+
+/** The locks a person can reach (directly or through groups), with their schedules. */
+export function MemberLocksCard({ member }: { member: PortalMember }) {
+  const locks = useMemberDevices(member._id);
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search, 250);
+  const lockOptions = useLockOptions(debouncedSearch);
+  const give = useGiveLockAccess();
+  const remove = useRemoveLockAccess();
+  const [editing, setEditing] = useState<MemberDevice | null>(null);
+  const [removing, setRemoving] = useState<MemberDevice | null>(null);
+  const name = displayName(member);
+
+  const direct = new Set((locks.data ?? []).filter((lock) => lock.via.direct).map((lock) => lock._id));
+  const options = (lockOptions.data?.items ?? [])
+    .filter((lock) => !direct.has(lock._id))
+    .map((lock) => ({ value: lock._id, label: lock.name }));
+
+  const giveAccess = async (deviceId: string) => {
+    const lock = lockOptions.data?.items.find((item) => item._id === deviceId);
+    try {
+      await give.mutateAsync({ userId: member._id, deviceId });
+      notifications.show({
+        color: 'teal',
+        title: 'Access given',
+        message: `${name} can open ${lock?.name ?? 'the lock'} at any time. Set a schedule to limit it.`,
+      });
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not give access', message: errorMessage(error) });
+      throw error;
+    }
+  };
+
+  const confirmRemove = async () => {
+    if (!removing) return;
+    try {
+      await remove.mutateAsync({ userId: member._id, deviceId: removing._id });
+      notifications.show({
+        color: 'teal',
+        title: 'Direct access removed',
+        message:
+          removing.via.groups.length > 0
+            ? `${name} can still open ${removing.name} through ${groupNames(removing)}.`
+            : `${name} can no longer open ${removing.name}.`,
+      });
+      setRemoving(null);
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not remove access', message: errorMessage(error) });
+    }
+  };
+
+  let list;
+  if (locks.isPending) list = <TableSkeleton rows={3} label="Loading locks" />;
+  else if (locks.error) {
+    list = (
+      <QueryError title="Could not load the locks" error={locks.error} onRetry={() => void locks.refetch()} />
+    );
+  } else if (locks.data.length === 0) {
+    list = (
+      <Stack align="center" gap={6} py="lg" ta="center">
+        <IconLock size={32} stroke={1.4} aria-hidden="true" color="var(--mantine-color-dimmed)" />
+        <Text fw={600}>No locks yet</Text>
+        <Text size="sm" c="dimmed">
+          Give {name} access to a lock above, or add them to a group.
+        </Text>
+      </Stack>
+    );
+  } else {
+    list = (
+      <Stack gap={0} component="ul" m={0} p={0} aria-label="Their locks" style={{ listStyle: 'none' }}>
+        {locks.data.map((lock, index) => (
+          <Fragment key={lock._id}>
+            {index > 0 && <Divider component="li" aria-hidden="true" />}
+            <li>
+              <LockRow
+                lock={lock}
+                onEditSchedule={() => setEditing(lock)}
+                onRemove={() => setRemoving(lock)}
+              />
+            </li>
+          </Fragment>
+        ))}
+      </Stack>
+    );
+  }
+
+  return (
+    <SectionCard
+      title="Locks"
+      description="Locks they can open, directly or through a group, and when."
+      aside={
+        locks.data && (
+          <Badge variant="light" size="lg">
+            {locks.data.length}
+          </Badge>
+        )
+      }
+    >
+      <Stack gap="md">
+        <AddPicker
+          label="Give access to a lock"
+          placeholder="Search the portal's locks"
+          options={options}
+          actionLabel="Give access"
+          loading={lockOptions.isPending}
+          onSearchChange={setSearch}
+          nothingFound="No lock matches"
+          onAdd={giveAccess}
+        />
+        <Divider />
+        {list}
+      </Stack>
+      {editing && <LockScheduleDialog member={member} lock={editing} onClose={() => setEditing(null)} />}
+      <ConfirmDialog
+        opened={removing !== null}
+        onClose={() => setRemoving(null)}
+        title="Remove direct access?"
+        confirmLabel="Remove direct access"
+        loading={remove.isPending}
+        onConfirm={() => void confirmRemove()}
+      >
+        {removing &&
+          (removing.via.groups.length > 0
+            ? `${name} keeps access to ${removing.name} through ${groupNames(removing)}: access through groups remains.`
+            : `${name} will no longer be able to open ${removing.name}.`)}
+      </ConfirmDialog>
+    </SectionCard>
+  );
+}

@@ -1,0 +1,131 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { storage } from '@/lib/storage';
+import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
+import { memberDeviceFixture, memberFixture, sessionFixture } from '@/testing/fixtures';
+import { validToken } from '@/testing/jwt';
+import { renderApp } from '@/testing/render-app';
+
+function setup(routes: Record<string, MockHandler> = {}, member = memberFixture()) {
+  storage.setAuthToken(validToken());
+  return renderApp(`/app/user/${member._id}`, {
+    'GET auth': () => json(sessionFixture(['admin'])),
+    [`GET portal/user/${member._id}`]: () => json({ member, accessCode: '482915' }),
+    [`GET user/${member._id}/devices`]: () =>
+      json([
+        memberDeviceFixture({
+          via: { direct: false, groups: [{ _id: 'group-1', name: 'Cleaners' }] },
+          schedule: { windows: [{ days: [6, 0], start: '10:00', end: '14:00' }] },
+        }),
+      ]),
+    'GET portal/devices': () => json({ items: [], total: 0 }),
+    ...routes,
+  });
+}
+
+describe('MemberPage', () => {
+  it('shows the person, their locks and how they reach them', async () => {
+    setup();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Grace Hopper' })).toBeInTheDocument();
+    const locks = await screen.findByRole('list', { name: 'Their locks' });
+    expect(within(locks).getByRole('link', { name: 'Front door' })).toHaveAttribute(
+      'href',
+      '/app/device/device-1',
+    );
+    expect(within(locks).getByText('Sat, Sun 10:00–14:00')).toBeInTheDocument();
+    expect(within(locks).getByRole('link', { name: 'Through group Cleaners' })).toBeInTheDocument();
+    // The code is hidden until asked for.
+    expect(screen.queryByText('482915')).not.toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Show the code' }));
+    expect(screen.getByText('482915')).toBeInTheDocument();
+  });
+
+  it('shows the rule a refused access code breaks on the field', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { calls } = setup({
+      'POST user/accessCode': () =>
+        apiError(400, 'bad_request', 'Front door (Keypad code lock) takes codes of 4 to 8 digits'),
+    });
+    const user = userEvent.setup();
+    const input = await screen.findByLabelText('New access code');
+    // Only digits go in.
+    await user.type(input, '12ab34-5678 90');
+    expect(input).toHaveValue('1234567890');
+    await user.click(screen.getByRole('button', { name: 'Change code' }));
+    await waitFor(() =>
+      expect(input).toHaveAccessibleDescription(
+        expect.stringContaining('Front door (Keypad code lock) takes codes of 4 to 8 digits'),
+      ),
+    );
+    expect(calls.find((c) => c.path === 'user/accessCode')!.body).toEqual({
+      userId: 'user-2',
+      code: '1234567890',
+    });
+  });
+
+  it('refuses a too-short code without asking, and generates a 6-digit one', async () => {
+    const { calls } = setup({
+      'POST user/accessCode': (call) => json({ accessCode: (call.body as { code: string }).code }),
+    });
+    const user = userEvent.setup();
+    const input = await screen.findByLabelText('New access code');
+    await user.type(input, '12');
+    await user.click(screen.getByRole('button', { name: 'Change code' }));
+    expect(await screen.findByText('Access code must be 4 to 12 digits')).toBeInTheDocument();
+    expect(calls.some((c) => c.path === 'user/accessCode')).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    expect((input as HTMLInputElement).value).toMatch(/^\d{6}$/);
+    await user.click(screen.getByRole('button', { name: 'Change code' }));
+    expect(await screen.findByText('Access code saved')).toBeInTheDocument();
+  });
+
+  it('asks before suspending, and suspends only when confirmed', async () => {
+    let member = memberFixture();
+    const { calls } = setup({
+      'GET portal/user/user-2': () => json({ member, accessCode: null }),
+      'POST portal/user/user-2/suspended': () => {
+        member = { ...member, status: 'suspended' };
+        return json(member);
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Suspend' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Suspend Grace Hopper?' });
+    expect(dialog).toHaveTextContent('They can no longer open any lock here.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.some((c) => c.method === 'POST' && c.path.endsWith('/suspended'))).toBe(false);
+
+    await user.click(screen.getByRole('button', { name: 'Suspend' }));
+    dialog = await screen.findByRole('dialog', { name: 'Suspend Grace Hopper?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Suspend' }));
+    expect(await screen.findByText('Grace Hopper can no longer open any lock here.')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Activate' })).toBeInTheDocument();
+    expect(
+      calls.filter((c) => c.method === 'POST' && c.path === 'portal/user/user-2/suspended'),
+    ).toHaveLength(1);
+  });
+
+  it('shows why the server refused a suspension (409)', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    setup({
+      'POST portal/user/user-2/suspended': () =>
+        apiError(409, 'conflict', 'The portal owner cannot be suspended'),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Suspend' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Suspend' }));
+    expect(await screen.findByText('The portal owner cannot be suspended')).toBeInTheDocument();
+  });
+
+  it('does not offer to suspend or remove the portal owner', async () => {
+    setup(
+      {},
+      memberFixture({ _id: 'user-1', firstName: 'Ada', lastName: 'Lovelace', owner: true, role: 'admin' }),
+    );
+    expect(await screen.findByRole('button', { name: 'Suspend' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Remove from portal' })).toBeDisabled();
+    expect(screen.getByText('The portal owner cannot be suspended or removed.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,101 @@
+import { Anchor, Grid, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { Link, useParams } from 'react-router';
+import { MemberStatusBadge, RoleBadge } from '@/components/member-badges';
+import { MissingRecord } from '@/components/missing-record';
+import { PageHeader } from '@/components/page-header';
+import { QueryError } from '@/components/query-error';
+import { isApiError } from '@/lib/api-client';
+import { formatDate } from '@/lib/format';
+import { displayName, useSession } from '@/lib/session';
+import { useMember } from '../api/get-member';
+import { AccessCodeCard } from './access-code-card';
+import { MemberDetailsCard } from './member-details-card';
+import { MemberLocksCard } from './member-locks-card';
+import { MembershipCard } from './membership-card';
+
+function BackToPeople() {
+  return (
+    <Anchor
+      component={Link}
+      to="/app/user"
+      size="sm"
+      style={{ display: 'inline-flex', alignItems: 'center', gap: 4, alignSelf: 'flex-start' }}
+    >
+      <IconArrowLeft size={16} aria-hidden="true" />
+      All people
+    </Anchor>
+  );
+}
+
+/** /app/user/:userId (admin): one person: details, membership, access code and locks. */
+export function MemberPage() {
+  const { userId = '' } = useParams();
+  const { data: session } = useSession();
+  const { data, error, isPending, refetch } = useMember(userId);
+
+  if (isPending) {
+    return (
+      <Stack gap="lg" role="status" aria-label="Loading the person">
+        <Skeleton height={34} width="40%" radius="sm" />
+        <Skeleton height={240} radius="lg" />
+      </Stack>
+    );
+  }
+  if (error) {
+    if (isApiError(error) && error.status === 404) {
+      return <MissingRecord what="This person" backTo="/app/user" backLabel="All people" />;
+    }
+    return (
+      <Stack gap="lg">
+        <BackToPeople />
+        <Paper p="md" radius="lg">
+          <QueryError title="Could not load the person" error={error} onRetry={() => void refetch()} />
+        </Paper>
+      </Stack>
+    );
+  }
+
+  const { member, accessCode } = data;
+  const name = displayName(member);
+  const isSelf = session?.user._id === member._id;
+  return (
+    <Stack gap="lg">
+      <BackToPeople />
+      <PageHeader
+        title={
+          <>
+            {name}
+            {isSelf && (
+              <Text span c="dimmed" fz="md" fw={500} ml="xs">
+                (you)
+              </Text>
+            )}
+          </>
+        }
+        description={`${name !== member.email ? `${member.email} · ` : ''}Joined ${formatDate(member.joinedAt)}`}
+        aside={
+          <Group gap="xs">
+            <RoleBadge member={member} size="lg" />
+            <MemberStatusBadge status={member.status} size="lg" />
+          </Group>
+        }
+      />
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Stack gap="lg">
+            <MemberDetailsCard
+              key={`${member._id}:${member.firstName}:${member.lastName}:${member.role}`}
+              member={member}
+            />
+            <MembershipCard member={member} isSelf={isSelf} />
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <AccessCodeCard member={member} accessCode={accessCode} />
+        </Grid.Col>
+      </Grid>
+      <MemberLocksCard member={member} />
+    </Stack>
+  );
+}

@@ -1,0 +1,248 @@
+import type { PortalMember } from '@latchkey/shared';
+import { Anchor, Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconSearch, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { EmptyList } from '@/components/empty-list';
+import { ListPagination } from '@/components/list-pagination';
+import { MemberStatusBadge, RoleBadge } from '@/components/member-badges';
+import { OneTimeSecretModal } from '@/components/one-time-secret-modal';
+import { PageHeader } from '@/components/page-header';
+import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
+import { SortableTh } from '@/components/sortable-th';
+import { TableSkeleton } from '@/components/table-skeleton';
+import { formatDate, formatRelative } from '@/lib/format';
+import { displayName } from '@/lib/session';
+import { useListParams } from '@/lib/use-list-params';
+import { useMembers } from '../api/get-members';
+import { AddMemberModal, type MemberAdded } from './add-member-modal';
+
+const SORT_FIELDS = ['firstName', 'lastName', 'email', 'role', 'status', 'joinedAt'] as const;
+type MemberSort = (typeof SORT_FIELDS)[number];
+
+/** One filter at a time (the list query has one filterBy): a role or a status. */
+const SHOW_OPTIONS = [
+  {
+    group: 'Role',
+    items: [
+      { value: 'role:admin', label: 'Admins' },
+      { value: 'role:user', label: 'Users' },
+    ],
+  },
+  {
+    group: 'Status',
+    items: [
+      { value: 'status:active', label: 'Active' },
+      { value: 'status:invited', label: 'Invited' },
+      { value: 'status:suspended', label: 'Suspended' },
+    ],
+  },
+];
+const SHOW_VALUES = new Set(SHOW_OPTIONS.flatMap((group) => group.items.map((item) => item.value)));
+
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+
+function MemberRow({ member }: { member: PortalMember }) {
+  const name = displayName(member);
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Anchor component={Link} to={`/app/user/${member._id}`} fw={600} size="sm">
+          {name}
+        </Anchor>
+        {name !== member.email && (
+          <Text size="xs" c="dimmed" hiddenFrom="md" style={{ overflowWrap: 'anywhere' }}>
+            {member.email}
+          </Text>
+        )}
+        <Group gap={6} mt={6} hiddenFrom="sm">
+          <RoleBadge member={member} />
+          <MemberStatusBadge status={member.status} />
+        </Group>
+      </Table.Td>
+      <Table.Td visibleFrom="md">
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {member.email}
+        </Text>
+      </Table.Td>
+      <Table.Td visibleFrom="sm" style={NO_WRAP}>
+        <RoleBadge member={member} />
+      </Table.Td>
+      <Table.Td visibleFrom="sm" style={NO_WRAP}>
+        <MemberStatusBadge status={member.status} />
+      </Table.Td>
+      <Table.Td visibleFrom="xs" style={NO_WRAP}>
+        <Text size="sm" component="time" dateTime={member.joinedAt} title={formatDate(member.joinedAt)}>
+          {formatRelative(member.joinedAt)}
+        </Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** /app/user (admin): the portal's people, searchable, filterable and sortable, and "Add person". */
+export function MembersPage() {
+  const navigate = useNavigate();
+  const list = useListParams<MemberSort>({ sortFields: SORT_FIELDS, defaultSort: 'firstName' });
+  const show = SHOW_VALUES.has(list.param('show')) ? list.param('show') : '';
+  const [filterBy, filterValue] = show ? (show.split(':') as ['role' | 'status', string]) : [];
+  const { data, error, isPending, isPlaceholderData, refetch } = useMembers({
+    ...list.query,
+    ...(filterBy ? { filterBy, filterValue } : {}),
+  });
+  const [adding, { open: openAdd, close: closeAdd }] = useDisclosure(false);
+  const [added, setAdded] = useState<MemberAdded | null>(null);
+  const filtered = Boolean(list.search || show);
+
+  const sortProps = (field: MemberSort) => ({
+    sorted: list.sortBy === field,
+    descending: list.descending,
+    onSort: () => list.toggleSort(field),
+  });
+
+  const onAdded = (result: MemberAdded) => {
+    closeAdd();
+    const name = displayName(result.member);
+    if (result.initialPassword) setAdded(result);
+    notifications.show({
+      color: 'teal',
+      title: 'Person added',
+      message: result.initialPassword
+        ? `${name} has a new account.`
+        : `${name} already had an account: they sign in with their own password.`,
+    });
+  };
+
+  const addButton = (
+    <Button leftSection={<IconUserPlus size={18} aria-hidden="true" />} onClick={openAdd}>
+      Add person
+    </Button>
+  );
+
+  let body;
+  if (isPending) body = <TableSkeleton label="Loading people" />;
+  else if (error)
+    body = <QueryError title="Could not load the people" error={error} onRetry={() => void refetch()} />;
+  else if (data.items.length === 0) {
+    body = filtered ? (
+      <EmptyList
+        icon={<IconSearch size={28} aria-hidden="true" />}
+        title="Nobody matches"
+        description="Try another name or email, or show everyone."
+        action={
+          <Button variant="default" onClick={() => list.setParams({ show: null, search: null })}>
+            Show everyone
+          </Button>
+        }
+      />
+    ) : (
+      <EmptyList
+        invite
+        icon={<IconUsers size={28} aria-hidden="true" />}
+        title="Nobody here yet"
+        description="Add the people who will open your locks, or help you run the portal."
+        action={addButton}
+      />
+    );
+  } else {
+    body = (
+      <>
+        <Table.ScrollContainer minWidth={300}>
+          <Table verticalSpacing="sm" highlightOnHover style={{ opacity: isPlaceholderData ? 0.6 : 1 }}>
+            <Table.Thead>
+              <Table.Tr>
+                <SortableTh {...sortProps('firstName')}>Name</SortableTh>
+                <SortableTh {...sortProps('email')} visibleFrom="md">
+                  Email
+                </SortableTh>
+                <SortableTh {...sortProps('role')} visibleFrom="sm">
+                  Role
+                </SortableTh>
+                <SortableTh {...sortProps('status')} visibleFrom="sm">
+                  Status
+                </SortableTh>
+                <SortableTh {...sortProps('joinedAt')} visibleFrom="xs">
+                  Joined
+                </SortableTh>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.items.map((member) => (
+                <MemberRow key={member._id} member={member} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <ListPagination
+          page={list.page}
+          pageSize={list.pageSize}
+          total={data.total}
+          onChange={list.setPage}
+          noun={data.total === 1 ? 'person' : 'people'}
+        />
+      </>
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title="People"
+        description="Everyone in the portal: who runs it and who opens its locks."
+        aside={addButton}
+      />
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+        <Group gap="sm" mb="md" align="flex-end" wrap="wrap">
+          <SearchInput
+            label="Search people"
+            placeholder="Name or email"
+            value={list.search}
+            onSearch={list.setSearch}
+            style={{ flex: '1 1 240px' }}
+          />
+          <Select
+            label="Show"
+            placeholder="Everyone"
+            data={SHOW_OPTIONS}
+            value={show || null}
+            onChange={(value) => list.setParam('show', value)}
+            clearable
+            comboboxProps={{ withinPortal: true }}
+            style={{ flex: '0 1 200px' }}
+          />
+        </Group>
+        {body}
+      </Paper>
+      <AddMemberModal opened={adding} onCancel={closeAdd} onAdded={onAdded} />
+      <OneTimeSecretModal
+        secret={added?.initialPassword ?? null}
+        onClose={() => setAdded(null)}
+        title="Share their first password"
+        label="Password"
+        description={
+          <>
+            <strong>{added?.member.email}</strong> had no Latchkey account, so one was made. Give them this
+            password to sign in; they can change it in their profile.
+          </>
+        }
+        actions={
+          added && (
+            <Button
+              variant="default"
+              onClick={() => {
+                const id = added.member._id;
+                setAdded(null);
+                void navigate(`/app/user/${id}`);
+              }}
+            >
+              Open their page
+            </Button>
+          )
+        }
+      />
+    </Stack>
+  );
+}
