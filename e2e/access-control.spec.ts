@@ -1,0 +1,128 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+
+/** A form field by its label, whether or not the label carries the required marker " *". */
+function field(scope: Page | Locator, label: string) {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return scope.getByLabel(new RegExp(`^${escaped}( \\*)?$`));
+}
+
+/** Chooses an option in a Mantine select of `scope` by the select's label. */
+async function choose(page: Page, scope: Page | Locator, label: string, option: string | RegExp) {
+  // The label names both the input and its option list; the input comes first.
+  await field(scope, label).first().click();
+  await page.getByRole('option', { name: option }).click();
+}
+
+async function signUpOperator(page: Page) {
+  await page.goto('/signup');
+  const form = page.getByRole('form', { name: 'Create your account' });
+  await form.getByLabel('Email').fill(`access-${Date.now()}@example.com`);
+  await form.getByRole('textbox', { name: 'Password', exact: true }).fill('a sturdy passphrase');
+  await form.getByLabel('Portal name').fill('Access Lofts');
+  await form.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/app\/dashboard$/);
+}
+
+async function addLock(page: Page, name: string) {
+  await page.goto('/app/device');
+  await page.getByRole('button', { name: 'Add lock' }).first().click();
+  const form = page.getByRole('form', { name: 'Add lock' });
+  await field(form, 'Name').fill(name);
+  await choose(page, form, 'Model', 'Latchkey simulated lock');
+  await form.getByRole('button', { name: 'Add lock' }).click();
+  await expect(page.getByText(/you will not see it again/)).toBeVisible();
+  await page.getByRole('button', { name: 'I have saved it' }).click();
+}
+
+/** The "Who can open" tab at a wall-clock time of the lock; answers the person's row. */
+async function whoCanOpenAt(page: Page, lockUrl: string, at: string) {
+  await page.goto(`${lockUrl}?tab=access`);
+  await field(page, 'At').fill(at);
+  return page
+    .getByRole('list', { name: 'Who can open' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Wanda Worker' });
+}
+
+test('an admin gives a person weekday access through a group, and who-can-open follows time and suspension', async ({
+  page,
+}) => {
+  await signUpOperator(page);
+  await addLock(page, 'North door');
+  await addLock(page, 'South door');
+
+  await page.goto('/app/user');
+  await page.getByRole('button', { name: 'Add person' }).first().click();
+  const person = page.getByRole('form', { name: 'Add person' });
+  await field(person, 'Email').fill(`wanda-${Date.now()}@example.com`);
+  await person.getByLabel('First name').fill('Wanda');
+  await person.getByLabel('Last name').fill('Worker');
+  await person.getByRole('button', { name: 'Add person' }).click();
+  await page.getByRole('button', { name: 'I have saved it' }).click();
+
+  await page.goto('/app/group');
+  await page.getByRole('button', { name: 'New group' }).first().click();
+  const group = page.getByRole('form', { name: 'New group' });
+  await field(group, 'Name').fill('Day shift');
+  await group.getByRole('button', { name: 'Create group' }).click();
+  await expect(page).toHaveURL(/\/app\/group\/[\w-]+$/);
+  await choose(page, page, 'Add a person', /Wanda Worker/);
+  await page.getByRole('button', { name: 'Add', exact: true }).first().click();
+  await expect(page.getByRole('list', { name: 'People' })).toContainText('Wanda Worker');
+  for (const lock of ['North door', 'South door']) {
+    await choose(page, page, 'Add a lock', lock);
+    await page.getByRole('button', { name: 'Add', exact: true }).last().click();
+    await expect(page.getByRole('list', { name: 'Locks' })).toContainText(lock);
+  }
+
+  // A weekday schedule at the north door.
+  await page.goto('/app/device');
+  await page.getByRole('link', { name: 'North door' }).click();
+  await expect(page).toHaveURL(/\/app\/device\/[\w-]+/);
+  const lockUrl = new URL(page.url()).pathname;
+  await page.getByRole('button', { name: 'Edit schedule of Wanda Worker' }).click();
+  const schedule = page.getByRole('form', { name: 'Schedule' });
+  const anyTime = schedule.getByRole('switch', { name: 'Any time' });
+  if (await anyTime.isChecked()) await anyTime.click();
+  for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday']) {
+    const toggle = schedule.getByRole('button', { name: day, exact: true });
+    if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
+  }
+  for (const day of ['Saturday', 'Sunday']) {
+    const toggle = schedule.getByRole('button', { name: day, exact: true });
+    if ((await toggle.getAttribute('aria-pressed')) === 'true') await toggle.click();
+  }
+  await field(schedule, 'Start').fill('09:00');
+  await field(schedule, 'End').fill('17:00');
+  await schedule.getByRole('button', { name: 'Save schedule' }).click();
+  await expect(page.getByText('Mon–Fri 09:00–17:00').first()).toBeVisible();
+
+  // An access code on the person.
+  await page.goto('/app/user');
+  await page
+    .getByRole('link', { name: /Wanda Worker/ })
+    .first()
+    .click();
+  await page.getByRole('form', { name: 'Set access code' }).getByLabel('New access code').fill('864213');
+  await page.getByRole('button', { name: 'Set code' }).click();
+  await expect(page.getByRole('button', { name: 'Change code' })).toBeVisible();
+  const personUrl = new URL(page.url()).pathname;
+
+  // Wednesday 2026-11-25 10:00 on the lock's clock is inside the window, 20:00 is not.
+  let row = await whoCanOpenAt(page, lockUrl, '2026-11-25T10:00');
+  await expect(row).toContainText('Can open');
+  await expect(row).toContainText('Code');
+  row = await whoCanOpenAt(page, lockUrl, '2026-11-25T20:00');
+  await expect(row).toContainText('Outside their schedule');
+  row = await whoCanOpenAt(page, lockUrl, '2026-11-28T10:00');
+  await expect(row).toContainText('Outside their schedule');
+
+  // Suspended: no longer among those who can open, even inside the window.
+  await page.goto(personUrl);
+  await page.getByRole('button', { name: 'Suspend' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Suspend' }).click();
+  await expect(page.getByText('Suspended').first()).toBeVisible();
+  row = await whoCanOpenAt(page, lockUrl, '2026-11-25T10:00');
+  await expect(row).toContainText('Suspended');
+  await expect(row).not.toContainText('Can open');
+});
