@@ -129,51 +129,43 @@ export const groupRoutes: FastifyPluginAsyncZod = async (app) => {
     );
   }
 
-  for (const [method, linked] of [
-    ['PUT', true],
-    ['DELETE', false],
-  ] as const) {
-    app.route({
-      method,
-      url: '/group/:id/user/:userId',
-      config,
-      schema: {
-        tags,
-        summary: linked ? 'Add a person to a group' : 'Remove a person from a group',
-        params: z.object({ id, userId: id }),
-        response: noContent,
-      },
-      handler: async (request, reply) => {
-        await changeGroupLink(
-          app.db,
-          changeContext(request),
-          request.params.id,
-          { userId: request.params.userId },
-          linked,
-        );
-        return reply.status(204).send(null);
-      },
-    });
-    app.route({
-      method,
-      url: '/group/:id/device/:deviceId',
-      config,
-      schema: {
-        tags,
-        summary: linked ? 'Let a group open a lock' : 'Stop a group opening a lock',
-        params: z.object({ id, deviceId: id }),
-        response: noContent,
-      },
-      handler: async (request, reply) => {
-        await changeGroupLink(
-          app.db,
-          changeContext(request),
-          request.params.id,
-          { deviceId: request.params.deviceId },
-          linked,
-        );
-        return reply.status(204).send(null);
-      },
-    });
+  // PUT adds and DELETE removes, for people (group/{id}/user/{userId}) and locks (group/{id}/device/{deviceId}).
+  const linkKinds = [
+    {
+      path: 'user',
+      param: 'userId',
+      added: 'Add a person to a group',
+      removed: 'Remove a person from a group',
+    },
+    {
+      path: 'device',
+      param: 'deviceId',
+      added: 'Let a group open a lock',
+      removed: 'Stop a group opening a lock',
+    },
+  ] as const;
+  for (const kind of linkKinds) {
+    for (const [method, linked] of [
+      ['PUT', true],
+      ['DELETE', false],
+    ] as const) {
+      app.route({
+        method,
+        url: `/group/:id/${kind.path}/:${kind.param}`,
+        config,
+        schema: {
+          tags,
+          summary: linked ? kind.added : kind.removed,
+          params: z.object({ id, [kind.param]: id }),
+          response: noContent,
+        },
+        handler: async (request, reply) => {
+          const params = request.params as Record<string, string>;
+          const link = kind.param === 'userId' ? { userId: params.userId! } : { deviceId: params.deviceId! };
+          await changeGroupLink(app.db, changeContext(request), params.id!, link, linked);
+          return reply.status(204).send(null);
+        },
+      });
+    }
   }
 };
