@@ -1,0 +1,194 @@
+/**
+ * npm run bench: on a large seeded portal (5,000 locks, 50,000 people, 100,000 credentials),
+ * the latency of the paged lock and people lists through the whole API (routing, auth, tenancy,
+ * validation, serialisation) as a ratio to the same query run directly on the database, and the
+ * time evaluateAccess and whoCanOpen take over a lock with 10,000 entries. Not a test: it prints
+ * figures (ratios are what to compare across machines); docs/benchmarks.md records a run.
+ * BENCH_DATABASE_URL=postgres://… runs it on PostgreSQL (a fresh database is made and dropped).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { evaluateAccess, newBoxKeyPair, sealPayload, whoCanOpen, type CredentialSet } from '@latchkey/shared';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app';
+import { loadConfig } from '../apps/server/src/config';
+import { seedLargePortal } from '../apps/server/src/demo/seed-large';
+import { listDevices } from '../apps/server/src/features/devices/devices.repository';
+import { listPortalMembers } from '../apps/server/src/features/portals/memberships.repository';
+
+const RUNS = 200;
+
+function percentiles(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  return { p50: at(50), p95: at(95) };
+}
+
+async function time(run: () => Promise<unknown>, runs = RUNS): Promise<{ p50: number; p95: number }> {
+  for (let i = 0; i < 10; i++) await run(); // warm-up
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await run();
+    samples.push(performance.now() - start);
+  }
+  return percentiles(samples);
+}
+
+async function postgresDatabase(): Promise<{ url?: string; drop: () => Promise<void> }> {
+  const base = process.env.BENCH_DATABASE_URL;
+  if (!base) return { drop: async () => {} };
+  const name = `latchkey_bench_${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-bench-'));
+  const database = await postgresDatabase();
+  const app = await buildApp(
+    loadConfig({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DEMO_DATA: 'false',
+      WEB_DIST: path.join(dataDir, 'no-web'),
+      ...(database.url && { DATABASE_URL: database.url }),
+    }),
+  );
+  try {
+    let start = performance.now();
+    const { portalId, ownerEmail, password } = await seedLargePortal(app.db);
+    console.log(`seeded on ${app.dialect} in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+
+    const envelope = sealPayload(
+      { email: ownerEmail, password },
+      app.secrets.seal.publicKey,
+      newBoxKeyPair(),
+    );
+    const login = await app.inject({ method: 'POST', url: '/api3/auth/secure/login', payload: envelope });
+    const token = login.json().token as string;
+
+    const cases = [
+      {
+        name: 'locks: search "door 4", sort by name',
+        url: '/api3/portal/devices?search=door%204&sortBy=name&limit=25',
+        direct: () =>
+          listDevices(app.db, portalId, {
+            skip: 0,
+            limit: 25,
+            search: 'door 4',
+            sortBy: 'name',
+            descending: false,
+          }),
+      },
+      {
+        name: 'locks: sort by battery, page 100',
+        url: '/api3/portal/devices?sortBy=battery&descending=true&skip=2475&limit=25',
+        direct: () =>
+          listDevices(app.db, portalId, { skip: 2475, limit: 25, sortBy: 'battery', descending: true }),
+      },
+      {
+        name: 'people: search "first1", sort by last name',
+        url: '/api3/portal/users?search=first1&sortBy=lastName&limit=25',
+        direct: () =>
+          listPortalMembers(
+            app.db,
+            portalId,
+            { skip: 0, limit: 25, search: 'first1', sortBy: 'lastName', descending: false },
+            {},
+          ),
+      },
+      {
+        name: 'people: sort by email, page 1000',
+        url: '/api3/portal/users?sortBy=email&skip=24975&limit=25',
+        direct: () =>
+          listPortalMembers(
+            app.db,
+            portalId,
+            { skip: 24975, limit: 25, sortBy: 'email', descending: false },
+            {},
+          ),
+      },
+    ];
+
+    const rows: string[] = [];
+    for (const c of cases) {
+      const check = await app.inject({
+        method: 'GET',
+        url: c.url,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      if (check.statusCode !== 200) throw new Error(`${c.url} answered ${check.statusCode}: ${check.body}`);
+      const api = await time(() =>
+        app.inject({ method: 'GET', url: c.url, headers: { authorization: `Bearer ${token}` } }),
+      );
+      const direct = await time(c.direct);
+      rows.push(
+        `| ${c.name} | ${api.p50.toFixed(2)} / ${api.p95.toFixed(2)} | ${direct.p50.toFixed(2)} / ${direct.p95.toFixed(2)} | ${(api.p50 / direct.p50).toFixed(2)} / ${(api.p95 / direct.p95).toFixed(2)} |`,
+      );
+    }
+
+    // A lock with 10,000 entries: codes with weekday schedules, some suspended, a lockout.
+    const set: CredentialSet = {
+      deviceId: 'bench-lock',
+      version: 1,
+      timeZone: 'Europe/Berlin',
+      entries: Array.from({ length: 10_000 }, (_, i) => ({
+        credentialId: `c${i}`,
+        kind: 'code' as const,
+        secret: String(10_000_000 + i),
+        userId: `u${i}`,
+        userRole: i % 50 === 0 ? ('admin' as const) : ('user' as const),
+        userStatus: i % 97 === 0 ? ('suspended' as const) : ('active' as const),
+        schedule: i % 3 === 0 ? null : { windows: [{ days: [1, 2, 3, 4, 5], start: '07:00', end: '19:00' }] },
+        validFrom: null,
+        validUntil: null,
+      })),
+      lockouts: [{ lockoutId: 'l1', from: '2027-01-01T00:00:00Z', until: null, exemptAdmins: true }],
+    };
+    const instant = new Date('2026-11-25T10:00:00Z');
+    start = performance.now();
+    const evaluations = 2_000;
+    for (let i = 0; i < evaluations; i++)
+      evaluateAccess(set, { kind: 'code', secret: String(10_000_000 + ((i * 7919) % 10_000)) }, instant);
+    const perEvaluation = (performance.now() - start) / evaluations;
+    const who = await time(async () => whoCanOpen(set, instant), 50);
+
+    const report = [
+      `Run on ${app.dialect}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
+      '',
+      '| paged list (25 rows) | API p50 / p95 ms | database p50 / p95 ms | ratio p50 / p95 |',
+      '|---|---|---|---|',
+      ...rows,
+      '',
+      `evaluateAccess over a lock with 10,000 entries: ${(perEvaluation * 1000).toFixed(0)} µs per decision (${evaluations} decisions).`,
+      `whoCanOpen over the same lock: p50 ${who.p50.toFixed(1)} ms, p95 ${who.p95.toFixed(1)} ms.`,
+    ].join('\n');
+    console.log(`\n${report}\n`);
+  } finally {
+    await app.close();
+    await database.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
