@@ -36,3 +36,23 @@ describe('demo data', () => {
     });
   });
 });
+
+describe('large benchmark portal', () => {
+  it('seeds the requested sizes, with a working owner and consistent access', async () => {
+    const { seedLargePortal } = await import('../src/demo/seed-large');
+    const small = await seedLargePortal(t.app.db, { devices: 40, users: 120, credentials: 200, groups: 4 });
+    const login = await t.login(small.ownerEmail, small.password);
+    expect(login.statusCode).toBe(200);
+    const token = login.json().token;
+    const get = (url: string) =>
+      t.request({ method: 'GET', url: `/api3/${url}`, token, portal: small.portalId }).then((r) => r.json());
+    expect((await get('portal/devices?limit=1')).total).toBe(40);
+    expect((await get('portal/users?limit=1')).total).toBe(120);
+    expect((await get('portal/rfids?limit=1')).total).toBe(80);
+    const [group] = (await get('portal/groups?limit=1')).items;
+    expect(group).toMatchObject({ deviceCount: 10 });
+    const [lock] = (await get('portal/devices?limit=1')).items;
+    const access = await get(`portal/device/${lock._id}/access`);
+    expect(access.people.length).toBeGreaterThan(0);
+  });
+});
