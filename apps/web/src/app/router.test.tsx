@@ -69,6 +69,7 @@ describe('route guards', () => {
       Locks: '/app/device',
       People: '/app/user',
       Groups: '/app/group',
+      Lockouts: '/app/lockout',
       'Change log': '/app/adminChangeLog',
       Profile: '/app/profile',
     });

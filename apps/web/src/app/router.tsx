@@ -2,6 +2,7 @@ import {
   IconHistory,
   IconLayoutDashboard,
   IconLock,
+  IconLockCancel,
   IconUserCircle,
   IconUsers,
   IconUsersGroup,
@@ -51,6 +52,15 @@ const screens = {
   }),
   group: () => ({
     Component: async () => (await import('@/features/groups/components/group-page')).GroupPage,
+  }),
+  lockouts: () => ({
+    Component: async () => (await import('@/features/lockouts/components/lockouts-page')).LockoutsPage,
+  }),
+  lockout: () => ({
+    Component: async () => (await import('@/features/lockouts/components/lockout-page')).LockoutPage,
+  }),
+  lockoutEdit: () => ({
+    Component: async () => (await import('@/features/lockouts/components/lockout-edit-page')).LockoutEditPage,
   }),
   changeLog: () => ({
     Component: async () => (await import('@/features/audit/components/change-log-page')).ChangeLogPage,
@@ -124,6 +134,26 @@ const appChildren = (): AppRouteObject[] => [
     path: 'group/:groupId',
     handle: { title: 'Group', roles: ADMIN, requiresPortal: true },
     lazy: screens.group(),
+  },
+  {
+    path: 'lockout',
+    handle: {
+      title: 'Lockouts',
+      roles: ADMIN,
+      requiresPortal: true,
+      nav: { label: 'Lockouts', icon: IconLockCancel },
+    },
+    lazy: screens.lockouts(),
+  },
+  {
+    path: 'lockout/:lockoutId',
+    handle: { title: 'Lockout', roles: ADMIN, requiresPortal: true },
+    lazy: screens.lockout(),
+  },
+  {
+    path: 'lockout/edit/:lockoutId',
+    handle: { title: 'Edit lockout', roles: ADMIN, requiresPortal: true },
+    lazy: screens.lockoutEdit(),
   },
   {
     path: 'adminChangeLog',

@@ -60,3 +60,19 @@ export function formatCalendarDate(date: string): string {
   utc.setUTCFullYear(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
   return new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeZone: 'UTC' }).format(utc);
 }
+
+/** A card UID in byte pairs ("04 A2 3B 1C"), as readers print it. */
+export function formatUid(uid: string): string {
+  return uid
+    .replace(/[\s:-]/g, '')
+    .toUpperCase()
+    .replace(/(..)(?=.)/g, '$1 ');
+}
+
+/** A validity window in words: "Always", "From Jan 5, 2026, 9:00 AM", "Until …", "… – …". */
+export function formatValidity(from: string | null, until: string | null): string {
+  if (from && until) return `${formatDateTime(from)} – ${formatDateTime(until)}`;
+  if (from) return `From ${formatDateTime(from)}`;
+  if (until) return `Until ${formatDateTime(until)}`;
+  return 'Always';
+}

@@ -11,6 +11,8 @@ export const PORTAL_DATA_ROOTS: readonly QueryKey[] = [
   ['members'],
   ['groups'],
   ['audit'],
+  // Lockouts name their locks, and a lockout changes who can open a lock.
+  ['lockouts'],
   // The member list (shared with the dashboard's latest members) and the dashboard's counts.
   ['portal', 'users'],
   ['portal', 'dashboard'],

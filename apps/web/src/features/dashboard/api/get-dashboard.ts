@@ -2,7 +2,7 @@ import { portalDashboardSchema, type PortalDashboard } from '@latchkey/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
-/** GET portal/dashboard (admin): the portal and its member counts. */
+/** GET portal/dashboard (admin): the portal, its counts and the locks that need attention. */
 export async function getDashboard(): Promise<PortalDashboard> {
   return portalDashboardSchema.parse(await api.get<unknown>('portal/dashboard'));
 }

@@ -3,7 +3,9 @@ import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { useDashboard } from '../api/get-dashboard';
 import { LatestMembers } from './latest-members';
+import { LockStats } from './lock-stats';
 import { MemberStats } from './member-stats';
+import { NeedsAttention } from './needs-attention';
 import { PortalSettingsForm } from './portal-settings-form';
 import { PortalSummary, subscriptionText } from './portal-summary';
 
@@ -11,12 +13,17 @@ function DashboardSkeleton() {
   return (
     <Stack gap="lg" role="status" aria-label="Loading the dashboard">
       <Skeleton height={34} width="40%" radius="sm" />
+      <SimpleGrid cols={{ base: 2, md: 4 }}>
+        {[0, 1, 2, 3].map((i) => (
+          <Skeleton key={i} height={92} radius="lg" />
+        ))}
+      </SimpleGrid>
       <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }}>
         {[0, 1, 2, 3, 4].map((i) => (
           <Skeleton key={i} height={92} radius="lg" />
         ))}
       </SimpleGrid>
-      <Skeleton height={260} radius="lg" />
+      <Skeleton height={220} radius="lg" />
     </Stack>
   );
 }
@@ -38,7 +45,9 @@ export function DashboardPage() {
   return (
     <Stack gap="lg">
       <PageHeader title={portal.name} description={`${subscriptionText(portal)} · ${portal.timeZone}`} />
+      <LockStats counts={counts} />
       <MemberStats counts={counts} />
+      <NeedsAttention dashboard={data} />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <LatestMembers />

@@ -7,6 +7,7 @@ import { QueryError } from '@/components/query-error';
 import { formatDate, formatRelative } from '@/lib/format';
 import { displayName } from '@/lib/session';
 import { usePortalUsers } from '../api/get-portal-users';
+import classes from './latest-members.module.css';
 
 const LATEST = { limit: 5, sortBy: 'joinedAt', descending: true } as const;
 
@@ -16,33 +17,35 @@ function MemberRow({ member }: { member: PortalMember }) {
   const name = displayName(member);
   return (
     <Table.Tr>
-      <Table.Td>
+      <Table.Td className={classes.name}>
         <Anchor
           component={Link}
           to={`/app/user/${member._id}`}
           size="sm"
           fw={600}
           truncate="end"
-          maw={220}
           display="block"
+          title={name}
         >
           {name}
         </Anchor>
         {name !== member.email && (
-          <Text size="xs" c="dimmed" truncate="end" maw={220}>
+          <Text size="xs" c="dimmed" truncate="end" title={member.email}>
             {member.email}
           </Text>
         )}
-        {/* On phones the role and status ride along under the name instead of in columns. */}
-        <Group gap={6} mt={6} hiddenFrom="sm">
-          <RoleBadge member={member} />
-          <MemberStatusBadge status={member.status} />
-        </Group>
+        {/* In a narrow table the role and status ride along under the name instead of in columns. */}
+        <div className={classes.narrow}>
+          <Group gap={6} mt={6}>
+            <RoleBadge member={member} />
+            <MemberStatusBadge status={member.status} />
+          </Group>
+        </div>
       </Table.Td>
-      <Table.Td visibleFrom="sm" style={NO_WRAP}>
+      <Table.Td className={classes.wide} style={NO_WRAP}>
         <RoleBadge member={member} />
       </Table.Td>
-      <Table.Td visibleFrom="sm" style={NO_WRAP}>
+      <Table.Td className={classes.wide} style={NO_WRAP}>
         <MemberStatusBadge status={member.status} />
       </Table.Td>
       <Table.Td style={NO_WRAP}>
@@ -83,15 +86,15 @@ export function LatestMembers() {
     );
   } else {
     body = (
-      <Table.ScrollContainer minWidth={300}>
+      <Table.ScrollContainer minWidth={300} className={classes.container}>
         <Table verticalSpacing="sm" highlightOnHover>
           <Table.Thead>
             <Table.Tr>
               <Table.Th scope="col">Name</Table.Th>
-              <Table.Th scope="col" visibleFrom="sm">
+              <Table.Th scope="col" className={classes.wide}>
                 Role
               </Table.Th>
-              <Table.Th scope="col" visibleFrom="sm">
+              <Table.Th scope="col" className={classes.wide}>
                 Status
               </Table.Th>
               <Table.Th scope="col">Joined</Table.Th>

@@ -13,6 +13,7 @@ export const deviceKeys = {
   users: (deviceId: string) => ['devices', 'detail', deviceId, 'users'] as const,
   possibleUsers: (deviceId: string) => ['devices', 'detail', deviceId, 'possibleUsers'] as const,
   groups: (deviceId: string) => ['devices', 'detail', deviceId, 'groups'] as const,
+  rfids: (deviceId: string) => ['devices', 'detail', deviceId, 'rfids'] as const,
   access: (deviceId: string, at: string | null) =>
     ['devices', 'detail', deviceId, 'access', at ?? 'now'] as const,
   schedule: (deviceId: string, userId: string) =>

@@ -1,5 +1,12 @@
 import { Anchor, Group, Paper, Skeleton, Stack, Tabs } from '@mantine/core';
-import { IconArrowLeft, IconClockCheck, IconSettings, IconUsers, IconUsersGroup } from '@tabler/icons-react';
+import {
+  IconArrowLeft,
+  IconClockCheck,
+  IconId,
+  IconSettings,
+  IconUsers,
+  IconUsersGroup,
+} from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
@@ -7,13 +14,14 @@ import { QueryError } from '@/components/query-error';
 import { isApiError } from '@/lib/api-client';
 import { useDevice } from '../api/get-device';
 import { DeviceAccessTab } from './device-access-tab';
+import { DeviceCardsTab } from './device-cards-tab';
 import { DeviceGroupsTab } from './device-groups-tab';
 import { DevicePeopleTab } from './device-people-tab';
 import { DeviceSettingsTab } from './device-settings-tab';
 import { BatteryLevel, LastSeen, modelLabel } from './device-status';
 import classes from './device-page.module.css';
 
-const TABS = ['people', 'access', 'groups', 'settings'] as const;
+const TABS = ['people', 'access', 'groups', 'cards', 'settings'] as const;
 type DeviceTab = (typeof TABS)[number];
 
 function BackToLocks() {
@@ -25,7 +33,7 @@ function BackToLocks() {
   );
 }
 
-/** /app/device/:deviceId (admin): one lock, its people, who can open it now, its groups and settings. */
+/** /app/device/:deviceId (admin): one lock, its people, who can open it now, its groups, cards and settings. */
 export function DevicePage() {
   const { deviceId = '' } = useParams();
   const { data: device, error, isPending, refetch } = useDevice(deviceId);
@@ -86,6 +94,9 @@ export function DevicePage() {
           <Tabs.Tab value="groups" leftSection={<IconUsersGroup size={16} aria-hidden="true" />}>
             Groups
           </Tabs.Tab>
+          <Tabs.Tab value="cards" leftSection={<IconId size={16} aria-hidden="true" />}>
+            Cards
+          </Tabs.Tab>
           <Tabs.Tab value="settings" leftSection={<IconSettings size={16} aria-hidden="true" />}>
             Settings
           </Tabs.Tab>
@@ -98,6 +109,9 @@ export function DevicePage() {
         </Tabs.Panel>
         <Tabs.Panel value="groups" pt="lg">
           <DeviceGroupsTab device={device} />
+        </Tabs.Panel>
+        <Tabs.Panel value="cards" pt="lg">
+          <DeviceCardsTab device={device} />
         </Tabs.Panel>
         <Tabs.Panel value="settings" pt="lg">
           <DeviceSettingsTab

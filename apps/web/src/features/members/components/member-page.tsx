@@ -10,6 +10,7 @@ import { formatDate } from '@/lib/format';
 import { displayName, useSession } from '@/lib/session';
 import { useMember } from '../api/get-member';
 import { AccessCodeCard } from './access-code-card';
+import { MemberCardsCard } from './member-cards-card';
 import { MemberDetailsCard } from './member-details-card';
 import { MemberLocksCard } from './member-locks-card';
 import { MembershipCard } from './membership-card';
@@ -28,7 +29,7 @@ function BackToPeople() {
   );
 }
 
-/** /app/user/:userId (admin): one person: details, membership, access code and locks. */
+/** /app/user/:userId (admin): one person: details, membership, access code, cards and locks. */
 export function MemberPage() {
   const { userId = '' } = useParams();
   const { data: session } = useSession();
@@ -92,7 +93,10 @@ export function MemberPage() {
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
-          <AccessCodeCard member={member} accessCode={accessCode} />
+          <Stack gap="lg">
+            <AccessCodeCard member={member} accessCode={accessCode} />
+            <MemberCardsCard member={member} />
+          </Stack>
         </Grid.Col>
       </Grid>
       <MemberLocksCard member={member} />

@@ -1,0 +1,17 @@
+import { Anchor } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { Link } from 'react-router';
+
+export function BackLink({ to = '/app/lockout', label = 'All lockouts' }: { to?: string; label?: string }) {
+  return (
+    <Anchor
+      component={Link}
+      to={to}
+      size="sm"
+      style={{ display: 'inline-flex', alignItems: 'center', gap: 4, alignSelf: 'flex-start' }}
+    >
+      <IconArrowLeft size={16} aria-hidden="true" />
+      {label}
+    </Anchor>
+  );
+}

@@ -1,0 +1,127 @@
+import type { LockoutRecord } from '@latchkey/shared';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { storage } from '@/lib/storage';
+import { apiError, json, type MockHandler, type RecordedCall } from '@/testing/fetch-mock';
+import { deviceFixture, sessionFixture } from '@/testing/fixtures';
+import { validToken } from '@/testing/jwt';
+import { renderApp } from '@/testing/render-app';
+
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})$/;
+
+function record(overrides: Partial<LockoutRecord> = {}): LockoutRecord {
+  return {
+    _id: 'lockout-1',
+    name: 'Floor works',
+    from: new Date(2030, 0, 10, 8, 0).toISOString(),
+    until: new Date(2030, 0, 10, 17, 0).toISOString(),
+    exemptAdmins: false,
+    devices: [{ _id: 'device-1', name: 'Front door' }],
+    active: false,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function setup(path: string, routes: Record<string, MockHandler> = {}) {
+  storage.setAuthToken(validToken());
+  return renderApp(path, {
+    'GET auth': () => json(sessionFixture(['admin'])),
+    'GET portal/devices': () =>
+      json({
+        items: [deviceFixture(), deviceFixture({ _id: 'device-2', name: 'Back gate' })],
+        total: 2,
+      }),
+    'GET portal/lockout/lockout-1': () => json(record()),
+    ...routes,
+  });
+}
+
+const setDateTime = (label: string, value: string) =>
+  fireEvent.change(screen.getByLabelText(label, { exact: false, selector: 'input' }), { target: { value } });
+
+async function chooseLock(name: string) {
+  const user = userEvent.setup();
+  await user.click(screen.getByLabelText(/^Locks/, { selector: 'input' }));
+  await user.click(await screen.findByRole('option', { name }));
+}
+
+describe('LockoutEditPage', () => {
+  it('says what is missing before sending anything', async () => {
+    const { calls } = setup('/app/lockout/edit/new');
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { level: 1, name: 'New lockout' });
+    setDateTime('Starts', '');
+    await user.click(screen.getByRole('button', { name: 'Create lockout' }));
+    expect(await screen.findByText('Name is required')).toBeInTheDocument();
+    expect(screen.getByText('Choose when the lockout starts')).toBeInTheDocument();
+    expect(screen.getByText('Choose when it ends, or switch on "No end"')).toBeInTheDocument();
+    expect(screen.getByText('Choose at least one lock')).toBeInTheDocument();
+
+    setDateTime('Starts', '2030-01-10T09:00');
+    setDateTime('Ends', '2030-01-10T08:00');
+    await user.click(screen.getByRole('button', { name: 'Create lockout' }));
+    expect(await screen.findByText('Ends must be after it starts')).toBeInTheDocument();
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+  });
+
+  it('sends the times as ISO instants with offset and opens the new lockout', async () => {
+    let sent: RecordedCall | undefined;
+    const { router } = setup('/app/lockout/edit/new', {
+      'POST portal/lockout': (call) => {
+        sent = call;
+        return json(record({ _id: 'lockout-9', name: 'Audit day' }), 201);
+      },
+      'GET portal/lockout/lockout-9': () => json(record({ _id: 'lockout-9', name: 'Audit day' })),
+    });
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Audit day');
+    setDateTime('Starts', '2030-01-10T09:00');
+    setDateTime('Ends', '2030-01-10T18:30');
+    await user.click(screen.getByRole('switch', { name: /Let admins through/ }));
+    await chooseLock('Back gate');
+    await user.click(screen.getByRole('button', { name: 'Create lockout' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/lockout/lockout-9'));
+    const body = sent?.body as { from: string; until: string };
+    expect(body).toMatchObject({ name: 'Audit day', exemptAdmins: true, deviceIds: ['device-2'] });
+    expect(body.from).toMatch(ISO_WITH_OFFSET);
+    expect(body.until).toMatch(ISO_WITH_OFFSET);
+    expect(new Date(body.from).getTime()).toBe(new Date(2030, 0, 10, 9, 0).getTime());
+    expect(new Date(body.until).getTime()).toBe(new Date(2030, 0, 10, 18, 30).getTime());
+  });
+
+  it('sends until: null for "No end" and shows the server’s 400 on the field', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const bodies: unknown[] = [];
+    let refuse = true;
+    const { router } = setup('/app/lockout/edit/lockout-1', {
+      'POST portal/lockout/lockout-1': (call) => {
+        bodies.push(call.body);
+        if (refuse) {
+          refuse = false;
+          return apiError(400, 'bad_request', 'deviceIds names a lock outside this portal', [
+            { path: 'body.deviceIds', message: 'names a lock outside this portal' },
+          ]);
+        }
+        return json(record({ until: null }));
+      },
+    });
+    const user = userEvent.setup();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Edit Floor works' })).toBeInTheDocument();
+    // The saved values are shown; the lock is chosen.
+    expect(screen.getByLabelText('Starts', { exact: false, selector: 'input' })).toHaveValue(
+      '2030-01-10T08:00',
+    );
+    await user.click(screen.getByRole('switch', { name: 'No end' }));
+    expect(screen.getByLabelText('Ends', { exact: false, selector: 'input' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Save lockout' }));
+    expect(await screen.findByText('Locks names a lock outside this portal')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Save lockout' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/lockout/lockout-1'));
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toMatchObject({ name: 'Floor works', until: null, deviceIds: ['device-1'] });
+  });
+});

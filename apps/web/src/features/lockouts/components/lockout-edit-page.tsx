@@ -1,0 +1,223 @@
+import type { LockoutRecord } from '@latchkey/shared';
+import {
+  Alert,
+  Button,
+  Group,
+  MultiSelect,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { MissingRecord } from '@/components/missing-record';
+import { PageHeader } from '@/components/page-header';
+import { QueryError } from '@/components/query-error';
+import { SectionCard } from '@/components/section-card';
+import { isApiError } from '@/lib/api-client';
+import { errorMessage } from '@/lib/errors';
+import { browserTimeZone } from '@/lib/local-datetime';
+import { useCreateLockout } from '../api/create-lockout';
+import { LOCK_OPTIONS_LIMIT, useLockOptions } from '../api/get-lock-options';
+import { useLockout } from '../api/get-lockout';
+import { useUpdateLockout } from '../api/update-lockout';
+import { BackLink } from './back-to-lockouts';
+import {
+  initialLockoutValues,
+  LOCKOUT_LABELS,
+  lockoutErrorsFrom,
+  toLockoutInput,
+  validateLockout,
+  type LockoutValues,
+} from './lockout-form';
+
+function LockoutForm({ lockout }: { lockout?: LockoutRecord }) {
+  const navigate = useNavigate();
+  const create = useCreateLockout();
+  const update = useUpdateLockout();
+  const locks = useLockOptions();
+  const saving = create.isPending || update.isPending;
+  const form = useForm<LockoutValues>({
+    mode: 'controlled',
+    initialValues: initialLockoutValues(lockout),
+    validate: validateLockout,
+  });
+  const zone = browserTimeZone();
+  const backTo = lockout ? `/app/lockout/${lockout._id}` : '/app/lockout';
+
+  // The lockout's own locks stay choosable even beyond the first page of locks.
+  const options = new Map((locks.data?.items ?? []).map((device) => [device._id, device.name]));
+  for (const device of lockout?.devices ?? [])
+    if (!options.has(device._id)) options.set(device._id, device.name);
+  const data = [...options].map(([value, label]) => ({ value, label }));
+
+  const submit = form.onSubmit(async (values) => {
+    const input = toLockoutInput(values);
+    try {
+      const saved = lockout
+        ? await update.mutateAsync({ lockoutId: lockout._id, ...input })
+        : await create.mutateAsync(input);
+      notifications.show({
+        color: 'teal',
+        title: lockout ? 'Lockout saved' : 'Lockout created',
+        message: `${saved.name} keeps ${saved.devices.length === 1 ? '1 lock' : `${saved.devices.length} locks`} shut.`,
+      });
+      await navigate(`/app/lockout/${saved._id}`, { replace: true });
+    } catch (error) {
+      const fieldErrors = isApiError(error) && error.status === 400 ? lockoutErrorsFrom(error) : {};
+      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
+      else
+        notifications.show({
+          color: 'red',
+          title: lockout ? 'Could not save the lockout' : 'Could not create the lockout',
+          message: errorMessage(error),
+        });
+    }
+  });
+
+  const timeHint = `On your clock (${zone}); saved with its UTC offset.`;
+
+  return (
+    <form onSubmit={submit} noValidate aria-label={lockout ? 'Edit lockout' : 'New lockout'}>
+      <Stack gap="lg">
+        <SectionCard title="Lockout">
+          <Stack gap="md">
+            <TextInput
+              label={LOCKOUT_LABELS.name}
+              placeholder="Floor works"
+              required
+              maxLength={80}
+              data-autofocus
+              {...form.getInputProps('name')}
+            />
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+              <TextInput
+                type="datetime-local"
+                label={LOCKOUT_LABELS.from}
+                description={timeHint}
+                inputWrapperOrder={['label', 'input', 'description', 'error']}
+                required
+                {...form.getInputProps('from')}
+              />
+              <Stack gap="xs">
+                <TextInput
+                  type="datetime-local"
+                  label={LOCKOUT_LABELS.until}
+                  description={form.values.noEnd ? 'No end: the locks stay shut until you end it.' : timeHint}
+                  inputWrapperOrder={['label', 'input', 'description', 'error']}
+                  required={!form.values.noEnd}
+                  disabled={form.values.noEnd}
+                  {...form.getInputProps('until')}
+                />
+                <Switch
+                  label="No end"
+                  {...form.getInputProps('noEnd', { type: 'checkbox' })}
+                  onChange={(event) => {
+                    form.setFieldValue('noEnd', event.currentTarget.checked);
+                    form.clearFieldError('until');
+                  }}
+                />
+              </Stack>
+            </SimpleGrid>
+            <Switch
+              label={LOCKOUT_LABELS.exemptAdmins}
+              description="Portal admins can still open the locks, e.g. to check on the works."
+              {...form.getInputProps('exemptAdmins', { type: 'checkbox' })}
+            />
+          </Stack>
+        </SectionCard>
+        <SectionCard title="Locks" description="The locks kept shut during the period.">
+          {locks.error ? (
+            <QueryError
+              title="Could not load the locks"
+              error={locks.error}
+              onRetry={() => void locks.refetch()}
+            />
+          ) : (
+            <Stack gap="xs">
+              <MultiSelect
+                label={LOCKOUT_LABELS.deviceIds}
+                placeholder={form.values.deviceIds.length ? undefined : 'Choose locks'}
+                data={data}
+                searchable
+                clearable
+                hidePickedOptions
+                nothingFoundMessage={locks.isPending ? 'Loading locks…' : 'No lock matches'}
+                required
+                comboboxProps={{ withinPortal: true }}
+                {...form.getInputProps('deviceIds')}
+              />
+              {(locks.data?.total ?? 0) > LOCK_OPTIONS_LIMIT && (
+                <Alert color="yellow" variant="light" icon={<IconInfoCircle aria-hidden="true" />}>
+                  Only the first {LOCK_OPTIONS_LIMIT} locks by name are offered here.
+                </Alert>
+              )}
+            </Stack>
+          )}
+        </SectionCard>
+        <Group justify="flex-end" gap="sm">
+          <Button component={Link} to={backTo} variant="default" disabled={saving}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={saving}>
+            {lockout ? 'Save lockout' : 'Create lockout'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** /app/lockout/edit/:lockoutId (admin): create (`new`) or edit a lockout. */
+export function LockoutEditPage() {
+  const { lockoutId = 'new' } = useParams();
+  const creating = lockoutId === 'new';
+  const { data: lockout, error, isPending, refetch } = useLockout(lockoutId, { enabled: !creating });
+
+  if (creating) {
+    return (
+      <Stack gap="lg">
+        <BackLink />
+        <PageHeader title="New lockout" description="Keep chosen locks shut for a period." />
+        <LockoutForm />
+      </Stack>
+    );
+  }
+  if (isPending) {
+    return (
+      <Stack gap="lg" role="status" aria-label="Loading the lockout">
+        <Skeleton height={34} width="40%" radius="sm" />
+        <Skeleton height={320} radius="lg" />
+      </Stack>
+    );
+  }
+  if (error) {
+    if (isApiError(error) && error.status === 404) {
+      return <MissingRecord what="This lockout" backTo="/app/lockout" backLabel="All lockouts" />;
+    }
+    return (
+      <Stack gap="lg">
+        <BackLink />
+        <Paper p="md" radius="lg">
+          <QueryError title="Could not load the lockout" error={error} onRetry={() => void refetch()} />
+        </Paper>
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap="lg">
+      <BackLink to={`/app/lockout/${lockout._id}`} label={lockout.name} />
+      <PageHeader title={`Edit ${lockout.name}`} />
+      <Text size="sm" c="dimmed" mt={-12}>
+        Saving replaces the period, the exemption and the locks.
+      </Text>
+      <LockoutForm key={lockout._id} lockout={lockout} />
+    </Stack>
+  );
+}

@@ -1,0 +1,182 @@
+import { LOCKOUT_STATES, type LockoutRecord } from '@latchkey/shared';
+import { Anchor, Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { IconLockCancel, IconPlus, IconSearch } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { EmptyList } from '@/components/empty-list';
+import { ListPagination } from '@/components/list-pagination';
+import { PageHeader } from '@/components/page-header';
+import { QueryError } from '@/components/query-error';
+import { SearchInput } from '@/components/search-input';
+import { SortableTh } from '@/components/sortable-th';
+import { TableSkeleton } from '@/components/table-skeleton';
+import { useListParams } from '@/lib/use-list-params';
+import { useLockouts } from '../api/get-lockouts';
+import { ExemptBadge, LockoutStateBadge } from './lockout-badges';
+import { describeLocks, describePeriod, STATE_LABELS, type LockoutState } from './lockout-text';
+
+const SORT_FIELDS = ['from', 'name', 'createdAt'] as const;
+type LockoutSort = (typeof SORT_FIELDS)[number];
+
+const STATE_OPTIONS = LOCKOUT_STATES.map((state) => ({ value: state, label: STATE_LABELS[state] }));
+const isState = (value: string): value is LockoutState =>
+  (LOCKOUT_STATES as readonly string[]).includes(value);
+
+function LockoutRow({ lockout }: { lockout: LockoutRecord }) {
+  const count = lockout.devices.length;
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Anchor component={Link} to={`/app/lockout/${lockout._id}`} fw={600} size="sm">
+          {lockout.name}
+        </Anchor>
+        {/* On phones the period and locks ride along under the name. */}
+        <Stack gap={2} mt={4} hiddenFrom="sm">
+          <Text size="xs">{describePeriod(lockout)}</Text>
+          <Text size="xs" c="dimmed">
+            {count === 1 ? '1 lock' : `${count} locks`}: {describeLocks(lockout.devices)}
+          </Text>
+        </Stack>
+        {lockout.exemptAdmins && <ExemptBadge size="sm" mt={6} hiddenFrom="md" />}
+      </Table.Td>
+      <Table.Td visibleFrom="sm">
+        <Text size="sm">{describePeriod(lockout)}</Text>
+      </Table.Td>
+      <Table.Td visibleFrom="sm">
+        <Text size="sm">{count === 1 ? '1 lock' : `${count} locks`}</Text>
+        <Text size="xs" c="dimmed" lineClamp={2} maw={260}>
+          {describeLocks(lockout.devices)}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Group gap={6} wrap="wrap">
+          <LockoutStateBadge lockout={lockout} />
+          {lockout.exemptAdmins && <ExemptBadge visibleFrom="md" />}
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** /app/lockout (admin): the portal's lockouts, filtered by state, and "New lockout". */
+export function LockoutsPage() {
+  const list = useListParams<LockoutSort>({
+    sortFields: SORT_FIELDS,
+    defaultSort: 'from',
+    defaultDescending: true,
+  });
+  const stateParam = list.param('state');
+  const state = isState(stateParam) ? stateParam : null;
+  const params = { ...list.query, ...(state ? { filterBy: 'state' as const, filterValue: state } : {}) };
+  const { data, error, isPending, isPlaceholderData, refetch } = useLockouts(params);
+  const filtered = Boolean(list.search || state);
+
+  const sortProps = (field: LockoutSort) => ({
+    sorted: list.sortBy === field,
+    descending: list.descending,
+    onSort: () => list.toggleSort(field),
+  });
+
+  const newButton = (
+    <Button
+      component={Link}
+      to="/app/lockout/edit/new"
+      leftSection={<IconPlus size={18} aria-hidden="true" />}
+    >
+      New lockout
+    </Button>
+  );
+
+  let body;
+  if (isPending) body = <TableSkeleton label="Loading lockouts" />;
+  else if (error)
+    body = <QueryError title="Could not load the lockouts" error={error} onRetry={() => void refetch()} />;
+  else if (data.total === 0 && !filtered) {
+    body = (
+      <EmptyList
+        invite
+        icon={<IconLockCancel size={28} aria-hidden="true" />}
+        title="No lockouts yet"
+        description="A lockout keeps chosen locks shut for a period (works, an incident, a holiday), whatever anyone's access says."
+        action={newButton}
+      />
+    );
+  } else if (data.items.length === 0) {
+    body = (
+      <EmptyList
+        icon={<IconSearch size={28} aria-hidden="true" />}
+        title="No lockouts match"
+        description="Try another name, or another state."
+        action={
+          <Button variant="default" onClick={() => list.setParams({ state: null, search: null })}>
+            Show all lockouts
+          </Button>
+        }
+      />
+    );
+  } else {
+    body = (
+      <>
+        <Table.ScrollContainer minWidth={300}>
+          <Table verticalSpacing="sm" highlightOnHover style={{ opacity: isPlaceholderData ? 0.6 : 1 }}>
+            <Table.Thead>
+              <Table.Tr>
+                <SortableTh {...sortProps('name')}>Name</SortableTh>
+                <SortableTh {...sortProps('from')} visibleFrom="sm">
+                  Period
+                </SortableTh>
+                <Table.Th scope="col" visibleFrom="sm">
+                  Locks
+                </Table.Th>
+                <Table.Th scope="col">State</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.items.map((lockout) => (
+                <LockoutRow key={lockout._id} lockout={lockout} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <ListPagination
+          page={list.page}
+          pageSize={list.pageSize}
+          total={data.total}
+          onChange={list.setPage}
+          noun={data.total === 1 ? 'lockout' : 'lockouts'}
+        />
+      </>
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title="Lockouts"
+        description="Keep locks shut for a period, whatever anyone's access says."
+        aside={newButton}
+      />
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+        <Group gap="sm" mb="md" align="flex-end" wrap="wrap">
+          <SearchInput
+            label="Search lockouts"
+            placeholder="Lockout name"
+            value={list.search}
+            onSearch={list.setSearch}
+            style={{ flex: '1 1 240px' }}
+          />
+          <Select
+            label="State"
+            placeholder="All states"
+            data={STATE_OPTIONS}
+            value={state}
+            onChange={(value) => list.setParam('state', value)}
+            clearable
+            comboboxProps={{ withinPortal: true }}
+            style={{ flex: '0 1 200px' }}
+          />
+        </Group>
+        {body}
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,156 @@
+import { rfidInputSchema, type PortalMember, type RfidCard, type RfidInput } from '@latchkey/shared';
+import { Alert, Button, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useForm, type FormErrors } from '@mantine/form';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useState } from 'react';
+import { isApiError } from '@/lib/api-client';
+import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
+import { formResolver } from '@/lib/forms';
+import { browserTimeZone, localInputToIso } from '@/lib/local-datetime';
+import { displayName } from '@/lib/session';
+import { useRegisterRfid } from '../api/register-rfid';
+
+interface CardValues {
+  uid: string;
+  name: string;
+  validFrom: string;
+  validUntil: string;
+}
+
+const LABELS: Record<keyof CardValues, string> = {
+  uid: 'Card UID',
+  name: 'Label',
+  validFrom: 'Valid from',
+  validUntil: 'Valid until',
+};
+
+const toInput =
+  (userId: string) =>
+  (values: CardValues): RfidInput => ({
+    uid: values.uid,
+    name: values.name.trim(),
+    userId,
+    validFrom: values.validFrom ? (localInputToIso(values.validFrom) ?? values.validFrom) : null,
+    validUntil: values.validUntil ? (localInputToIso(values.validUntil) ?? values.validUntil) : null,
+  });
+
+function validator(userId: string) {
+  const resolve = formResolver<CardValues>(rfidInputSchema, LABELS, toInput(userId));
+  return (values: CardValues): FormErrors => {
+    const errors = resolve(values);
+    if (!values.uid.trim()) errors.uid = 'Enter the UID printed on the card or read by the reader';
+    if (values.validFrom && !localInputToIso(values.validFrom))
+      errors.validFrom = 'Valid from must be a date and time';
+    if (values.validUntil && !localInputToIso(values.validUntil)) {
+      errors.validUntil = 'Valid until must be a date and time';
+    } else if (typeof errors.validUntil === 'string' && /after/i.test(errors.validUntil)) {
+      errors.validUntil = 'Valid until must be after valid from';
+    }
+    return errors;
+  };
+}
+
+interface RegisterCardFormProps {
+  member: PortalMember;
+  onRegistered: (card: RfidCard) => void;
+  onCancel: () => void;
+}
+
+function RegisterCardForm({ member, onRegistered, onCancel }: RegisterCardFormProps) {
+  const register = useRegisterRfid();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<CardValues>({
+    mode: 'controlled',
+    initialValues: { uid: '', name: '', validFrom: '', validUntil: '' },
+    validate: validator(member._id),
+  });
+  const timeHint = `Optional, on your clock (${browserTimeZone()}).`;
+
+  const submit = form.onSubmit(async (values) => {
+    setFailure(null);
+    try {
+      onRegistered(await register.mutateAsync(toInput(member._id)(values)));
+    } catch (error) {
+      if (isApiError(error) && error.status === 409) {
+        form.setFieldError('uid', sentence(error.message));
+        return;
+      }
+      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
+      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
+      else setFailure(errorMessage(error));
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Register a card">
+      <Stack gap="md">
+        {failure && (
+          <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden="true" />} role="alert">
+            {failure}
+          </Alert>
+        )}
+        <TextInput
+          label={LABELS.uid}
+          description="4, 7 or 10 bytes in hex, as the reader shows it; spaces, : or - between bytes are fine."
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
+          placeholder="04 A2 3B 1C 5D 80 00"
+          required
+          autoComplete="off"
+          spellCheck={false}
+          data-autofocus
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          {...form.getInputProps('uid')}
+        />
+        <TextInput
+          label={LABELS.name}
+          description="Optional: how to tell this card apart (“Blue key fob”)."
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
+          maxLength={80}
+          {...form.getInputProps('name')}
+        />
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+          <TextInput
+            type="datetime-local"
+            label={LABELS.validFrom}
+            description={timeHint}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            {...form.getInputProps('validFrom')}
+          />
+          <TextInput
+            type="datetime-local"
+            label={LABELS.validUntil}
+            description={timeHint}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            {...form.getInputProps('validUntil')}
+          />
+        </SimpleGrid>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel} disabled={register.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={register.isPending}>
+            Register card
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+interface RegisterCardModalProps extends RegisterCardFormProps {
+  opened: boolean;
+}
+
+/** "Register a card" for a person: UID, label and an optional validity window. */
+export function RegisterCardModal({ opened, member, onCancel, onRegistered }: RegisterCardModalProps) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onCancel}
+      title={`Register a card for ${displayName(member)}`}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <RegisterCardForm member={member} onCancel={onCancel} onRegistered={onRegistered} />
+    </Modal>
+  );
+}
