@@ -4,7 +4,10 @@ export type DevicesParams = Partial<
   Pick<DevicesQuery, 'skip' | 'limit' | 'search' | 'sortBy' | 'descending' | 'filterBy' | 'filterValue'>
 >;
 
-/** Query keys of the devices feature: everything about one lock sits under its detail key. */
+/**
+ * Query keys of the devices feature: everything about one lock sits under its detail key (a
+ * person's schedule at the lock too: `accessKeys.schedule` in `@/lib/access-api`).
+ */
 export const deviceKeys = {
   all: ['devices'] as const,
   list: (params: DevicesParams) => ['devices', 'list', params] as const,
@@ -16,6 +19,4 @@ export const deviceKeys = {
   rfids: (deviceId: string) => ['devices', 'detail', deviceId, 'rfids'] as const,
   access: (deviceId: string, at: string | null) =>
     ['devices', 'detail', deviceId, 'access', at ?? 'now'] as const,
-  schedule: (deviceId: string, userId: string) =>
-    ['devices', 'detail', deviceId, 'schedule', userId] as const,
 };

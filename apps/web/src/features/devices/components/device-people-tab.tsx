@@ -1,76 +1,24 @@
-import type { Device, DeviceUser, Schedule } from '@latchkey/shared';
-import { ActionIcon, Anchor, Badge, Button, Divider, Group, Stack, Text, Tooltip } from '@mantine/core';
+import type { Device, DeviceUser } from '@latchkey/shared';
+import { Anchor, Badge, Divider, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCalendarTime, IconClock, IconUserMinus, IconUsers } from '@tabler/icons-react';
+import { IconUserMinus, IconUsers } from '@tabler/icons-react';
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
-import { AccessVia } from '@/components/access-via';
+import { AccessScheduleDialog } from '@/components/access/access-schedule-dialog';
+import { AccessRowActions, AccessScheduleLine } from '@/components/access/access-row-parts';
+import { AccessVia } from '@/components/access/access-via';
+import { groupNames } from '@/components/access/group-names';
 import { AddPicker } from '@/components/add-picker';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { MemberStatusBadge } from '@/components/member-badges';
 import { QueryError } from '@/components/query-error';
-import { describeSchedule } from '@/components/schedule/describe-schedule';
-import { ScheduleDialog } from '@/components/schedule/schedule-dialog';
-import { scheduleErrorsFrom } from '@/components/schedule/schedule-form';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
-import { isApiError } from '@/lib/api-client';
+import { useGiveDirectAccess, useRemoveDirectAccess } from '@/lib/access-api';
 import { errorMessage } from '@/lib/errors';
 import { displayName } from '@/lib/session';
 import { useDevicePossibleUsers } from '../api/get-device-possible-users';
-import { useDeviceSchedule } from '../api/get-device-schedule';
 import { useDeviceUsers } from '../api/get-device-users';
-import { useGiveDeviceAccess } from '../api/give-device-access';
-import { useRemoveDeviceAccess } from '../api/remove-device-access';
-import { useSetDeviceSchedule } from '../api/set-device-schedule';
-
-function groupNames(person: DeviceUser): string {
-  const names = person.via.groups.map((group) => group.name);
-  if (names.length <= 1) return names.join('');
-  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-}
-
-interface ScheduleEditProps {
-  device: Device;
-  person: DeviceUser;
-  onClose: () => void;
-}
-
-/** Loads the person's schedule afresh, then edits it. Mounted only while open. */
-function DeviceScheduleDialog({ device, person, onClose }: ScheduleEditProps) {
-  const query = useDeviceSchedule(device._id, person._id);
-  const save = useSetDeviceSchedule();
-  const name = displayName(person);
-
-  const onSave = async (schedule: Schedule | null) => {
-    try {
-      const saved = await save.mutateAsync({ deviceId: device._id, userId: person._id, schedule });
-      notifications.show({
-        color: 'teal',
-        title: 'Schedule saved',
-        message: `${name} at ${device.name}: ${describeSchedule(saved.schedule)}`,
-      });
-      onClose();
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? scheduleErrorsFrom(error) : {};
-      if (Object.keys(fieldErrors).length > 0) return fieldErrors;
-      throw error;
-    }
-  };
-
-  return (
-    <ScheduleDialog
-      opened
-      onClose={onClose}
-      title={`When can ${name} open ${device.name}?`}
-      timeZone={device.timeZone}
-      schedule={query.isFetchedAfterMount ? query.data?.schedule : undefined}
-      loadError={query.error}
-      onRetry={() => void query.refetch()}
-      onSave={onSave}
-    />
-  );
-}
 
 interface PersonRowProps {
   person: DeviceUser;
@@ -100,40 +48,16 @@ function PersonRow({ person, onEditSchedule, onRemove }: PersonRowProps) {
           </Text>
         )}
         <AccessVia via={person.via} />
-        <Group gap={6} wrap="nowrap" align="flex-start">
-          <IconClock size={16} stroke={1.6} aria-hidden="true" style={{ flexShrink: 0, marginTop: 2 }} />
-          <Text size="sm">
-            <Text span c="dimmed" size="sm">
-              Schedule:{' '}
-            </Text>
-            {describeSchedule(person.schedule)}
-          </Text>
-        </Group>
+        <AccessScheduleLine schedule={person.schedule} />
       </Stack>
-      <Group gap="xs" wrap="nowrap">
-        <Button
-          size="xs"
-          variant="light"
-          leftSection={<IconCalendarTime size={14} aria-hidden="true" />}
-          onClick={onEditSchedule}
-          aria-label={`Edit schedule of ${name}`}
-        >
-          Edit schedule
-        </Button>
-        {person.via.direct && (
-          <Tooltip label="Remove direct access">
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              size="lg"
-              onClick={onRemove}
-              aria-label={`Remove direct access of ${name}`}
-            >
-              <IconUserMinus size={18} aria-hidden="true" />
-            </ActionIcon>
-          </Tooltip>
-        )}
-      </Group>
+      <AccessRowActions
+        direct={person.via.direct}
+        editLabel={`Edit schedule of ${name}`}
+        removeLabel={`Remove direct access of ${name}`}
+        removeIcon={<IconUserMinus size={18} aria-hidden="true" />}
+        onEditSchedule={onEditSchedule}
+        onRemove={onRemove}
+      />
     </Group>
   );
 }
@@ -142,8 +66,8 @@ function PersonRow({ person, onEditSchedule, onRemove }: PersonRowProps) {
 export function DevicePeopleTab({ device }: { device: Device }) {
   const users = useDeviceUsers(device._id);
   const possible = useDevicePossibleUsers(device._id);
-  const give = useGiveDeviceAccess();
-  const remove = useRemoveDeviceAccess();
+  const give = useGiveDirectAccess();
+  const remove = useRemoveDirectAccess();
   const [editing, setEditing] = useState<DeviceUser | null>(null);
   const [removing, setRemoving] = useState<DeviceUser | null>(null);
 
@@ -177,7 +101,7 @@ export function DevicePeopleTab({ device }: { device: Device }) {
         title: 'Direct access removed',
         message:
           removing.via.groups.length > 0
-            ? `${name} can still open ${device.name} through ${groupNames(removing)}.`
+            ? `${name} can still open ${device.name} through ${groupNames(removing.via)}.`
             : `${name} can no longer open ${device.name}.`,
       });
       setRemoving(null);
@@ -257,7 +181,7 @@ export function DevicePeopleTab({ device }: { device: Device }) {
         <Divider />
         {list}
       </Stack>
-      {editing && <DeviceScheduleDialog device={device} person={editing} onClose={() => setEditing(null)} />}
+      {editing && <AccessScheduleDialog person={editing} lock={device} onClose={() => setEditing(null)} />}
       <ConfirmDialog
         opened={removing !== null}
         onClose={() => setRemoving(null)}
@@ -268,7 +192,7 @@ export function DevicePeopleTab({ device }: { device: Device }) {
       >
         {removing &&
           (removing.via.groups.length > 0
-            ? `${displayName(removing)} keeps access through ${groupNames(removing)}: access through groups remains until they leave the group or the lock leaves it.`
+            ? `${displayName(removing)} keeps access through ${groupNames(removing.via)}: access through groups remains until they leave the group or the lock leaves it.`
             : `${displayName(removing)} will no longer be able to open ${device.name}.`)}
       </ConfirmDialog>
     </SectionCard>

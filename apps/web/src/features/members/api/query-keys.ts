@@ -13,6 +13,5 @@ export const memberKeys = {
   detail: (userId: string) => ['members', userId] as const,
   devices: (userId: string) => ['members', userId, 'devices'] as const,
   rfids: (userId: string) => ['members', userId, 'rfids'] as const,
-  schedule: (userId: string, deviceId: string) => ['members', userId, 'schedule', deviceId] as const,
   lockOptions: (search: string) => ['members', 'lockOptions', search] as const,
 };

@@ -1,76 +1,24 @@
-import type { MemberDevice, PortalMember, Schedule } from '@latchkey/shared';
-import { ActionIcon, Anchor, Badge, Button, Divider, Group, Stack, Text, Tooltip } from '@mantine/core';
+import type { MemberDevice, PortalMember } from '@latchkey/shared';
+import { Anchor, Badge, Divider, Group, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconCalendarTime, IconClock, IconLock, IconLockOpenOff } from '@tabler/icons-react';
+import { IconLock, IconLockOpenOff } from '@tabler/icons-react';
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
-import { AccessVia } from '@/components/access-via';
+import { AccessScheduleDialog } from '@/components/access/access-schedule-dialog';
+import { AccessRowActions, AccessScheduleLine } from '@/components/access/access-row-parts';
+import { AccessVia } from '@/components/access/access-via';
+import { groupNames } from '@/components/access/group-names';
 import { AddPicker } from '@/components/add-picker';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { QueryError } from '@/components/query-error';
-import { describeSchedule } from '@/components/schedule/describe-schedule';
-import { ScheduleDialog } from '@/components/schedule/schedule-dialog';
-import { scheduleErrorsFrom } from '@/components/schedule/schedule-form';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
-import { isApiError } from '@/lib/api-client';
+import { useGiveDirectAccess, useRemoveDirectAccess } from '@/lib/access-api';
 import { errorMessage } from '@/lib/errors';
 import { displayName } from '@/lib/session';
-import { useLockSchedule } from '../api/get-lock-schedule';
 import { useMemberDevices } from '../api/get-member-devices';
-import { useGiveLockAccess } from '../api/give-lock-access';
-import { useRemoveLockAccess } from '../api/remove-lock-access';
 import { useLockOptions } from '../api/search-locks';
-import { useSetLockSchedule } from '../api/set-lock-schedule';
-
-function groupNames(lock: MemberDevice): string {
-  const names = lock.via.groups.map((group) => group.name);
-  if (names.length <= 1) return names.join('');
-  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-}
-
-interface LockScheduleDialogProps {
-  member: PortalMember;
-  lock: MemberDevice;
-  onClose: () => void;
-}
-
-/** Loads the schedule afresh, then edits it. Mounted only while open. */
-function LockScheduleDialog({ member, lock, onClose }: LockScheduleDialogProps) {
-  const query = useLockSchedule(member._id, lock._id);
-  const save = useSetLockSchedule();
-  const name = displayName(member);
-
-  const onSave = async (schedule: Schedule | null) => {
-    try {
-      const saved = await save.mutateAsync({ userId: member._id, deviceId: lock._id, schedule });
-      notifications.show({
-        color: 'teal',
-        title: 'Schedule saved',
-        message: `${name} at ${lock.name}: ${describeSchedule(saved.schedule)}`,
-      });
-      onClose();
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? scheduleErrorsFrom(error) : {};
-      if (Object.keys(fieldErrors).length > 0) return fieldErrors;
-      throw error;
-    }
-  };
-
-  return (
-    <ScheduleDialog
-      opened
-      onClose={onClose}
-      title={`When can ${name} open ${lock.name}?`}
-      timeZone={lock.timeZone}
-      schedule={query.isFetchedAfterMount ? query.data?.schedule : undefined}
-      loadError={query.error}
-      onRetry={() => void query.refetch()}
-      onSave={onSave}
-    />
-  );
-}
 
 interface LockRowProps {
   lock: MemberDevice;
@@ -91,40 +39,16 @@ function LockRow({ lock, onEditSchedule, onRemove }: LockRowProps) {
           </Text>
         </Group>
         <AccessVia via={lock.via} />
-        <Group gap={6} wrap="nowrap" align="flex-start">
-          <IconClock size={16} stroke={1.6} aria-hidden="true" style={{ flexShrink: 0, marginTop: 2 }} />
-          <Text size="sm">
-            <Text span c="dimmed" size="sm">
-              Schedule:{' '}
-            </Text>
-            {describeSchedule(lock.schedule)}
-          </Text>
-        </Group>
+        <AccessScheduleLine schedule={lock.schedule} />
       </Stack>
-      <Group gap="xs" wrap="nowrap">
-        <Button
-          size="xs"
-          variant="light"
-          leftSection={<IconCalendarTime size={14} aria-hidden="true" />}
-          onClick={onEditSchedule}
-          aria-label={`Edit schedule at ${lock.name}`}
-        >
-          Edit schedule
-        </Button>
-        {lock.via.direct && (
-          <Tooltip label="Remove direct access">
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              size="lg"
-              onClick={onRemove}
-              aria-label={`Remove direct access to ${lock.name}`}
-            >
-              <IconLockOpenOff size={18} aria-hidden="true" />
-            </ActionIcon>
-          </Tooltip>
-        )}
-      </Group>
+      <AccessRowActions
+        direct={lock.via.direct}
+        editLabel={`Edit schedule at ${lock.name}`}
+        removeLabel={`Remove direct access to ${lock.name}`}
+        removeIcon={<IconLockOpenOff size={18} aria-hidden="true" />}
+        onEditSchedule={onEditSchedule}
+        onRemove={onRemove}
+      />
     </Group>
   );
 }
@@ -135,8 +59,8 @@ export function MemberLocksCard({ member }: { member: PortalMember }) {
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search, 250);
   const lockOptions = useLockOptions(debouncedSearch);
-  const give = useGiveLockAccess();
-  const remove = useRemoveLockAccess();
+  const give = useGiveDirectAccess();
+  const remove = useRemoveDirectAccess();
   const [editing, setEditing] = useState<MemberDevice | null>(null);
   const [removing, setRemoving] = useState<MemberDevice | null>(null);
   const name = displayName(member);
@@ -170,7 +94,7 @@ export function MemberLocksCard({ member }: { member: PortalMember }) {
         title: 'Direct access removed',
         message:
           removing.via.groups.length > 0
-            ? `${name} can still open ${removing.name} through ${groupNames(removing)}.`
+            ? `${name} can still open ${removing.name} through ${groupNames(removing.via)}.`
             : `${name} can no longer open ${removing.name}.`,
       });
       setRemoving(null);
@@ -240,7 +164,7 @@ export function MemberLocksCard({ member }: { member: PortalMember }) {
         <Divider />
         {list}
       </Stack>
-      {editing && <LockScheduleDialog member={member} lock={editing} onClose={() => setEditing(null)} />}
+      {editing && <AccessScheduleDialog person={member} lock={editing} onClose={() => setEditing(null)} />}
       <ConfirmDialog
         opened={removing !== null}
         onClose={() => setRemoving(null)}
@@ -251,7 +175,7 @@ export function MemberLocksCard({ member }: { member: PortalMember }) {
       >
         {removing &&
           (removing.via.groups.length > 0
-            ? `${name} keeps access to ${removing.name} through ${groupNames(removing)}: access through groups remains.`
+            ? `${name} keeps access to ${removing.name} through ${groupNames(removing.via)}: access through groups remains.`
             : `${name} will no longer be able to open ${removing.name}.`)}
       </ConfirmDialog>
     </SectionCard>
