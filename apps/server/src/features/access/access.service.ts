@@ -8,6 +8,7 @@ import {
   type Schedule,
 } from '@latchkey/shared';
 import type { Database } from '../../db/database';
+import { toIso } from '../../db/mappers';
 import type { DeviceRow } from '../../db/schema';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
@@ -193,6 +194,11 @@ export async function buildCredentialSet(
   portalId: string,
   device: DeviceRow,
 ): Promise<CredentialSet> {
+  return (await loadCredentialSet(db, portalId, device)).set;
+}
+
+/** The credential set together with the members it was built from. */
+async function loadCredentialSet(db: Database, portalId: string, device: DeviceRow) {
   const paths = await listAccessPaths(db, portalId, { deviceId: device.id });
   const userIds = paths.map((p) => p.userId);
   const [members, schedules, credentials] = await Promise.all([
@@ -224,13 +230,20 @@ export async function buildCredentialSet(
         credentialId: credential.id,
         kind: credential.kind,
         secret: credential.secret,
-        validFrom: credential.valid_from === null ? null : new Date(credential.valid_from).toISOString(),
-        validUntil: credential.valid_until === null ? null : new Date(credential.valid_until).toISOString(),
+        validFrom: toIso(credential.valid_from),
+        validUntil: toIso(credential.valid_until),
       });
     }
   }
   const lockouts = await engineLockoutsOfDevice(db, portalId, device.id);
-  return { deviceId: device.id, version: 0, timeZone: device.time_zone, entries, lockouts };
+  const set: CredentialSet = {
+    deviceId: device.id,
+    version: 0,
+    timeZone: device.time_zone,
+    entries,
+    lockouts,
+  };
+  return { set, members };
 }
 
 function formatLocalTime(instant: Date, timeZone: string): string {
@@ -256,8 +269,8 @@ export async function getDeviceAccessAt(
   at: Date,
 ): Promise<DeviceAccess> {
   const device = await requireDevice(db, portalId, deviceId);
-  const set = await buildCredentialSet(db, portalId, device);
-  const members = await findMembers(db, portalId, [...new Set(set.entries.map((e) => e.userId))]);
+  const { set, members: all } = await loadCredentialSet(db, portalId, device);
+  const members = all.filter((m) => set.entries.some((e) => e.userId === m.id));
   const people = members.map((member) => {
     const entries = set.entries.filter((e) => e.userId === member.id);
     const decisions = entries.map((entry) => explainEntry(set, entry, at));

@@ -69,6 +69,8 @@ export async function listCredentialsPage(
     sortBy?: 'secret' | 'name' | 'created_at';
     descending: boolean;
     userId?: string;
+    /** Only credentials held by these people. */
+    userIds?: string[];
     id?: string;
   },
 ) {
@@ -80,6 +82,10 @@ export async function listCredentialsPage(
     .where('c.revoked_at', 'is', null);
   if (query.userId) base = base.where('c.user_id', '=', query.userId);
   if (query.id) base = base.where('c.id', '=', query.id);
+  if (query.userIds) {
+    if (query.userIds.length === 0) return { rows: [], total: 0 };
+    base = base.where('c.user_id', 'in', query.userIds);
+  }
   if (query.search) {
     const term = query.search;
     base = base.where((eb) =>

@@ -146,11 +146,12 @@ export async function getCardsOfUser(db: Database, portalId: string, userId: str
 /** The cards that reach a lock: those held by people who can use it. */
 export async function getCardsOfDevice(db: Database, portalId: string, deviceId: string) {
   if (!(await findDevice(db, portalId, deviceId))) throw AppError.notFound('Lock');
-  const holders = new Set((await listAccessPaths(db, portalId, { deviceId })).map((p) => p.userId));
+  const holders = [...new Set((await listAccessPaths(db, portalId, { deviceId })).map((p) => p.userId))];
   const { rows } = await listCredentialsPage(db, portalId, 'rfid', {
     skip: 0,
     limit: 10_000,
     descending: false,
+    userIds: holders,
   });
-  return rows.filter((r) => r.user_id && holders.has(r.user_id)).map(toCard);
+  return rows.map(toCard);
 }
