@@ -16,12 +16,10 @@ import {
 import { IconChevronDown, IconChevronRight, IconHistory } from '@tabler/icons-react';
 import { useState } from 'react';
 import { EmptyList } from '@/components/empty-list';
-import { ListPagination } from '@/components/list-pagination';
 import { PageHeader } from '@/components/page-header';
+import { PagedListBody } from '@/components/paged-list-body';
 import { describeSchedule } from '@/components/schedule/describe-schedule';
-import { QueryError } from '@/components/query-error';
 import { SortableTh } from '@/components/sortable-th';
-import { TableSkeleton } from '@/components/table-skeleton';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { useListParams } from '@/lib/use-list-params';
 import { useAudit } from '../api/get-audit';
@@ -193,7 +191,7 @@ export function ChangeLogPage() {
   const from = list.param('from');
   const to = list.param('to');
   const datesWrong = Boolean(from && to && to < from);
-  const { data, error, isPending, isPlaceholderData, refetch } = useAudit({
+  const audit = useAudit({
     skip: list.query.skip,
     limit: list.query.limit,
     sortBy: 'createdAt',
@@ -215,73 +213,75 @@ export function ChangeLogPage() {
 
   const clearFilters = () => list.setParams({ type: null, from: null, to: null });
 
-  let body;
-  if (isPending) body = <TableSkeleton label="Loading the change log" />;
-  else if (error)
-    body = <QueryError title="Could not load the change log" error={error} onRetry={() => void refetch()} />;
-  else if (data.items.length === 0) {
-    body = (
-      <EmptyList
-        icon={<IconHistory size={28} aria-hidden="true" />}
-        title={filtered ? 'No changes match' : 'No changes yet'}
-        description={
-          filtered
-            ? 'Try another type of record or other dates.'
-            : 'Every change an admin makes (locks, people, groups, codes, schedules) is recorded here.'
-        }
-        action={
-          filtered && (
-            <Button variant="default" onClick={clearFilters}>
-              Show all changes
-            </Button>
-          )
-        }
-      />
-    );
-  } else {
-    body = (
-      <>
-        <Table.ScrollContainer minWidth={320}>
-          <Table verticalSpacing="xs" style={{ opacity: isPlaceholderData ? 0.6 : 1 }}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={44}>
-                  <VisuallyHidden>Details</VisuallyHidden>
-                </Table.Th>
-                <SortableTh sorted descending={list.descending} onSort={() => list.toggleSort('createdAt')}>
-                  When
-                </SortableTh>
-                <Table.Th scope="col" visibleFrom="sm">
-                  Who
-                </Table.Th>
-                <Table.Th scope="col">Action</Table.Th>
-                <Table.Th scope="col" visibleFrom="sm">
-                  What
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.items.map((entry) => (
-                <EntryRows
-                  key={entry._id}
-                  entry={entry}
-                  expanded={expanded.has(entry._id)}
-                  onToggle={() => toggle(entry._id)}
-                />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        <ListPagination
-          page={list.page}
-          pageSize={list.pageSize}
-          total={data.total}
-          onChange={list.setPage}
-          noun={data.total === 1 ? 'change' : 'changes'}
-        />
-      </>
-    );
-  }
+  const emptyList = (
+    <EmptyList
+      icon={<IconHistory size={28} aria-hidden="true" />}
+      title={filtered ? 'No changes match' : 'No changes yet'}
+      description={
+        filtered
+          ? 'Try another type of record or other dates.'
+          : 'Every change an admin makes (locks, people, groups, codes, schedules) is recorded here.'
+      }
+      action={
+        filtered && (
+          <Button variant="default" onClick={clearFilters}>
+            Show all changes
+          </Button>
+        )
+      }
+    />
+  );
+
+  const body = (
+    <PagedListBody
+      query={audit}
+      loadingLabel="Loading the change log"
+      errorTitle="Could not load the change log"
+      filtered={filtered}
+      empty={emptyList}
+      noMatch={emptyList}
+      pagination={{
+        page: list.page,
+        pageSize: list.pageSize,
+        onChange: list.setPage,
+        noun: (total) => (total === 1 ? 'change' : 'changes'),
+      }}
+      minWidth={320}
+      tableProps={{ verticalSpacing: 'xs', highlightOnHover: false }}
+    >
+      {(items) => (
+        <>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={44}>
+                <VisuallyHidden>Details</VisuallyHidden>
+              </Table.Th>
+              <SortableTh sorted descending={list.descending} onSort={() => list.toggleSort('createdAt')}>
+                When
+              </SortableTh>
+              <Table.Th scope="col" visibleFrom="sm">
+                Who
+              </Table.Th>
+              <Table.Th scope="col">Action</Table.Th>
+              <Table.Th scope="col" visibleFrom="sm">
+                What
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((entry) => (
+              <EntryRows
+                key={entry._id}
+                entry={entry}
+                expanded={expanded.has(entry._id)}
+                onToggle={() => toggle(entry._id)}
+              />
+            ))}
+          </Table.Tbody>
+        </>
+      )}
+    </PagedListBody>
+  );
 
   return (
     <Stack gap="lg">

@@ -6,13 +6,11 @@ import { IconBatteryOff, IconLock, IconLockPlus, IconSearch } from '@tabler/icon
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { EmptyList } from '@/components/empty-list';
-import { ListPagination } from '@/components/list-pagination';
 import { OneTimeSecretModal } from '@/components/one-time-secret-modal';
 import { PageHeader } from '@/components/page-header';
-import { QueryError } from '@/components/query-error';
+import { PagedListBody } from '@/components/paged-list-body';
 import { SearchInput } from '@/components/search-input';
 import { SortableTh } from '@/components/sortable-th';
-import { TableSkeleton } from '@/components/table-skeleton';
 import { useListParams } from '@/lib/use-list-params';
 import { useSession } from '@/lib/session';
 import { useDevices } from '../api/get-devices';
@@ -95,7 +93,7 @@ export function DevicesPage() {
   const list = useListParams<DeviceSort>({ sortFields: SORT_FIELDS, defaultSort: 'name' });
   const model = list.param('model');
   const params = { ...list.query, ...(model ? { filterBy: 'model' as const, filterValue: model } : {}) };
-  const { data, error, isPending, isPlaceholderData, refetch } = useDevices(params);
+  const devices = useDevices(params);
   const [adding, { open: openAdd, close: closeAdd }] = useDisclosure(false);
   const [created, setCreated] = useState<DeviceCreated | null>(null);
   const filtered = Boolean(list.search || model);
@@ -112,71 +110,67 @@ export function DevicesPage() {
     </Button>
   );
 
-  let body;
-  if (isPending) {
-    body = <TableSkeleton label="Loading locks" />;
-  } else if (error) {
-    body = <QueryError title="Could not load the locks" error={error} onRetry={() => void refetch()} />;
-  } else if (data.total === 0 && !filtered) {
-    body = (
-      <EmptyList
-        invite
-        icon={<IconLock size={28} aria-hidden="true" />}
-        title="No locks yet"
-        description="Add your first lock: you will get the secret it uses to connect, then choose who may open it and when."
-        action={addButton}
-      />
-    );
-  } else if (data.items.length === 0) {
-    body = (
-      <EmptyList
-        icon={<IconSearch size={28} aria-hidden="true" />}
-        title="No locks match"
-        description="Try another name or serial, or another model."
-        action={
-          <Button variant="default" onClick={() => list.setParams({ model: null, search: null })}>
-            Show all locks
-          </Button>
-        }
-      />
-    );
-  } else {
-    body = (
-      <>
-        <Table.ScrollContainer minWidth={320}>
-          <Table verticalSpacing="sm" highlightOnHover style={{ opacity: isPlaceholderData ? 0.6 : 1 }}>
-            <Table.Thead>
-              <Table.Tr>
-                <SortableTh {...sortProps('name')}>Name</SortableTh>
-                <SortableTh {...sortProps('model')} visibleFrom="sm">
-                  Model
-                </SortableTh>
-                <SortableTh {...sortProps('timeZone')} visibleFrom="md">
-                  Time zone
-                </SortableTh>
-                <SortableTh {...sortProps('battery')}>Battery</SortableTh>
-                <SortableTh {...sortProps('lastSeenAt')} visibleFrom="sm">
-                  Last seen
-                </SortableTh>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.items.map((device) => (
-                <DeviceRow key={device._id} device={device} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        <ListPagination
-          page={list.page}
-          pageSize={list.pageSize}
-          total={data.total}
-          onChange={list.setPage}
-          noun={data.total === 1 ? 'lock' : 'locks'}
+  const body = (
+    <PagedListBody
+      query={devices}
+      loadingLabel="Loading locks"
+      errorTitle="Could not load the locks"
+      filtered={filtered}
+      empty={
+        <EmptyList
+          invite
+          icon={<IconLock size={28} aria-hidden="true" />}
+          title="No locks yet"
+          description="Add your first lock: you will get the secret it uses to connect, then choose who may open it and when."
+          action={addButton}
         />
-      </>
-    );
-  }
+      }
+      noMatch={
+        <EmptyList
+          icon={<IconSearch size={28} aria-hidden="true" />}
+          title="No locks match"
+          description="Try another name or serial, or another model."
+          action={
+            <Button variant="default" onClick={() => list.setParams({ model: null, search: null })}>
+              Show all locks
+            </Button>
+          }
+        />
+      }
+      pagination={{
+        page: list.page,
+        pageSize: list.pageSize,
+        onChange: list.setPage,
+        noun: (total) => (total === 1 ? 'lock' : 'locks'),
+      }}
+      minWidth={320}
+    >
+      {(items) => (
+        <>
+          <Table.Thead>
+            <Table.Tr>
+              <SortableTh {...sortProps('name')}>Name</SortableTh>
+              <SortableTh {...sortProps('model')} visibleFrom="sm">
+                Model
+              </SortableTh>
+              <SortableTh {...sortProps('timeZone')} visibleFrom="md">
+                Time zone
+              </SortableTh>
+              <SortableTh {...sortProps('battery')}>Battery</SortableTh>
+              <SortableTh {...sortProps('lastSeenAt')} visibleFrom="sm">
+                Last seen
+              </SortableTh>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((device) => (
+              <DeviceRow key={device._id} device={device} />
+            ))}
+          </Table.Tbody>
+        </>
+      )}
+    </PagedListBody>
+  );
 
   return (
     <Stack gap="lg">

@@ -6,12 +6,10 @@ import { notifications } from '@mantine/notifications';
 import { IconPlus, IconSearch, IconUsersGroup } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { EmptyList } from '@/components/empty-list';
-import { ListPagination } from '@/components/list-pagination';
 import { PageHeader } from '@/components/page-header';
-import { QueryError } from '@/components/query-error';
+import { PagedListBody } from '@/components/paged-list-body';
 import { SearchInput } from '@/components/search-input';
 import { SortableTh } from '@/components/sortable-th';
-import { TableSkeleton } from '@/components/table-skeleton';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
@@ -107,7 +105,7 @@ function GroupRow({ group }: { group: PortalGroup }) {
 /** /app/group (admin): the portal's groups, and "New group". */
 export function GroupsPage() {
   const list = useListParams<GroupSort>({ sortFields: SORT_FIELDS, defaultSort: 'name' });
-  const { data, error, isPending, isPlaceholderData, refetch } = useGroups(list.query);
+  const groups = useGroups(list.query);
   const [creating, { open, close }] = useDisclosure(false);
 
   const sortProps = (field: GroupSort) => ({
@@ -122,67 +120,68 @@ export function GroupsPage() {
     </Button>
   );
 
-  let body;
-  if (isPending) body = <TableSkeleton label="Loading groups" />;
-  else if (error)
-    body = <QueryError title="Could not load the groups" error={error} onRetry={() => void refetch()} />;
-  else if (data.items.length === 0) {
-    body = list.search ? (
-      <EmptyList
-        icon={<IconSearch size={28} aria-hidden="true" />}
-        title="No groups match"
-        description="Try another name."
-        action={
-          <Button variant="default" onClick={() => list.setSearch('')}>
-            Show all groups
-          </Button>
-        }
-      />
-    ) : (
-      <EmptyList
-        invite
-        icon={<IconUsersGroup size={28} aria-hidden="true" />}
-        title="No groups yet"
-        description="A group gives all its people access to all its locks: staff, cleaners, a family."
-        action={createButton}
-      />
-    );
-  } else {
-    body = (
-      <>
-        <Table.ScrollContainer minWidth={300}>
-          <Table verticalSpacing="sm" highlightOnHover style={{ opacity: isPlaceholderData ? 0.6 : 1 }}>
-            <Table.Thead>
-              <Table.Tr>
-                <SortableTh {...sortProps('name')}>Name</SortableTh>
-                <Table.Th scope="col" visibleFrom="sm">
-                  People
-                </Table.Th>
-                <Table.Th scope="col" visibleFrom="sm">
-                  Locks
-                </Table.Th>
-                <SortableTh {...sortProps('createdAt')} visibleFrom="xs">
-                  Created
-                </SortableTh>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.items.map((group) => (
-                <GroupRow key={group._id} group={group} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        <ListPagination
-          page={list.page}
-          pageSize={list.pageSize}
-          total={data.total}
-          onChange={list.setPage}
-          noun={data.total === 1 ? 'group' : 'groups'}
-        />
-      </>
-    );
-  }
+  const noGroupsMatch = (
+    <EmptyList
+      icon={<IconSearch size={28} aria-hidden="true" />}
+      title="No groups match"
+      description="Try another name."
+      action={
+        <Button variant="default" onClick={() => list.setSearch('')}>
+          Show all groups
+        </Button>
+      }
+    />
+  );
+  const noGroupsYet = (
+    <EmptyList
+      invite
+      icon={<IconUsersGroup size={28} aria-hidden="true" />}
+      title="No groups yet"
+      description="A group gives all its people access to all its locks: staff, cleaners, a family."
+      action={createButton}
+    />
+  );
+
+  const body = (
+    <PagedListBody
+      query={groups}
+      loadingLabel="Loading groups"
+      errorTitle="Could not load the groups"
+      filtered={Boolean(list.search)}
+      empty={noGroupsYet}
+      noMatch={list.search ? noGroupsMatch : noGroupsYet}
+      pagination={{
+        page: list.page,
+        pageSize: list.pageSize,
+        onChange: list.setPage,
+        noun: (total) => (total === 1 ? 'group' : 'groups'),
+      }}
+    >
+      {(items) => (
+        <>
+          <Table.Thead>
+            <Table.Tr>
+              <SortableTh {...sortProps('name')}>Name</SortableTh>
+              <Table.Th scope="col" visibleFrom="sm">
+                People
+              </Table.Th>
+              <Table.Th scope="col" visibleFrom="sm">
+                Locks
+              </Table.Th>
+              <SortableTh {...sortProps('createdAt')} visibleFrom="xs">
+                Created
+              </SortableTh>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((group) => (
+              <GroupRow key={group._id} group={group} />
+            ))}
+          </Table.Tbody>
+        </>
+      )}
+    </PagedListBody>
+  );
 
   return (
     <Stack gap="lg">

@@ -3,12 +3,10 @@ import { Anchor, Button, Group, Paper, Select, Stack, Table, Text } from '@manti
 import { IconLockCancel, IconPlus, IconSearch } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { EmptyList } from '@/components/empty-list';
-import { ListPagination } from '@/components/list-pagination';
 import { PageHeader } from '@/components/page-header';
-import { QueryError } from '@/components/query-error';
+import { PagedListBody } from '@/components/paged-list-body';
 import { SearchInput } from '@/components/search-input';
 import { SortableTh } from '@/components/sortable-th';
-import { TableSkeleton } from '@/components/table-skeleton';
 import { useListParams } from '@/lib/use-list-params';
 import { useLockouts } from '../api/get-lockouts';
 import { ExemptBadge, LockoutStateBadge } from './lockout-badges';
@@ -67,7 +65,7 @@ export function LockoutsPage() {
   const stateParam = list.param('state');
   const state = isState(stateParam) ? stateParam : null;
   const params = { ...list.query, ...(state ? { filterBy: 'state' as const, filterValue: state } : {}) };
-  const { data, error, isPending, isPlaceholderData, refetch } = useLockouts(params);
+  const lockouts = useLockouts(params);
   const filtered = Boolean(list.search || state);
 
   const sortProps = (field: LockoutSort) => ({
@@ -86,67 +84,63 @@ export function LockoutsPage() {
     </Button>
   );
 
-  let body;
-  if (isPending) body = <TableSkeleton label="Loading lockouts" />;
-  else if (error)
-    body = <QueryError title="Could not load the lockouts" error={error} onRetry={() => void refetch()} />;
-  else if (data.total === 0 && !filtered) {
-    body = (
-      <EmptyList
-        invite
-        icon={<IconLockCancel size={28} aria-hidden="true" />}
-        title="No lockouts yet"
-        description="A lockout keeps chosen locks shut for a period (works, an incident, a holiday), whatever anyone's access says."
-        action={newButton}
-      />
-    );
-  } else if (data.items.length === 0) {
-    body = (
-      <EmptyList
-        icon={<IconSearch size={28} aria-hidden="true" />}
-        title="No lockouts match"
-        description="Try another name, or another state."
-        action={
-          <Button variant="default" onClick={() => list.setParams({ state: null, search: null })}>
-            Show all lockouts
-          </Button>
-        }
-      />
-    );
-  } else {
-    body = (
-      <>
-        <Table.ScrollContainer minWidth={300}>
-          <Table verticalSpacing="sm" highlightOnHover style={{ opacity: isPlaceholderData ? 0.6 : 1 }}>
-            <Table.Thead>
-              <Table.Tr>
-                <SortableTh {...sortProps('name')}>Name</SortableTh>
-                <SortableTh {...sortProps('from')} visibleFrom="sm">
-                  Period
-                </SortableTh>
-                <Table.Th scope="col" visibleFrom="sm">
-                  Locks
-                </Table.Th>
-                <Table.Th scope="col">State</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.items.map((lockout) => (
-                <LockoutRow key={lockout._id} lockout={lockout} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        <ListPagination
-          page={list.page}
-          pageSize={list.pageSize}
-          total={data.total}
-          onChange={list.setPage}
-          noun={data.total === 1 ? 'lockout' : 'lockouts'}
+  const body = (
+    <PagedListBody
+      query={lockouts}
+      loadingLabel="Loading lockouts"
+      errorTitle="Could not load the lockouts"
+      filtered={filtered}
+      empty={
+        <EmptyList
+          invite
+          icon={<IconLockCancel size={28} aria-hidden="true" />}
+          title="No lockouts yet"
+          description="A lockout keeps chosen locks shut for a period (works, an incident, a holiday), whatever anyone's access says."
+          action={newButton}
         />
-      </>
-    );
-  }
+      }
+      noMatch={
+        <EmptyList
+          icon={<IconSearch size={28} aria-hidden="true" />}
+          title="No lockouts match"
+          description="Try another name, or another state."
+          action={
+            <Button variant="default" onClick={() => list.setParams({ state: null, search: null })}>
+              Show all lockouts
+            </Button>
+          }
+        />
+      }
+      pagination={{
+        page: list.page,
+        pageSize: list.pageSize,
+        onChange: list.setPage,
+        noun: (total) => (total === 1 ? 'lockout' : 'lockouts'),
+      }}
+    >
+      {(items) => (
+        <>
+          <Table.Thead>
+            <Table.Tr>
+              <SortableTh {...sortProps('name')}>Name</SortableTh>
+              <SortableTh {...sortProps('from')} visibleFrom="sm">
+                Period
+              </SortableTh>
+              <Table.Th scope="col" visibleFrom="sm">
+                Locks
+              </Table.Th>
+              <Table.Th scope="col">State</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((lockout) => (
+              <LockoutRow key={lockout._id} lockout={lockout} />
+            ))}
+          </Table.Tbody>
+        </>
+      )}
+    </PagedListBody>
+  );
 
   return (
     <Stack gap="lg">

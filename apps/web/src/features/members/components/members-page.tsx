@@ -6,14 +6,12 @@ import { IconSearch, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { EmptyList } from '@/components/empty-list';
-import { ListPagination } from '@/components/list-pagination';
 import { MemberStatusBadge, RoleBadge } from '@/components/member-badges';
 import { OneTimeSecretModal } from '@/components/one-time-secret-modal';
 import { PageHeader } from '@/components/page-header';
-import { QueryError } from '@/components/query-error';
+import { PagedListBody } from '@/components/paged-list-body';
 import { SearchInput } from '@/components/search-input';
 import { SortableTh } from '@/components/sortable-th';
-import { TableSkeleton } from '@/components/table-skeleton';
 import { formatDate, formatRelative } from '@/lib/format';
 import { displayName } from '@/lib/session';
 import { useListParams } from '@/lib/use-list-params';
@@ -89,7 +87,7 @@ export function MembersPage() {
   const list = useListParams<MemberSort>({ sortFields: SORT_FIELDS, defaultSort: 'firstName' });
   const show = SHOW_VALUES.has(list.param('show')) ? list.param('show') : '';
   const [filterBy, filterValue] = show ? (show.split(':') as ['role' | 'status', string]) : [];
-  const { data, error, isPending, isPlaceholderData, refetch } = useMembers({
+  const members = useMembers({
     ...list.query,
     ...(filterBy ? { filterBy, filterValue } : {}),
   });
@@ -122,70 +120,71 @@ export function MembersPage() {
     </Button>
   );
 
-  let body;
-  if (isPending) body = <TableSkeleton label="Loading people" />;
-  else if (error)
-    body = <QueryError title="Could not load the people" error={error} onRetry={() => void refetch()} />;
-  else if (data.items.length === 0) {
-    body = filtered ? (
-      <EmptyList
-        icon={<IconSearch size={28} aria-hidden="true" />}
-        title="Nobody matches"
-        description="Try another name or email, or show everyone."
-        action={
-          <Button variant="default" onClick={() => list.setParams({ show: null, search: null })}>
-            Show everyone
-          </Button>
-        }
-      />
-    ) : (
-      <EmptyList
-        invite
-        icon={<IconUsers size={28} aria-hidden="true" />}
-        title="Nobody here yet"
-        description="Add the people who will open your locks, or help you run the portal."
-        action={addButton}
-      />
-    );
-  } else {
-    body = (
-      <>
-        <Table.ScrollContainer minWidth={300}>
-          <Table verticalSpacing="sm" highlightOnHover style={{ opacity: isPlaceholderData ? 0.6 : 1 }}>
-            <Table.Thead>
-              <Table.Tr>
-                <SortableTh {...sortProps('firstName')}>Name</SortableTh>
-                <SortableTh {...sortProps('email')} visibleFrom="md">
-                  Email
-                </SortableTh>
-                <SortableTh {...sortProps('role')} visibleFrom="sm">
-                  Role
-                </SortableTh>
-                <SortableTh {...sortProps('status')} visibleFrom="sm">
-                  Status
-                </SortableTh>
-                <SortableTh {...sortProps('joinedAt')} visibleFrom="xs">
-                  Joined
-                </SortableTh>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.items.map((member) => (
-                <MemberRow key={member._id} member={member} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        <ListPagination
-          page={list.page}
-          pageSize={list.pageSize}
-          total={data.total}
-          onChange={list.setPage}
-          noun={data.total === 1 ? 'person' : 'people'}
-        />
-      </>
-    );
-  }
+  const nobodyMatches = (
+    <EmptyList
+      icon={<IconSearch size={28} aria-hidden="true" />}
+      title="Nobody matches"
+      description="Try another name or email, or show everyone."
+      action={
+        <Button variant="default" onClick={() => list.setParams({ show: null, search: null })}>
+          Show everyone
+        </Button>
+      }
+    />
+  );
+  const nobodyYet = (
+    <EmptyList
+      invite
+      icon={<IconUsers size={28} aria-hidden="true" />}
+      title="Nobody here yet"
+      description="Add the people who will open your locks, or help you run the portal."
+      action={addButton}
+    />
+  );
+
+  const body = (
+    <PagedListBody
+      query={members}
+      loadingLabel="Loading people"
+      errorTitle="Could not load the people"
+      filtered={filtered}
+      empty={nobodyYet}
+      noMatch={filtered ? nobodyMatches : nobodyYet}
+      pagination={{
+        page: list.page,
+        pageSize: list.pageSize,
+        onChange: list.setPage,
+        noun: (total) => (total === 1 ? 'person' : 'people'),
+      }}
+    >
+      {(items) => (
+        <>
+          <Table.Thead>
+            <Table.Tr>
+              <SortableTh {...sortProps('firstName')}>Name</SortableTh>
+              <SortableTh {...sortProps('email')} visibleFrom="md">
+                Email
+              </SortableTh>
+              <SortableTh {...sortProps('role')} visibleFrom="sm">
+                Role
+              </SortableTh>
+              <SortableTh {...sortProps('status')} visibleFrom="sm">
+                Status
+              </SortableTh>
+              <SortableTh {...sortProps('joinedAt')} visibleFrom="xs">
+                Joined
+              </SortableTh>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((member) => (
+              <MemberRow key={member._id} member={member} />
+            ))}
+          </Table.Tbody>
+        </>
+      )}
+    </PagedListBody>
+  );
 
   return (
     <Stack gap="lg">

@@ -1,0 +1,78 @@
+import { Table, type TableProps } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { ListPagination } from './list-pagination';
+import { QueryError } from './query-error';
+import { TableSkeleton } from './table-skeleton';
+
+interface PagedListQuery<T> {
+  isPending: boolean;
+  error: unknown;
+  data: { total: number; items: readonly T[] } | undefined;
+  isPlaceholderData: boolean;
+  refetch: () => unknown;
+}
+
+interface PagedListBodyProps<T> {
+  query: PagedListQuery<T>;
+  loadingLabel: string;
+  errorTitle: string;
+  /** Whether a search or filter narrows the list (else an empty list is a first use). */
+  filtered: boolean;
+  /** The first-use {@link EmptyList} (nothing at all yet, nothing filtered). */
+  empty: ReactNode;
+  /** The {@link EmptyList} when nothing matches, with a way out. */
+  noMatch: ReactNode;
+  pagination: {
+    page: number;
+    pageSize: number;
+    onChange: (page: number) => void;
+    /** What the list holds, for this total ("lock" or "locks"). */
+    noun: (total: number) => string;
+  };
+  minWidth?: number;
+  tableProps?: Omit<TableProps, 'style' | 'children'>;
+  /** The table head and body for the page's items. */
+  children: (items: readonly T[]) => ReactNode;
+}
+
+/** A paged list's body: loading, error, first-use empty, no match, or the table and its pagination. */
+export function PagedListBody<T>({
+  query,
+  loadingLabel,
+  errorTitle,
+  filtered,
+  empty,
+  noMatch,
+  pagination,
+  minWidth = 300,
+  tableProps,
+  children,
+}: PagedListBodyProps<T>) {
+  const { isPending, error, data, isPlaceholderData, refetch } = query;
+  if (isPending) return <TableSkeleton label={loadingLabel} />;
+  if (error) return <QueryError title={errorTitle} error={error} onRetry={() => void refetch()} />;
+  if (!data) return null;
+  if (data.total === 0 && !filtered) return empty;
+  if (data.items.length === 0) return noMatch;
+  return (
+    <>
+      <Table.ScrollContainer minWidth={minWidth}>
+        <Table
+          verticalSpacing="sm"
+          highlightOnHover
+          {...tableProps}
+          style={{ opacity: isPlaceholderData ? 0.6 : 1 }}
+        >
+          {children(data.items)}
+        </Table>
+      </Table.ScrollContainer>
+      <ListPagination
+        page={pagination.page}
+        pageSize={pagination.pageSize}
+        total={data.total}
+        onChange={pagination.onChange}
+        noun={pagination.noun(data.total)}
+      />
+    </>
+  );
+}
