@@ -3,9 +3,17 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 // The end-to-end run builds the web app and starts the real server on a fresh data folder,
-// with the demo portal, then drives Debian's Chromium (no browser download).
+// with the demo portal, then drives Debian's Chromium (no browser download). The server sends
+// its mail over SMTP to a mail catcher that the tests read (e2e/mail-catcher.ts).
 const port = Number(process.env.E2E_PORT ?? 3310);
+const smtpPort = port + 15;
+const mailboxPort = port + 16;
+// The embedded MQTT broker on a known port: the device-link tests run their own simulated locks.
+const mqttPort = port + 17;
 const dataDir = path.join(os.tmpdir(), 'latchkey-e2e');
+// Test workers load this file too, so they learn where the mailbox is from here.
+process.env.E2E_MAILBOX_URL = `http://127.0.0.1:${mailboxPort}`;
+process.env.E2E_MQTT_URL = `mqtt://127.0.0.1:${mqttPort}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -31,20 +39,35 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `rm -rf ${dataDir} && npm run build && node --import tsx apps/server/src/main.ts`,
-    url: `http://127.0.0.1:${port}/api3/auth/sealKey`,
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      LOGIN_LIMIT_PER_IP: '1000',
-      SIGNUP_LIMIT_PER_IP: '1000',
+  webServer: [
+    {
+      command: 'node --import tsx e2e/mail-catcher.ts',
+      url: `http://127.0.0.1:${mailboxPort}/messages`,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      env: { SMTP_PORT: String(smtpPort), HTTP_PORT: String(mailboxPort) },
     },
-  },
+    {
+      command: `rm -rf ${dataDir} && npm run build && node --import tsx apps/server/src/main.ts`,
+      url: `http://127.0.0.1:${port}/api3/auth/sealKey`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        LOGIN_LIMIT_PER_IP: '1000',
+        SIGNUP_LIMIT_PER_IP: '1000',
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        MAIL_POLL_MS: '300',
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        MQTT_PORT: String(mqttPort),
+        // The tests bring their own locks; the demo's simulated ones would change what screens show.
+        DEMO_LOCKS: 'false',
+      },
+    },
+  ],
 });

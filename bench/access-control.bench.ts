@@ -154,6 +154,7 @@ async function main() {
         kind: 'code' as const,
         secret: String(10_000_000 + i),
         userId: `u${i}`,
+        holderType: 'person' as const,
         userRole: i % 50 === 0 ? ('admin' as const) : ('user' as const),
         userStatus: i % 97 === 0 ? ('suspended' as const) : ('active' as const),
         schedule: i % 3 === 0 ? null : { windows: [{ days: [1, 2, 3, 4, 5], start: '07:00', end: '19:00' }] },

@@ -75,9 +75,15 @@ test('an unknown address shows the not-found page', async ({ page }) => {
   expect((await api.json()).error.code).toBe('not_found');
 });
 
-test('a basic user cannot open the admin dashboard, in the screen or through the API', async ({ page }) => {
+test('a basic user sees their own locks, and cannot open the admin dashboard, in the screen or through the API', async ({
+  page,
+}) => {
   await signIn(page, demo.user.email, demo.user.password);
-  await expect(page).toHaveURL(/\/user\/settingsProfile$/);
+  await expect(page).toHaveURL(/\/user$/);
+  const locks = page.getByRole('list', { name: 'Your locks' });
+  await expect(locks.getByRole('listitem').filter({ hasText: 'Flat 1.2' })).toBeVisible();
+  await page.getByRole('button', { name: 'Show the code' }).click();
+  await expect(page.getByText('482916')).toBeVisible();
 
   await page.goto('/app/dashboard');
   await expect(page.getByRole('heading', { name: "You don't have access to this page" })).toBeVisible();

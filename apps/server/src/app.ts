@@ -5,20 +5,38 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config';
 import { openDatabase, type Database, type DialectName } from './db/database';
 import { migrateToLatest } from './db/migrate';
+import { aboutRoutes } from './features/about/about.routes';
 import { accessRoutes } from './features/access/access.routes';
 import { auditRoutes } from './features/audit/audit.routes';
 import { AuthLimits } from './features/auth/auth-limits';
 import { authRoutes } from './features/auth/auth.routes';
+import { supportSessionRoutes } from './features/auth/support-session.routes';
+import { twoFactorRoutes } from './features/auth/two-factor.routes';
+import { devMailboxTransport, MailSender, smtpTransport } from './features/mail/mail-sender';
+import { mailRoutes } from './features/mail/mail.routes';
 import { loadSecrets, type Secrets } from './features/auth/secrets';
+import { registerDeviceLink } from './features/device-link/device-link.plugin';
+import { deviceLinkRoutes } from './features/device-link/device-link.routes';
+import type { DeviceLink } from './features/device-link/device-link.service';
 import { deviceRoutes } from './features/devices/devices.routes';
 import { groupRoutes } from './features/groups/groups.routes';
+import { companyCodeRoutes } from './features/credentials/company-codes.routes';
+import { fingerprintRoutes } from './features/credentials/fingerprints.routes';
+import { keyRoutes } from './features/credentials/keys.routes';
 import { rfidRoutes } from './features/credentials/rfid.routes';
+import { eventRoutes } from './features/events/events.routes';
+import { invitationRoutes } from './features/invitations/invitations.routes';
+import { inviteRoutes } from './features/invites/invites.routes';
+import { liveDeviceActivity } from './features/live/device-activity';
+import { registerLive } from './features/live/live.plugin';
+import { liveRoutes } from './features/live/live.routes';
 import { lockoutRoutes } from './features/lockouts/lockouts.routes';
 import { memberRoutes } from './features/members/members.routes';
 import { portalRoutes } from './features/portals/portal.routes';
 import { registerAccessControl, type RegisteredRoute } from './http/access';
 import { registerErrorHandling } from './http/errors';
 import { registerOpenApi } from './http/openapi';
+import { registerSecurityHeaders } from './http/security-headers';
 import { registerSealedBodies } from './http/sealed-body';
 import { registerSpa } from './http/spa';
 
@@ -29,6 +47,7 @@ declare module 'fastify' {
     dialect: DialectName;
     secrets: Secrets;
     authLimits: AuthLimits;
+    mail: MailSender;
     /** Every API route with its declared access: what the isolation tests walk. */
     routeRegistry: RegisteredRoute[];
   }
@@ -52,9 +71,23 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.decorate('db', database.db);
   app.decorate('dialect', database.dialect);
-  app.addHook('onClose', async () => database.db.destroy());
+  const mail = new MailSender(
+    database.db,
+    config.SMTP_URL ? smtpTransport(config.SMTP_URL) : devMailboxTransport(app.log),
+    config.MAIL_FROM,
+    app.log,
+  );
+  app.decorate('mail', mail);
+  let deviceLink: DeviceLink | null = null;
+  app.addHook('onClose', async () => {
+    // Locks go first: work in progress on their messages finishes before the database closes.
+    await deviceLink?.close();
+    await mail.stop(); // a send in progress finishes before the database closes
+    await database.db.destroy();
+  });
   const applied = await migrateToLatest(database.db);
   app.log.info({ database: database.description, applied }, 'database ready');
+  mail.start(config.MAIL_POLL_MS);
 
   app.decorate(
     'secrets',
@@ -73,13 +106,27 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     }),
   );
 
+  try {
+    deviceLink = await registerDeviceLink(app, config);
+  } catch (error) {
+    // Start-up stops here (a taken MQTT_PORT): close what is open so the process can exit.
+    await mail.stop();
+    await database.db.destroy();
+    throw error;
+  }
+
   registerErrorHandling(app, API_BASE_PATH);
   app.decorate('routeRegistry', registerAccessControl(app, API_BASE_PATH));
   registerSealedBodies(app);
+  await registerSecurityHeaders(app, config.CORS_ORIGINS);
   await app.register(fastifyCompress, { encodings: ['br', 'gzip'] });
   await registerOpenApi(app, API_BASE_PATH);
+  await registerLive(app, config);
+  deviceLink.listen(liveDeviceActivity(app));
 
   await app.register(authRoutes, { prefix: API_BASE_PATH });
+  await app.register(twoFactorRoutes, { prefix: API_BASE_PATH });
+  await app.register(supportSessionRoutes, { prefix: API_BASE_PATH });
   await app.register(portalRoutes, { prefix: API_BASE_PATH });
   for (const routes of [
     deviceRoutes,
@@ -88,7 +135,17 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     groupRoutes,
     lockoutRoutes,
     rfidRoutes,
+    companyCodeRoutes,
+    fingerprintRoutes,
+    keyRoutes,
+    inviteRoutes,
+    invitationRoutes,
+    eventRoutes,
+    aboutRoutes,
+    mailRoutes,
     auditRoutes,
+    deviceLinkRoutes,
+    liveRoutes,
   ]) {
     await app.register(routes, { prefix: API_BASE_PATH });
   }

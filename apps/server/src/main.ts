@@ -1,6 +1,8 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { saveDemoLockSecrets, startDemoLocks } from './demo/demo-locks';
 import { seedDemoPortal } from './demo/seed-demo';
+import { BrokerPortError } from './features/device-link/embedded-broker';
 
 /** Starts the portal: configuration, server, demo data on first start, graceful shutdown. */
 async function main(): Promise<void> {
@@ -15,8 +17,23 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const app = await buildApp(config);
-  if (config.DEMO_DATA) await seedDemoPortal(app.db, app.log);
+  let app;
+  try {
+    app = await buildApp(config);
+  } catch (error) {
+    if (error instanceof BrokerPortError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  if (config.DEMO_DATA) {
+    const connectedLocks = await seedDemoPortal(app.db, app.log);
+    if (connectedLocks) await saveDemoLockSecrets(config.DATA_DIR, connectedLocks);
+  }
+  const demoLocks = config.DEMO_LOCKS
+    ? await startDemoLocks(app.deviceLink.transport.url, config.DATA_DIR, app.log)
+    : null;
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -26,13 +43,16 @@ async function main(): Promise<void> {
     // Stop taking requests, let those in flight finish, close the database; force after 10 s.
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'error while shutting down');
-        process.exit(1);
-      },
-    );
+    // The simulated locks leave first (their last will marks them offline), then the server.
+    (demoLocks ? demoLocks.stop() : Promise.resolve())
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'error while shutting down');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

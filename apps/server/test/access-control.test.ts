@@ -217,6 +217,18 @@ describe('who can open a lock', () => {
       schedule: weekdays,
     });
     expect(set.json()).toEqual({ schedule: weekdays });
+    // The lock's history finds changes about it recorded on other entities: the group link, the schedule.
+    const lockHistory = (
+      await api(
+        'GET',
+        `portal/audit?filterBy=deviceId&filterValue=${frontDoor}&sortBy=createdAt&descending=true`,
+      )
+    ).json();
+    expect(lockHistory.items.map((entry: { action: string }) => entry.action)).toEqual([
+      'schedule.set',
+      'group.device.add',
+      'device.create',
+    ]);
     await api('POST', 'user/accessCode', { userId: member._id, code: '7531' });
 
     const at = (iso: string) => api('GET', `portal/device/${frontDoor}/access?at=${encodeURIComponent(iso)}`);
@@ -236,6 +248,37 @@ describe('who can open a lock', () => {
     // The garage has no schedule for them: any time.
     const garageAccess = (await api('GET', `portal/device/${garage}/access?at=2026-11-22T03:00:00Z`)).json();
     expect(cleaner(garageAccess)).toMatchObject({ canOpen: true });
+
+    // The same answers from the person's side: each of their locks at an instant.
+    const accessTime = (await api('GET', `user/${member._id}/accessTime?at=2026-11-23T17:30:00Z`)).json();
+    expect(accessTime).toEqual({
+      at: '2026-11-23T17:30:00.000Z',
+      locks: [
+        expect.objectContaining({
+          name: 'Front door',
+          localTime: 'Mon 2026-11-23 12:30',
+          schedule: weekdays,
+          canOpen: false,
+          reason: 'outside_schedule',
+          credentials: ['remote', 'code'],
+        }),
+        expect.objectContaining({ name: 'Garage', schedule: null, canOpen: true, reason: null }),
+      ],
+    });
+    expect((await api('GET', `user/${member._id}/accessTime?at=soon`)).statusCode).toBe(400);
+    // The person's history finds the changes about them, whatever entity they were recorded on.
+    const personHistory = (
+      await api(
+        'GET',
+        `portal/audit?filterBy=userId&filterValue=${member._id}&sortBy=createdAt&descending=true`,
+      )
+    ).json();
+    expect(personHistory.items.map((entry: { action: string }) => entry.action)).toEqual(
+      expect.arrayContaining(['access_code.set', 'schedule.set', 'group.user.add']),
+    );
+    expect(
+      personHistory.items.every((entry: { action: string }) => entry.action !== 'group.device.add'),
+    ).toBe(true);
 
     await api('POST', `portal/user/${member._id}/suspended`);
     expect(cleaner((await at('2026-11-23T14:30:00Z')).json())).toMatchObject({
@@ -273,6 +316,31 @@ describe('who can open a lock', () => {
       expect(response.statusCode, JSON.stringify(schedule)).toBe(400);
     }
     expect((await api('GET', `portal/device/${lock}/access?at=yesterday`)).statusCode).toBe(400);
+  });
+
+  it("lets a basic user read their own locks, access and code, and nobody else's", async () => {
+    const lock = await addLock('Cellar');
+    const { member, initialPassword } = await addPerson('self.reader@example.com', { role: 'user' });
+    const { member: other } = await addPerson('someone.else@example.com', { role: 'user' });
+    await api('PUT', `user/${member._id}/device/${lock}`);
+    await api('POST', 'user/accessCode', { userId: member._id, code: '860412' });
+    const token = (await t.login('self.reader@example.com', initialPassword!)).json().token as string;
+    const asThem = (url: string) => t.request({ method: 'GET', url: `/api3/${url}`, token });
+
+    expect((await asThem(`user/${member._id}/devices`)).json()).toEqual([
+      expect.objectContaining({ name: 'Cellar', schedule: null }),
+    ]);
+    expect((await asThem(`user/${member._id}/accessTime`)).json().locks).toEqual([
+      expect.objectContaining({ name: 'Cellar', canOpen: true }),
+    ]);
+    expect((await asThem(`portal/user/${member._id}`)).json()).toMatchObject({ accessCode: '860412' });
+    for (const url of [
+      `user/${other._id}/devices`,
+      `user/${other._id}/accessTime`,
+      `portal/user/${other._id}`,
+    ]) {
+      expect((await asThem(url)).statusCode, url).toBe(403);
+    }
   });
 
   it('lists direct access for a person and takes it away', async () => {

@@ -16,6 +16,15 @@ describe('configuration', () => {
     expect(attempt).toThrow(/JWT_SECRET="short": must be at least 32 characters/);
   });
 
+  it('leaves MQTT_PORT unset unless chosen, so a taken default can fall back', () => {
+    expect(loadConfig({})).toMatchObject({ MQTT_HEARTBEAT_S: 90, MQTT_COMMAND_TTL_S: 30 });
+    expect(loadConfig({}).MQTT_PORT).toBeUndefined();
+    expect(loadConfig({ MQTT_PORT: '0' }).MQTT_PORT).toBe(0);
+    expect(() => loadConfig({ MQTT_URL: 'http://broker' })).toThrow(
+      /MQTT_URL="http:\/\/broker": must be an mqtt/,
+    );
+  });
+
   it('reads lists and booleans', () => {
     expect(loadConfig({ FEATURES: 'shop, rentals,', DEMO_DATA: 'false' })).toMatchObject({
       FEATURES: ['shop', 'rentals'],

@@ -27,8 +27,16 @@ describe('migrations', () => {
     expect([...applied].sort()).toEqual(applied); // dated names sort in the order they apply
     expect(await migrateToLatest(db)).toEqual([]);
     expect(Object.keys(await shapeOf(db)).sort()).toEqual([
+      'account_tokens',
       'audit_log',
+      'credential_devices',
       'credentials',
+      'device_commands',
+      'device_credential_entries',
+      'device_credential_rejections',
+      'device_credential_sync',
+      'device_events',
+      'device_invites',
       'device_users',
       'devices',
       'group_devices',
@@ -36,8 +44,10 @@ describe('migrations', () => {
       'groups',
       'lockout_devices',
       'lockouts',
+      'mail_outbox',
       'memberships',
       'portals',
+      'recovery_codes',
       'seal_nonces',
       'user_device_schedules',
       'users',

@@ -10,8 +10,15 @@ afterAll(() => t.close());
 
 describe('demo data', () => {
   it('creates the demo portals once, with working sign-ins', async () => {
-    expect(await seedDemoPortal(t.app.db, t.app.log)).toBe(true);
-    expect(await seedDemoPortal(t.app.db, t.app.log)).toBe(false);
+    const connected = await seedDemoPortal(t.app.db, t.app.log);
+    // The connected locks (not the keypad-only code locks) come back with their secrets.
+    expect(connected?.map((lock) => lock.name).sort()).toEqual([
+      'Flat 1.2',
+      'Lisbon studio',
+      'Lobby door',
+      'Main entrance',
+    ]);
+    expect(await seedDemoPortal(t.app.db, t.app.log)).toBeNull();
 
     const admin = await t.login(DEMO_ACCOUNTS.admin.email, DEMO_ACCOUNTS.admin.password);
     const session = (await t.request({ method: 'GET', url: '/api3/auth', token: admin.json().token })).json();
@@ -25,6 +32,21 @@ describe('demo data', () => {
       'Harbor Offices',
     ]);
 
+    const token = admin.json().token;
+    const get = (url: string) =>
+      t.request({ method: 'GET', url: `/api3/${url}`, token }).then((r) => r.json());
+    expect((await get('portal/keys')).total).toBe(2);
+    expect((await get('portal/fingerprints')).total).toBe(1);
+    expect((await get('portal/rfids')).total).toBe(1);
+    expect(await get('portal/code/company')).toEqual([expect.objectContaining({ name: 'Parcel delivery' })]);
+    const locks = (await get('portal/devices?limit=50')).items as { _id: string; name: string }[];
+    expect(locks.map((l) => l.name)).toContain('Garden shed');
+    const flat = locks.find((l) => l.name === 'Flat 1.2')!;
+    const access = await get(`portal/device/${flat._id}/access`);
+    expect(access.others).toContainEqual(
+      expect.objectContaining({ holderType: 'guest', name: 'Guest: Grace Guest', canOpen: true }),
+    );
+
     const user = await t.login(DEMO_ACCOUNTS.user.email, DEMO_ACCOUNTS.user.password);
     const userSession = (
       await t.request({ method: 'GET', url: '/api3/auth', token: user.json().token })
@@ -34,6 +56,15 @@ describe('demo data', () => {
       portalOwned: null,
       portal: { name: 'Demo Apartments' },
     });
+
+    // Platform staff reach the dev mailbox, where the demo's mail waits.
+    const staff = await t.login(DEMO_ACCOUNTS.staff.email, DEMO_ACCOUNTS.staff.password);
+    const staffSession = (
+      await t.request({ method: 'GET', url: '/api3/auth', token: staff.json().token })
+    ).json();
+    expect(staffSession.user.platformRole).toBe('superAdmin');
+    const mailbox = await t.request({ method: 'GET', url: '/api3/admin/mail', token: staff.json().token });
+    expect(mailbox.statusCode).toBe(200);
   });
 });
 

@@ -19,21 +19,31 @@ interface Tenant {
   groupId: string;
   lockoutId: string;
   rfidId: string;
+  companyCodeId: string;
+  fingerprintId: string;
+  keyId: string;
+  inviteId: string;
 }
 let a: Tenant & { user: string };
 let b: Tenant;
 let staff: string;
 let routes: RegisteredRoute[];
 const FOREIGN_PORTAL_NAME = 'Portal B private name';
+const UNKNOWN_COMMAND_ID = crypto.randomUUID();
 
 /** What a path parameter names: `:id` depends on the path, the others on their name. */
-function paramKind(url: string, name: string): keyof Tenant | 'status' {
+function paramKind(url: string, name: string): keyof Tenant | 'status' | 'commandId' {
   if (name === 'deviceId') return 'deviceId';
+  if (name === 'commandId') return 'commandId';
   if (name === 'userId') return 'userId';
   if (name === 'status') return 'status';
+  if (name === 'inviteId') return 'inviteId';
   if (name !== 'id') throw new Error(`isolation test: no values for path parameter :${name} of ${url}`);
   if (/^\/api3\/portal\/(:id\/name|user\/portal\/)/.test(url)) return 'portalId';
   if (/^\/api3\/(portal\/)?device\//.test(url)) return 'deviceId';
+  if (/^\/api3\/portal\/code\/company\//.test(url)) return 'companyCodeId';
+  if (/^\/api3\/portal\/fingerprint\//.test(url)) return 'fingerprintId';
+  if (/^\/api3\/(portal\/)?keys\//.test(url)) return 'keyId';
   if (/^\/api3\/(portal\/)?group\//.test(url)) return 'groupId';
   if (/^\/api3\/portal\/lockout\//.test(url)) return 'lockoutId';
   if (/^\/api3\/portal\/rfid\//.test(url)) return 'rfidId';
@@ -46,6 +56,8 @@ function fillUrl(url: string, side: 'own' | 'foreign'): string {
   return url.replace(/:(\w+)/g, (_, name: string) => {
     const kind = paramKind(url, name);
     if (kind === 'status') return 'suspended';
+    // A command id alone opens nothing: the lock's id beside it decides whose command it is.
+    if (kind === 'commandId') return UNKNOWN_COMMAND_ID;
     return (side === 'own' ? a : b)[kind];
   });
 }
@@ -67,24 +79,61 @@ async function makeTenant(portalName?: string) {
     uid: crypto.randomBytes(4).toString('hex'),
     userId: member.userId,
   });
+  const deviceId: string = device.json().device._id;
   const lockout = await post('/api3/portal/lockout', {
     name: 'Maintenance',
     from: '2030-01-01T00:00:00Z',
-    deviceIds: [device.json().device._id],
+    deviceIds: [deviceId],
   });
+  const companyCode = await post('/api3/portal/code/company', {
+    name: 'Cleaning',
+    code: String(crypto.randomInt(10_000_000, 99_999_999)),
+  });
+  await t.request({
+    method: 'PUT',
+    url: `/api3/user/${member.userId}/device/${deviceId}`,
+    token: admin.token,
+  });
+  const fingerprint = await post('/api3/portal/fingerprint', {
+    deviceId,
+    userId: member.userId,
+    templateId: '7',
+    finger: 'right-index',
+  });
+  const key = await post('/api3/portal/keys', {
+    name: 'Master key',
+    type: 'physical',
+    number: 'K-1',
+    userId: member.userId,
+    deviceIds: [deviceId],
+  });
+  const invite = await post(`/api3/device/${deviceId}/invite`, inviteBody());
   return {
     tenant: {
       admin: admin.token,
       portalId: admin.portalId,
       userId: member.userId,
-      deviceId: device.json().device._id,
+      deviceId,
       groupId: group.json()._id,
       lockoutId: lockout.json()._id,
       rfidId: card.json()._id,
+      companyCodeId: companyCode.json()._id,
+      fingerprintId: fingerprint.json()._id,
+      keyId: key.json()._id,
+      inviteId: invite.json()._id,
     },
     memberToken: member.token,
   };
 }
+
+const inviteBody = () => ({
+  name: 'Guest',
+  days: [1, 2],
+  start: '09:00',
+  end: '17:00',
+  startDate: '2030-01-01',
+  endDate: '2030-01-31',
+});
 
 /**
  * A valid body for each route that needs one, so the call gets past validation to the
@@ -103,7 +152,28 @@ const exampleBodies: Record<string, (tenant: Tenant) => object> = {
   'POST /api3/portal/rfid': (tenant) => ({ uid: '04A1B2C3', userId: tenant.userId }),
   'POST /api3/portal/rfid/:id': (tenant) => ({ uid: '04A1B2C3', userId: tenant.userId }),
   'POST /api3/user/accessCode': (tenant) => ({ userId: tenant.userId, code: '48151623' }),
+  'POST /api3/portal/fingerprint': (tenant) => ({
+    deviceId: tenant.deviceId,
+    userId: tenant.userId,
+    templateId: '8',
+    finger: 'left-thumb',
+  }),
+  'POST /api3/portal/fingerprint/:id': () => ({ finger: 'left-index' }),
+  'POST /api3/portal/keys': (tenant) => ({
+    name: 'Spare',
+    type: 'digital',
+    userId: tenant.userId,
+    deviceIds: [tenant.deviceId],
+  }),
+  'POST /api3/portal/keys/:id': () => ({ name: 'Renamed', number: 'K-2' }),
+  'POST /api3/device/:id/invite': inviteBody,
+  'POST /api3/device/:id/command': () => ({ action: 'unlock' }),
+  'POST /api3/device/:id/invite/:inviteId': inviteBody,
+  'POST /api3/user/:id/portal': () => ({ name: 'A place of my own' }),
 };
+
+/** Routes a person calls about themselves: the right person to call them is the member, with their id. */
+const SELF_ROUTES = new Set(['POST /api3/user/:id/portal']);
 
 function call(
   route: RegisteredRoute,
@@ -192,7 +262,8 @@ describe('route registry', () => {
     const signOutLast = (r: RegisteredRoute) => Number(r.url.endsWith('/auth/logout'));
     const signedInRoutes = routes.filter((r) => r.access.kind !== 'public');
     for (const route of signedInRoutes.sort((x, y) => signOutLast(x) - signOutLast(y))) {
-      const token = route.access.kind === 'platform' ? staff : a.admin;
+      const token =
+        route.access.kind === 'platform' ? staff : SELF_ROUTES.has(described(route)) ? a.user : a.admin;
       const response = await call(route, { token });
       expect([401, 403], `${described(route)} answered ${response.statusCode}`).not.toContain(
         response.statusCode,

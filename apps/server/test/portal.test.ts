@@ -278,3 +278,53 @@ describe('portal membership lookups', () => {
     }
   });
 });
+
+describe('POST user/{id}/portal', () => {
+  it('lets a person who owns no portal start one, once, and only for themselves', async () => {
+    const added = await t.request({
+      method: 'POST',
+      url: '/api3/portal/user',
+      token: owner.token,
+      payload: { email: 'nomad@example.com', firstName: 'Nia', role: 'user' },
+    });
+    const { member, initialPassword } = added.json() as { member: { _id: string }; initialPassword: string };
+    const token = (await t.login('nomad@example.com', initialPassword)).json().token as string;
+    const start = (payload: object, id = member._id, as = token) =>
+      t.request({ method: 'POST', url: `/api3/user/${id}/portal`, token: as, payload });
+
+    const bad = await start({ name: ' ', timeZone: 'Mars/Olympus' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.details.map((d: { path: string }) => d.path)).toEqual([
+      'body.name',
+      'body.timeZone',
+    ]);
+    expect((await start({ name: 'Not mine' }, basic.userId)).statusCode).toBe(403);
+
+    const created = await start({ name: 'Nomad House', timeZone: 'Europe/Lisbon' });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({
+      name: 'Nomad House',
+      timeZone: 'Europe/Lisbon',
+      ownerId: member._id,
+    });
+    const session = (await t.request({ method: 'GET', url: '/api3/auth', token })).json();
+    expect(session.portalOwned).toBe(created.json()._id);
+    expect(session.memberships).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          portal: expect.objectContaining({ name: 'Nomad House' }),
+          role: 'admin',
+          owner: true,
+        }),
+        expect.objectContaining({
+          portal: expect.objectContaining({ name: 'Elm Street Lofts' }),
+          role: 'user',
+        }),
+      ]),
+    );
+
+    const again = await start({ name: 'Second house' });
+    expect(again.statusCode).toBe(409);
+    expect((await start({ name: 'Owner has one' }, owner.userId, owner.token)).statusCode).toBe(409);
+  });
+});

@@ -35,11 +35,21 @@ export class TestApp {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
       DEMO_DATA: 'false',
+      MAIL_POLL_MS: '0', // tests send due mail themselves (app.mail.sendDue())
+      MQTT_PORT: '0', // each test app embeds its own broker on a free port
       WEB_DIST: path.join(dataDir, 'no-web'),
       ...(databaseUrl && { DATABASE_URL: databaseUrl }),
       ...env,
     });
-    const app = await buildApp(config);
+    let app: FastifyInstance;
+    try {
+      app = await buildApp(config);
+    } catch (error) {
+      // A start-up refusal (a taken MQTT_PORT) leaves no database or folder behind.
+      await dropDatabase();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      throw error;
+    }
     await app.ready();
     return new TestApp(app, async () => {
       await app.close();

@@ -17,7 +17,7 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 export const auditQuerySchema = listQuerySchema({
   sortBy: ['createdAt'],
-  filterBy: ['entityType', 'action', 'actor'],
+  filterBy: ['entityType', 'entityId', 'deviceId', 'userId', 'action', 'actor'],
 }).and(
   z.object({
     fromDate: z.iso.datetime({ offset: true }).optional(),

@@ -73,8 +73,20 @@ export const sessionSchema = z.object({
   roles: z.array(z.enum([...PORTAL_ROLES, ...PLATFORM_ROLES])),
   permissions: z.array(z.string()),
   features: z.array(z.string()),
+  /** Platform staff acting as this person (a support session): the app shows a banner. */
+  impersonatedBy: z.object({ _id: z.string(), email: z.string() }).nullable().default(null),
 });
 export type Session = z.infer<typeof sessionSchema>;
+
+/** POST user/{id}/session: platform staff open a support session as a person. */
+export const supportSessionInputSchema = z.object({
+  /** Where the staff member came from, to go back to (an app path such as /admin/users). */
+  originUrl: z
+    .string()
+    .max(500)
+    .regex(/^\/(?!\/)[^\s]*$/, 'must be a path in this app, starting with one /'),
+});
+export const supportSessionSchema = tokenResponseSchema.extend({ originUrl: z.string() });
 
 export const profileUpdateSchema = z.object({
   firstName: z.string().trim().max(80),
@@ -87,3 +99,40 @@ export const passwordChangeSchema = z.object({
   newPassword: newPasswordSchema,
 });
 export type PasswordChange = z.infer<typeof passwordChangeSchema>;
+
+/** POST auth/activation/{email} and auth/resetPassword/{email}. */
+export const emailParamsSchema = z.object({ email: emailSchema });
+
+/** The same answer whether or not an account exists, so nobody can probe for accounts. */
+export const acceptedSchema = z.object({ message: z.string() });
+export type Accepted = z.infer<typeof acceptedSchema>;
+
+/** A token from a link in a mail: random, base64url. */
+export const accountTokenSchema = z
+  .string()
+  .trim()
+  .min(20, 'is not a valid link token')
+  .max(200)
+  .regex(/^[A-Za-z0-9_-]+$/, 'is not a valid link token');
+
+/** POST auth/verify?token= */
+export const verifyQuerySchema = z.object({ token: accountTokenSchema });
+
+/** POST auth/reset: a new password with the token from the reset mail. */
+export const passwordResetSchema = z.object({ token: accountTokenSchema, password: newPasswordSchema });
+export type PasswordReset = z.infer<typeof passwordResetSchema>;
+
+/** POST auth/legacyReset: the same, for links of the form /reset/{resetToken}. */
+export const legacyResetSchema = z.object({ resetToken: accountTokenSchema, password: newPasswordSchema });
+
+/** POST auth/passwordVerify: the current password, before a sensitive change. */
+export const passwordVerifySchema = z.object({
+  password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+});
+
+/** POST auth/email (sealed): move the account to a new address, confirmed by a link sent there. */
+export const emailChangeSchema = z.object({
+  newEmail: emailSchema,
+  password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+});
+export type EmailChange = z.infer<typeof emailChangeSchema>;

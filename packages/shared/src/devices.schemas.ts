@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { ACCESS_DENIAL_REASONS, scheduleSchema } from './access/access.schemas';
+import { ACCESS_DENIAL_REASONS, credentialKindSchema, scheduleSchema } from './access/access.schemas';
 import { listQuerySchema, pageSchema } from './list-query';
 import { PORTAL_ROLES, MEMBERSHIP_STATUSES } from './roles';
 import { timeZoneSchema } from './portal.schemas';
+import { lockStateSchema } from './device-protocol';
 
 /**
  * Lock models the portal knows, with what their keypads accept. A code the model cannot take
@@ -28,6 +29,9 @@ export const deviceSchema = z.object({
   battery: z.number().int().nullable(),
   online: z.boolean(),
   lastSeenAt: z.iso.datetime().nullable(),
+  /** From the lock's last status (null until it reports); optional for clients built before the device link. */
+  lockState: lockStateSchema.nullable().optional(),
+  firmware: z.string().nullable().optional(),
   createdAt: z.iso.datetime(),
 });
 export type Device = z.infer<typeof deviceSchema>;
@@ -47,6 +51,17 @@ export type DeviceCreate = z.infer<typeof deviceCreateSchema>;
 export const deviceCreatedSchema = z.object({ device: deviceSchema, deviceSecret: z.string() });
 export type DeviceCreated = z.infer<typeof deviceCreatedSchema>;
 
+/**
+ * POST device/codelock/add: a keypad-only code lock. `code` is its master code, which an installer
+ * programs into the keypad and which opens it at any time (admins' code, admin-exempt lockouts too).
+ */
+export const codeLockCreateSchema = z.object({
+  name: deviceName,
+  code: z.string().trim().min(1, 'is required').max(32),
+  timeZone: timeZoneSchema.optional(),
+});
+export type CodeLockCreate = z.infer<typeof codeLockCreateSchema>;
+
 /** POST portal/device/{id}: change a lock's settings. */
 export const deviceUpdateSchema = z
   .object({
@@ -60,7 +75,8 @@ export type DeviceUpdate = z.infer<typeof deviceUpdateSchema>;
 
 export const devicesQuerySchema = listQuerySchema({
   sortBy: ['name', 'model', 'timeZone', 'battery', 'lastSeenAt', 'createdAt'],
-  filterBy: ['model', 'timeZone'],
+  /** `online` takes 'true' or 'false' (the offline screen). */
+  filterBy: ['model', 'timeZone', 'online'],
 });
 export type DevicesQuery = z.output<typeof devicesQuerySchema>;
 export const devicesPageSchema = pageSchema(deviceSchema);
@@ -105,7 +121,17 @@ export const deviceAccessSchema = z.object({
       email: z.string(),
       canOpen: z.boolean(),
       reason: z.enum(ACCESS_DENIAL_REASONS).nullable(),
-      credentials: z.array(z.enum(['code', 'rfid', 'fingerprint', 'key', 'qr', 'remote'])),
+      credentials: z.array(credentialKindSchema),
+    }),
+  ),
+  /** Company codes, guest invites and the master code that reach the lock, each on its own. */
+  others: z.array(
+    z.object({
+      _id: z.string(),
+      holderType: z.enum(['company', 'guest', 'master']),
+      name: z.string(),
+      canOpen: z.boolean(),
+      reason: z.enum(ACCESS_DENIAL_REASONS).nullable(),
     }),
   ),
 });

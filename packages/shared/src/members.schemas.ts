@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { emailSchema, newPasswordSchema } from './auth.schemas';
 import { deviceAccessViaSchema } from './devices.schemas';
-import { scheduleSchema } from './access/access.schemas';
+import { ACCESS_DENIAL_REASONS, credentialKindSchema, scheduleSchema } from './access/access.schemas';
 import { portalMemberSchema } from './portal.schemas';
-import { PORTAL_ROLES } from './roles';
+import { MEMBERSHIP_STATUSES, PORTAL_ROLES } from './roles';
 
 /** POST portal/user: an admin adds a person to the portal. */
 export const memberCreateSchema = z.object({
@@ -63,3 +63,51 @@ export const memberDeviceSchema = z.object({
   via: deviceAccessViaSchema,
 });
 export type MemberDevice = z.infer<typeof memberDeviceSchema>;
+
+/**
+ * GET user/{id}/accessTime?at=: for each lock the person reaches, whether they can open it at an
+ * instant (default now), in the lock's local time, and why not; the person-side view of
+ * "who can open", from the same engine.
+ */
+export const memberAccessTimeSchema = z.object({
+  at: z.iso.datetime(),
+  locks: z.array(
+    memberDeviceSchema.extend({
+      /** The lock's local wall time at that instant, e.g. "Mon 2026-11-23 09:30". */
+      localTime: z.string(),
+      canOpen: z.boolean(),
+      reason: z.enum(ACCESS_DENIAL_REASONS).nullable(),
+      credentials: z.array(credentialKindSchema),
+    }),
+  ),
+});
+export type MemberAccessTime = z.infer<typeof memberAccessTimeSchema>;
+
+/** GET portal/scopedUsers: the people an admin may pick in a form (search by name or email). */
+export const scopedUsersQuerySchema = z.object({
+  search: z.string().trim().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+});
+export const scopedUserSchema = z.object({
+  _id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(PORTAL_ROLES),
+  status: z.enum(MEMBERSHIP_STATUSES),
+});
+export type ScopedUser = z.infer<typeof scopedUserSchema>;
+
+/** The columns of GET portal/user/list, the people export (CSV), in order. */
+export const USER_LIST_COLUMNS = [
+  'email',
+  'firstName',
+  'lastName',
+  'role',
+  'status',
+  'joinedAt',
+  'hasAccessCode',
+  'locks',
+  'cards',
+  'keys',
+  'fingerprints',
+] as const;

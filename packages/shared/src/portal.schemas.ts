@@ -49,6 +49,16 @@ export type PortalData = z.infer<typeof portalDataSchema>;
 
 export const portalNameSchema = z.object({ _id: z.string(), name: z.string() });
 
+/**
+ * POST user/{id}/portal: a person who owns no portal (invited somewhere as a user) starts their
+ * own, becoming its owner and admin.
+ */
+export const ownPortalCreateSchema = z.object({
+  name: z.string().trim().min(1, 'is required').max(80),
+  timeZone: timeZoneSchema.default('UTC'),
+});
+export type OwnPortalCreate = z.infer<typeof ownPortalCreateSchema>;
+
 /** A person in the portal's member list. */
 export const portalMemberSchema = z.object({
   _id: z.string(),
@@ -107,3 +117,15 @@ export const portalDashboardSchema = z.object({
   offline: z.array(dashboardDeviceSchema),
 });
 export type PortalDashboard = z.infer<typeof portalDashboardSchema>;
+
+/** GET portal/about: what this installation runs (the about screen). */
+export const aboutSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  licence: z.string(),
+  database: z.enum(['sqlite', 'postgres']),
+  node: z.string(),
+  startedAt: z.iso.datetime(),
+  apiDocs: z.string(),
+});
+export type About = z.infer<typeof aboutSchema>;

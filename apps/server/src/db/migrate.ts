@@ -2,12 +2,24 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import * as foundation from './migrations/2026-11-22-0001-foundation';
 import * as accessControl from './migrations/2026-11-22-0002-access-control';
 import * as lockouts from './migrations/2026-11-22-0003-lockouts';
+import * as credentialsInvitesEvents from './migrations/2026-11-22-0004-credentials-invites-events';
+import * as mailOutbox from './migrations/2026-11-22-0005-mail-outbox';
+import * as accountTokens from './migrations/2026-11-22-0006-account-tokens';
+import * as twoFactor from './migrations/2026-11-22-0007-two-factor';
+import * as auditSubjects from './migrations/2026-11-23-0008-audit-subjects';
+import * as deviceLink from './migrations/2026-11-23-0009-device-link';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
   '2026-11-22-0001-foundation': foundation,
   '2026-11-22-0002-access-control': accessControl,
   '2026-11-22-0003-lockouts': lockouts,
+  '2026-11-22-0004-credentials-invites-events': credentialsInvitesEvents,
+  '2026-11-22-0005-mail-outbox': mailOutbox,
+  '2026-11-22-0006-account-tokens': accountTokens,
+  '2026-11-22-0007-two-factor': twoFactor,
+  '2026-11-23-0008-audit-subjects': auditSubjects,
+  '2026-11-23-0009-device-link': deviceLink,
 };
 
 /** The names of every migration, in order. */

@@ -43,6 +43,8 @@ export interface RequestAuth {
   memberships: MembershipWithPortal[];
   /** Null when the person has no portal to act in (no own portal, no active membership). */
   acting: ActingPortal | null;
+  /** Platform staff acting as this person in a support session, or null. */
+  impersonator: UserRow | null;
 }
 
 declare module 'fastify' {
@@ -75,6 +77,15 @@ export function actingPortal(request: FastifyRequest): ActingPortal {
   const acting = signedIn(request).acting;
   if (!acting) throw AppError.forbidden('You are not a member of any portal');
   return acting;
+}
+
+/**
+ * For portal-member routes about one person that the person may read about themselves (their
+ * locks, their code): admins read anyone's, a basic user only their own.
+ */
+export function requireSelfOrAdmin(request: FastifyRequest, userId: string): void {
+  if (actingPortal(request).role === 'admin') return;
+  if (signedIn(request).user.id !== userId) throw AppError.forbidden('You may only see your own access');
 }
 
 /** Who changes what, where and from which address: what every audited service call needs. */
@@ -129,7 +140,8 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
 
     const token = bearerToken(request);
     if (!token) throw AppError.unauthorized();
-    const user = await authenticateToken(app.db, app.secrets.jwtKey, token);
+    const { user, impersonator } = await authenticateToken(app.db, app.secrets.jwtKey, token);
+    // In a support session the staff member has the person's rights, not their own.
     const isSuperAdmin = user.platform_role === 'superAdmin';
     const override = request.headers[PORTAL_OVERRIDE_HEADER];
     const { acting, memberships } = await resolveActingPortal(
@@ -137,7 +149,7 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
       user,
       typeof override === 'string' ? override : null,
     );
-    request.auth = { user, isSuperAdmin, memberships, acting };
+    request.auth = { user, isSuperAdmin, memberships, acting, impersonator };
 
     if (routeAccess.kind === 'platform' && !isSuperAdmin) {
       throw AppError.forbidden('Only platform staff may do this');

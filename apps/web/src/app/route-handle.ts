@@ -30,10 +30,11 @@ export type AppRouteObject = RouteObject & { handle?: RouteHandle };
 export function navItemsFrom(base: string, children: readonly AppRouteObject[]): NavItem[] {
   return children.flatMap((route) => {
     const handle = route.handle;
-    if (!handle?.nav || route.index || !route.path) return [];
+    // An index route with a nav entry is the area's home (the basic user's /user lock list).
+    if (!handle?.nav || (!route.index && !route.path)) return [];
     return [
       {
-        to: `${base}/${route.path}`,
+        to: route.index ? base : `${base}/${route.path}`,
         label: handle.nav.label,
         icon: handle.nav.icon,
         roles: handle.roles,

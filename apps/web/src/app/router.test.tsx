@@ -34,15 +34,12 @@ describe('route guards', () => {
     storage.setAuthToken(validToken());
     const { calls } = renderApp('/app/dashboard', dashboardApi(sessionFixture(['user'])));
     expect(await screen.findByRole('heading', { name: /don.t have access/i })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Go to my home' })).toHaveAttribute(
-      'href',
-      '/user/settingsProfile',
-    );
+    expect(screen.getByRole('link', { name: 'Go to my home' })).toHaveAttribute('href', '/user');
     expect(calls.some((c) => c.path === 'portal/dashboard')).toBe(false);
     // The nav offers the basic user only what they may open.
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     expect(nav).not.toHaveTextContent('Dashboard');
-    expect(nav).toHaveTextContent('Profile');
+    expect(nav).toHaveTextContent('Settings');
   });
 
   it('shows an admin the dashboard', async () => {
@@ -66,12 +63,19 @@ describe('route guards', () => {
     );
     expect(links).toEqual({
       Dashboard: '/app/dashboard',
+      Activity: '/app/activity',
       Locks: '/app/device',
+      'Offline locks': '/app/offline',
       People: '/app/user',
       Groups: '/app/group',
+      Cards: '/app/cards',
       Lockouts: '/app/lockout',
+      Keys: '/app/keys',
+      'Company codes': '/app/access-codes',
       'Change log': '/app/adminChangeLog',
-      Profile: '/app/profile',
+      About: '/app/about',
+      'Sync center': '/sync/center',
+      Settings: '/app/settings',
     });
     admin.unmount();
   });
@@ -85,7 +89,7 @@ describe('route guards', () => {
       within(userNav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Profile']);
+    ).toEqual(['Settings']);
   });
 
   it('lets a superAdmin open admin screens', async () => {
@@ -112,11 +116,11 @@ describe('landing', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/dashboard'));
   });
 
-  it('takes a basic user to their profile', async () => {
+  it('takes a basic user to their locks', async () => {
     storage.setAuthToken(validToken());
     const { router } = renderApp('/auth/landing', { 'GET auth': () => json(sessionFixture(['user'])) });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/user/settingsProfile'));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Profile' })).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your locks' })).toBeInTheDocument();
   });
 
   it('honours a same-origin redirect and ignores another origin', async () => {

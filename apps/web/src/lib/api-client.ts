@@ -236,7 +236,8 @@ export class ApiClient {
       [CLIENT_VERSION_HEADER]: CLIENT_VERSION,
       ...options.headers,
     };
-    if (token) headers.Authorization = `Bearer ${token}`;
+    // A caller's own Authorization (the pre-authentication token of a two-factor sign-in) wins.
+    if (token && !headers.Authorization) headers.Authorization = `Bearer ${token}`;
     if (override) headers[PORTAL_OVERRIDE_HEADER] = override;
 
     let body: string | undefined;

@@ -16,7 +16,7 @@ describe('roles', () => {
   it('sends admins to the dashboard and basic users to their area', () => {
     expect(homePathFor(['admin'])).toBe('/app/dashboard');
     expect(homePathFor(['superAdmin'])).toBe('/app/dashboard');
-    expect(homePathFor(['user'])).toBe('/user/settingsProfile');
-    expect(homePathFor([])).toBe('/user/settingsProfile');
+    expect(homePathFor(['user'])).toBe('/user');
+    expect(homePathFor([])).toBe('/user');
   });
 });

@@ -14,5 +14,5 @@ export function hasRequiredRole(
 
 /** Where a signed-in person belongs: admins in the portal dashboard, basic users in their area. */
 export function homePathFor(roles: readonly AppRole[]): string {
-  return hasRequiredRole(roles, ['admin']) ? '/app/dashboard' : '/user/settingsProfile';
+  return hasRequiredRole(roles, ['admin']) ? '/app/dashboard' : '/user';
 }

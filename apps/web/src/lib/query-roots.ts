@@ -13,9 +13,16 @@ export const PORTAL_DATA_ROOTS: readonly QueryKey[] = [
   ['audit'],
   // Lockouts name their locks, and a lockout changes who can open a lock.
   ['lockouts'],
+  // Credentials name their holders and locks: a removed person or lock changes them too.
+  ['keys'],
+  ['fingerprints'],
+  ['companyCodes'],
   // The member list (shared with the dashboard's latest members) and the dashboard's counts.
   ['portal', 'users'],
   ['portal', 'dashboard'],
+  // The portal's card list (a card's holder, label or validity), and the activity feed.
+  ['cards'],
+  ['activity'],
 ];
 
 /**

@@ -5,6 +5,7 @@ import {
   type AppRole,
   type AuditEntry,
   type Device,
+  type DeviceEvent,
   type DeviceUser,
   type Group,
   type MemberDevice,
@@ -54,6 +55,7 @@ export function sessionFixture(roles: AppRole[] = ['admin'], overrides: Partial<
     roles,
     permissions: roles.includes('admin') ? ['portal.edit', 'profile.edit'] : ['profile.edit'],
     features: [],
+    impersonatedBy: null,
     ...overrides,
   };
 }
@@ -174,4 +176,20 @@ export const sealKeyAnswer = () => ({ publicKey: encodeBase64(serverKeys.publicK
 /** Opens a sealed request body as the server would. */
 export function openSealed(body: unknown): unknown {
   return openSealedPayload(body as SealedEnvelope, serverKeys.secretKey);
+}
+
+export function deviceEventFixture(overrides: Partial<DeviceEvent> = {}): DeviceEvent {
+  return {
+    _id: 'event-1',
+    eventId: 'e-1',
+    device: { _id: 'device-1', name: 'Front door' },
+    type: 'unlock',
+    method: 'rfid',
+    user: { _id: 'user-2', name: 'Grace Hopper' },
+    credentialId: 'cred-1',
+    reason: null,
+    occurredAt: '2026-11-23T14:00:00.000Z',
+    receivedAt: '2026-11-23T14:00:01.000Z',
+    ...overrides,
+  };
 }

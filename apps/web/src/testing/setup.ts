@@ -4,6 +4,7 @@ import { afterEach } from 'vitest';
 import { api } from '@/lib/api-client';
 import { setNavigator } from '@/lib/navigation';
 import { queryClient } from '@/lib/query-client';
+import { FakeWebSocket } from './fake-websocket';
 
 // Screens load on demand; on a busy machine the first import of one can take a while.
 configure({ asyncUtilTimeout: 5000 });
@@ -41,6 +42,8 @@ if (!('fonts' in document)) {
     value: Object.assign(new EventTarget(), { ready: Promise.resolve() }),
   });
 }
+// The /app and /user shells open the live channel; no test may reach for a real server.
+Object.defineProperty(window, 'WebSocket', { writable: true, configurable: true, value: FakeWebSocket });
 Object.defineProperty(window, 'scrollTo', { writable: true, configurable: true, value: () => {} });
 Element.prototype.scrollIntoView ??= () => {};
 
@@ -50,4 +53,5 @@ afterEach(() => {
   queryClient.clear();
   api.clearCache();
   setNavigator(null);
+  FakeWebSocket.reset();
 });

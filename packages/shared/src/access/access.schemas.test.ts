@@ -94,6 +94,7 @@ describe('credential set contracts', () => {
     credentialId: 'c1',
     kind: 'code',
     secret: '012345',
+    holderType: 'person',
     userId: 'u1',
     userRole: 'user',
     userStatus: 'active',
@@ -134,6 +135,13 @@ describe('credential set contracts', () => {
     expect(credentialEntrySchema.safeParse({ ...entry, userStatus: 'invited' }).success).toBe(false);
     expect(credentialEntrySchema.safeParse({ ...entry, validFrom: '2026-03-01' }).success).toBe(false);
     expect(lockoutSchema.safeParse({ ...set.lockouts[0], from: 'yesterday' }).success).toBe(false);
+  });
+
+  it('names a userId exactly for person credentials', () => {
+    expect(credentialEntrySchema.safeParse({ ...entry, userId: null }).success).toBe(false);
+    const company = { ...entry, holderType: 'company', userId: null, userRole: null };
+    expect(credentialEntrySchema.safeParse(company).success).toBe(true);
+    expect(credentialEntrySchema.safeParse({ ...company, userId: 'u1' }).success).toBe(false);
   });
 
   it('refuses an empty presented secret', () => {

@@ -56,20 +56,35 @@ export type CredentialKind = z.infer<typeof credentialKindSchema>;
 /** Instants in a credential set: the server writes UTC ('Z'), an offset is accepted too. */
 const instantSchema = z.iso.datetime({ offset: true, message: 'must be an ISO date-time' });
 
+/**
+ * Who a credential belongs to: a person of the portal, the company (portal-wide codes), a guest of
+ * a device invite, or the lock itself (a code lock's master code, which admins use).
+ */
+export const CREDENTIAL_HOLDER_TYPES = ['person', 'company', 'guest', 'master'] as const;
+export type CredentialHolderType = (typeof CREDENTIAL_HOLDER_TYPES)[number];
+
 /** One credential on one lock, with everything the lock needs to decide without the server. */
-export const credentialEntrySchema = z.object({
-  credentialId: z.string().min(1),
-  kind: credentialKindSchema,
-  /** PIN, card UID, fingerprint template id, key id, QR token id; for 'remote' the userId. */
-  secret: z.string().min(1),
-  userId: z.string().min(1),
-  userRole: z.enum(PORTAL_ROLES),
-  userStatus: z.enum(['active', 'suspended']),
-  /** null: at any time. */
-  schedule: scheduleSchema.nullable(),
-  validFrom: instantSchema.nullable(),
-  validUntil: instantSchema.nullable(),
-});
+export const credentialEntrySchema = z
+  .object({
+    credentialId: z.string().min(1),
+    kind: credentialKindSchema,
+    /** PIN, card UID, fingerprint template id, key id, QR token id; for 'remote' the userId. */
+    secret: z.string().min(1),
+    holderType: z.enum(CREDENTIAL_HOLDER_TYPES),
+    /** The person holding it; null for company, guest and master credentials. */
+    userId: z.string().min(1).nullable(),
+    /** The person's role; admin-exempt lockouts let 'admin' through (master codes count as admin). */
+    userRole: z.enum(PORTAL_ROLES).nullable(),
+    userStatus: z.enum(['active', 'suspended']),
+    /** null: at any time. */
+    schedule: scheduleSchema.nullable(),
+    validFrom: instantSchema.nullable(),
+    validUntil: instantSchema.nullable(),
+  })
+  .refine((entry) => (entry.holderType === 'person') === (entry.userId !== null), {
+    message: 'a person credential names its userId; other holders have none',
+    path: ['userId'],
+  });
 export type CredentialEntry = z.infer<typeof credentialEntrySchema>;
 
 /** A period during which the lock refuses everyone, admins too unless exempted. */
@@ -111,12 +126,12 @@ export const ACCESS_DENIAL_REASONS = [
 export type AccessDenialReason = (typeof ACCESS_DENIAL_REASONS)[number];
 
 export const accessDecisionSchema = z.discriminatedUnion('granted', [
-  z.object({ granted: z.literal(true), credentialId: z.string(), userId: z.string() }),
+  z.object({ granted: z.literal(true), credentialId: z.string(), userId: z.string().nullable() }),
   z.object({
     granted: z.literal(false),
     reason: z.enum(ACCESS_DENIAL_REASONS),
     credentialId: z.string().optional(),
-    userId: z.string().optional(),
+    userId: z.string().nullable().optional(),
   }),
 ]);
 export type AccessDecision = z.infer<typeof accessDecisionSchema>;

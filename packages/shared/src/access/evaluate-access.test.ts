@@ -18,6 +18,7 @@ function entry(overrides: Partial<CredentialEntry> = {}): CredentialEntry {
     credentialId: 'c1',
     kind: 'code',
     secret: '1234',
+    holderType: 'person',
     userId: 'u1',
     userRole: 'user',
     userStatus: 'active',
@@ -237,8 +238,8 @@ describe('whoCanOpen', () => {
       [],
     );
     expect(whoCanOpen(credentials, NOW)).toEqual([
-      { userId: 'Adam', credentialIds: ['c2'] },
-      { userId: 'zoe', credentialIds: ['c1', 'c3'] },
+      { holderType: 'person', userId: 'Adam', credentialIds: ['c2'] },
+      { holderType: 'person', userId: 'zoe', credentialIds: ['c1', 'c3'] },
     ]);
     // At 11:00 Berlin the morning schedule is open too.
     expect(whoCanOpen(credentials, new Date('2026-03-10T10:00:00Z')).map((opener) => opener.userId)).toEqual([
@@ -246,6 +247,43 @@ describe('whoCanOpen', () => {
       'adam',
       'zoe',
     ]);
+  });
+
+  it('lists company, guest and master credentials one by one after the people', () => {
+    const holderless = { userId: null, userRole: null } as const;
+    const credentials = set([
+      entry({ ...holderless, credentialId: 'guest-1', holderType: 'guest', secret: '5555' }),
+      entry({ credentialId: 'c1', userId: 'u1' }),
+      entry({ ...holderless, credentialId: 'company-1', holderType: 'company', secret: '7777' }),
+      entry({
+        ...holderless,
+        credentialId: 'company-2',
+        holderType: 'company',
+        validUntil: '2026-03-01T00:00:00Z',
+      }),
+    ]);
+    expect(whoCanOpen(credentials, NOW)).toEqual([
+      { holderType: 'person', userId: 'u1', credentialIds: ['c1'] },
+      { holderType: 'company', userId: null, credentialIds: ['company-1'] },
+      { holderType: 'guest', userId: null, credentialIds: ['guest-1'] },
+    ]);
+    expect(evaluateAccess(credentials, { kind: 'code', secret: '7777' }, NOW)).toEqual({
+      granted: true,
+      credentialId: 'company-1',
+      userId: null,
+    });
+  });
+
+  it('lets a master code through a lockout that exempts admins, and not a company code', () => {
+    const holderless = { userId: null, userRole: null } as const;
+    const credentials = set(
+      [
+        entry({ ...holderless, credentialId: 'm', holderType: 'master', userRole: 'admin', secret: '9999' }),
+        entry({ ...holderless, credentialId: 'co', holderType: 'company', secret: '7777' }),
+      ],
+      [lockout({ exemptAdmins: true })],
+    );
+    expect(whoCanOpen(credentials, NOW).map((o) => o.credentialIds[0])).toEqual(['m']);
   });
 
   it('is empty under a lockout that exempts nobody', () => {
@@ -302,6 +340,7 @@ const setArb = fc
       entries: entries.map((generated) => ({
         ...generated,
         ...people[generated.userId],
+        holderType: 'person',
         credentialId: `${generated.kind}-${generated.secret}-${generated.userId}`,
       })),
       lockouts: lockouts.map((generated, index) => ({ ...generated, lockoutId: `l${index}` })),
@@ -381,7 +420,7 @@ describe('evaluateAccess: properties', () => {
     fc.assert(
       fc.property(setArb, instantArb, (credentials, instant) => {
         const openers = whoCanOpen(credentials, instant);
-        const listed = (userId: string, credentialId: string) =>
+        const listed = (userId: string | null, credentialId: string) =>
           openers.some((o) => o.userId === userId && o.credentialIds.includes(credentialId));
         for (const presented of presentedFrom(credentials)) {
           const decision = evaluateAccess(credentials, presented, instant);

@@ -1,9 +1,19 @@
-import type { AccessDecision, CredentialEntry, CredentialSet, PresentedCredential } from './access.schemas';
+import type {
+  AccessDecision,
+  CredentialEntry,
+  CredentialHolderType,
+  CredentialSet,
+  PresentedCredential,
+} from './access.schemas';
 import { isWithinSchedule } from './schedule';
 
-/** A person who could open the lock at a given instant, with the credentials that would work. */
+/**
+ * Someone who could open the lock at a given instant, with the credentials that would work: a person
+ * (by userId), or a single company, guest or master credential (userId null).
+ */
 export interface LockOpener {
-  userId: string;
+  holderType: CredentialHolderType;
+  userId: string | null;
   credentialIds: string[];
 }
 
@@ -63,17 +73,28 @@ export function evaluateAccess(
   return decision;
 }
 
-/** The people with at least one credential the lock would accept at `instant`, sorted by userId. */
+// Code-unit order, not localeCompare: the same answer on every runtime and locale.
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Who the lock would accept at `instant`: each person with at least one working credential (sorted
+ * by userId), then each working company, guest or master credential on its own (by credentialId).
+ */
 export function whoCanOpen(credentialSet: CredentialSet, instant: Date): LockOpener[] {
   const byUser = new Map<string, string[]>();
+  const others: LockOpener[] = [];
   for (const entry of credentialSet.entries) {
     if (!explainEntry(credentialSet, entry, instant).granted) continue;
+    if (entry.userId === null) {
+      others.push({ holderType: entry.holderType, userId: null, credentialIds: [entry.credentialId] });
+      continue;
+    }
     const credentialIds = byUser.get(entry.userId) ?? [];
     if (!credentialIds.includes(entry.credentialId)) credentialIds.push(entry.credentialId);
     byUser.set(entry.userId, credentialIds);
   }
-  // Code-unit order, not localeCompare: the same answer on every runtime and locale.
-  return [...byUser.keys()]
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .map((userId) => ({ userId, credentialIds: byUser.get(userId) ?? [] }));
+  const people = [...byUser.keys()]
+    .sort(byCodeUnits)
+    .map((userId): LockOpener => ({ holderType: 'person', userId, credentialIds: byUser.get(userId) ?? [] }));
+  return [...people, ...others.sort((a, b) => byCodeUnits(a.credentialIds[0]!, b.credentialIds[0]!))];
 }

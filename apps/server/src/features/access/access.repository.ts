@@ -127,3 +127,34 @@ export async function saveSchedule(
       .execute();
   }
 }
+
+/** How many live locks each person of a portal reaches, directly or through groups (people export). */
+export async function countLocksPerUser(db: Database, portalId: string): Promise<Map<string, number>> {
+  const direct = db
+    .selectFrom('device_users as du')
+    .innerJoin('devices as d', (j) =>
+      j.onRef('d.id', '=', 'du.device_id').onRef('d.portal_id', '=', 'du.portal_id'),
+    )
+    .select(['du.user_id as user_id', 'du.device_id as device_id'])
+    .where('du.portal_id', '=', portalId)
+    .where('d.deleted_at', 'is', null);
+  const viaGroups = db
+    .selectFrom('group_users as gu')
+    .innerJoin('group_devices as gd', (j) =>
+      j.onRef('gd.group_id', '=', 'gu.group_id').onRef('gd.portal_id', '=', 'gu.portal_id'),
+    )
+    .innerJoin('devices as d', (j) =>
+      j.onRef('d.id', '=', 'gd.device_id').onRef('d.portal_id', '=', 'gd.portal_id'),
+    )
+    .select(['gu.user_id as user_id', 'gd.device_id as device_id'])
+    .where('gu.portal_id', '=', portalId)
+    .where('d.deleted_at', 'is', null);
+  // UNION (not ALL) drops a lock reached both directly and through a group.
+  const rows = await db
+    .selectFrom(direct.union(viaGroups).as('paths'))
+    .select(['paths.user_id'])
+    .select((eb) => eb.fn.countAll().as('locks'))
+    .groupBy('paths.user_id')
+    .execute();
+  return new Map(rows.map((row) => [row.user_id, Number(row.locks)]));
+}

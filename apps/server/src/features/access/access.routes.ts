@@ -3,17 +3,19 @@ import {
   deviceAccessSchema,
   deviceUserSchema,
   groupUserSchema,
+  memberAccessTimeSchema,
   memberDeviceSchema,
   userScheduleSchema,
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../http/access';
+import { access, actingPortal, changeContext, requireSelfOrAdmin } from '../../http/access';
 import { errorResponses } from '../../http/responses';
 import {
   getDeviceAccessAt,
   getDeviceUsers,
   getPossibleDeviceUsers,
+  getUserAccessTime,
   getUserDevices,
   getUserSchedule,
   grantDirectAccess,
@@ -23,6 +25,8 @@ import {
 
 const id = z.string().min(1).max(64);
 const config = { access: access.portalAdmin };
+/** What a person may read about themselves (the basic-user area); admins about anyone. */
+const selfConfig = { access: access.portalMember };
 const tags = ['access'];
 
 /** Who may use which lock, when (brief §7 Devices and Users: schedules, device users, user devices). */
@@ -153,7 +157,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user/:id/devices',
     {
-      config,
+      config: selfConfig,
       schema: {
         tags,
         summary: 'The locks a person can reach, how and when',
@@ -161,6 +165,32 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(memberDeviceSchema), ...errorResponses },
       },
     },
-    async (request) => getUserDevices(app.db, portalOf(request), request.params.id),
+    async (request) => {
+      requireSelfOrAdmin(request, request.params.id);
+      return getUserDevices(app.db, portalOf(request), request.params.id);
+    },
+  );
+
+  app.get(
+    '/user/:id/accessTime',
+    {
+      config: selfConfig,
+      schema: {
+        tags,
+        summary: 'Whether the person can open each of their locks at an instant (default now), and why not',
+        params: z.object({ id }),
+        querystring: deviceAccessQuerySchema,
+        response: { 200: memberAccessTimeSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      requireSelfOrAdmin(request, request.params.id);
+      return getUserAccessTime(
+        app.db,
+        portalOf(request),
+        request.params.id,
+        request.query.at ? new Date(request.query.at) : new Date(),
+      );
+    },
   );
 };

@@ -1,19 +1,24 @@
 import {
+  evaluateAccess,
   explainEntry,
+  LOCK_MODELS,
   type CredentialEntry,
   type CredentialSet,
   type DeviceAccess,
   type DeviceUser,
+  type AccessDecision,
+  type MemberAccessTime,
   type MemberDevice,
   type Schedule,
 } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { toIso } from '../../db/mappers';
-import type { DeviceRow } from '../../db/schema';
+import type { CredentialRow, DeviceRow } from '../../db/schema';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { recordChange } from '../audit/audit.repository';
-import { listLiveCredentialsOfUsers } from '../credentials/credentials.repository';
+import { listCredentialsForDevice } from '../credentials/credentials.repository';
+import { inviteSchedule, inviteWindowOf, listInvitesOfDevice } from '../invites/invites.repository';
 import { findDevice, findDevices } from '../devices/devices.repository';
 import { engineLockoutsOfDevice } from '../lockouts/lockouts.service';
 import { findMember, findMembers, type MemberRecord } from '../portals/memberships.repository';
@@ -125,6 +130,7 @@ export async function grantDirectAccess(
       action: 'access.grant',
       entityType: 'device',
       entityId: deviceId,
+      userId,
       after: { user: member.email, device: device.name },
     });
   });
@@ -145,6 +151,7 @@ export async function revokeDirectAccess(
       action: 'access.revoke',
       entityType: 'device',
       entityId: deviceId,
+      userId,
       before: { user: member.email, device: device.name },
     });
   });
@@ -181,6 +188,8 @@ export async function setUserSchedule(
       action: 'schedule.set',
       entityType: 'schedule',
       entityId: `${deviceId}/${userId}`,
+      deviceId,
+      userId,
       before: { user: member.email, device: device.name, schedule: before ?? null },
       after: { user: member.email, device: device.name, schedule },
     });
@@ -197,43 +206,94 @@ export async function buildCredentialSet(
   return (await loadCredentialSet(db, portalId, device)).set;
 }
 
-/** The credential set together with the members it was built from. */
+/** What a credential set entry came from, for previews that name who holds it. */
+interface EntrySource {
+  /** Company code name, guest name or "Master code"; null for people. */
+  label: string | null;
+}
+
+/**
+ * The credential set together with the members it was built from and a label per non-person
+ * entry. A person's codes and cards work wherever they have access, in their schedule there; a
+ * fingerprint only at the lock it was enrolled on; a digital key at the locks it is linked to, at
+ * any time within its validity; company codes at every keypad lock whose code length they fit; a
+ * guest's code at the invite's lock in the invite's window; a master code always, even through a
+ * lockout that exempts admins.
+ */
 async function loadCredentialSet(db: Database, portalId: string, device: DeviceRow) {
   const paths = await listAccessPaths(db, portalId, { deviceId: device.id });
-  const userIds = paths.map((p) => p.userId);
-  const [members, schedules, credentials] = await Promise.all([
-    findMembers(db, portalId, userIds),
+  const pathUserIds = paths.map((p) => p.userId);
+  const [schedules, credentials, invites] = await Promise.all([
     listSchedules(db, portalId, { deviceId: device.id }),
-    listLiveCredentialsOfUsers(db, portalId, userIds),
+    listCredentialsForDevice(db, portalId, device.id, pathUserIds),
+    listInvitesOfDevice(db, portalId, device.id),
   ]);
+  const keyHolderIds = credentials.filter((c) => c.kind === 'key' && c.user_id).map((c) => c.user_id!);
+  const members = await findMembers(db, portalId, [...new Set([...pathUserIds, ...keyHolderIds])]);
+  const memberById = new Map(members.map((m) => [m.id, m]));
+  const reaches = new Set(pathUserIds);
+  const inviteByCredential = new Map(invites.map((invite) => [invite.credential_id, invite]));
+  const codeLength = LOCK_MODELS[device.model].codeLength;
+
   const entries: CredentialEntry[] = [];
+  const sources = new Map<string, EntrySource>();
+  const person = (member: MemberRecord, schedule: Schedule | null) => ({
+    holderType: 'person' as const,
+    userId: member.id,
+    userRole: member.role,
+    userStatus: member.status === 'active' ? ('active' as const) : ('suspended' as const),
+    schedule,
+  });
+  const validity = (credential: CredentialRow) => ({
+    validFrom: toIso(credential.valid_from),
+    validUntil: toIso(credential.valid_until),
+  });
+
+  // Opening from the app works for everyone with access, in their schedule.
   for (const member of members) {
-    if (member.status === 'invited') continue;
-    const person = {
-      userId: member.id,
-      userRole: member.role,
-      userStatus: member.status === 'active' ? ('active' as const) : ('suspended' as const),
-      schedule: schedules.get(`${member.id} ${device.id}`) ?? null,
-    };
-    // Opening from the app works for everyone with access; their codes and cards follow the same rules.
+    if (member.status === 'invited' || !reaches.has(member.id)) continue;
     entries.push({
-      ...person,
+      ...person(member, schedules.get(`${member.id} ${device.id}`) ?? null),
       credentialId: `remote:${member.id}`,
       kind: 'remote',
       secret: member.id,
       validFrom: null,
       validUntil: null,
     });
-    for (const credential of credentials.filter((c) => c.user_id === member.id)) {
-      entries.push({
-        ...person,
-        credentialId: credential.id,
-        kind: credential.kind,
-        secret: credential.secret,
-        validFrom: toIso(credential.valid_from),
-        validUntil: toIso(credential.valid_until),
-      });
+  }
+  for (const credential of credentials) {
+    const base = { credentialId: credential.id, kind: credential.kind, secret: credential.secret };
+    if (credential.holder_type === 'person') {
+      const member = credential.user_id ? memberById.get(credential.user_id) : undefined;
+      if (!member || member.status === 'invited') continue;
+      // A key works at its locks whenever it is valid; everything else follows the person's schedule.
+      const schedule =
+        credential.kind === 'key' ? null : (schedules.get(`${member.id} ${device.id}`) ?? null);
+      entries.push({ ...base, ...person(member, schedule), ...validity(credential) });
+      continue;
     }
+    if (credential.holder_type === 'company' && (!codeLength || !fitsLength(credential.secret, codeLength))) {
+      continue;
+    }
+    const invite = inviteByCredential.get(credential.id);
+    if (credential.holder_type === 'guest' && !invite) continue;
+    entries.push({
+      ...base,
+      holderType: credential.holder_type,
+      userId: null,
+      userRole: credential.holder_type === 'master' ? 'admin' : null,
+      userStatus: 'active',
+      schedule: invite ? inviteSchedule(inviteWindowOf(invite)) : null,
+      ...validity(credential),
+    });
+    sources.set(credential.id, {
+      label:
+        credential.holder_type === 'guest'
+          ? `Guest: ${invite!.name}`
+          : credential.holder_type === 'master'
+            ? 'Master code'
+            : `Company code: ${credential.name}`,
+    });
   }
   const lockouts = await engineLockoutsOfDevice(db, portalId, device.id);
   const set: CredentialSet = {
@@ -243,7 +303,11 @@ async function loadCredentialSet(db: Database, portalId: string, device: DeviceR
     entries,
     lockouts,
   };
-  return { set, members };
+  return { set, members, sources };
+}
+
+function fitsLength(code: string, limits: { min: number; max: number }): boolean {
+  return code.length >= limits.min && code.length <= limits.max;
 }
 
 function formatLocalTime(instant: Date, timeZone: string): string {
@@ -261,6 +325,65 @@ function formatLocalTime(instant: Date, timeZone: string): string {
   return `${part('weekday')} ${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
 }
 
+/** Whether any of a person's entries in a set opens at an instant; if none, the first refusal. */
+function personDecision(set: CredentialSet, userId: string, at: Date) {
+  const entries = set.entries.filter((e) => e.userId === userId);
+  const decisions = entries.map((entry) => explainEntry(set, entry, at));
+  const granted = decisions.some((d) => d.granted);
+  const refusal = decisions.find((d) => !d.granted);
+  return {
+    canOpen: granted,
+    reason: granted || !refusal || refusal.granted ? null : refusal.reason,
+    credentials: [...new Set(entries.map((e) => e.kind))],
+  };
+}
+
+/**
+ * For each lock a person reaches, whether they can open it at an instant and why not: the
+ * person-side view of getDeviceAccessAt, decided by the same engine over each lock's set.
+ */
+export async function getUserAccessTime(
+  db: Database,
+  portalId: string,
+  userId: string,
+  at: Date,
+): Promise<MemberAccessTime> {
+  const locks = await getUserDevices(db, portalId, userId);
+  const devices = await findDevices(
+    db,
+    portalId,
+    locks.map((lock) => lock._id),
+  );
+  const deviceById = new Map(devices.map((d) => [d.id, d]));
+  const answers = [];
+  // One set per lock: a person reaches a handful of locks, and each set is what that lock holds.
+  for (const lock of locks) {
+    const { set } = await loadCredentialSet(db, portalId, deviceById.get(lock._id)!);
+    answers.push({
+      ...lock,
+      localTime: formatLocalTime(at, lock.timeZone),
+      ...personDecision(set, userId, at),
+    });
+  }
+  return { at: at.toISOString(), locks: answers };
+}
+
+/**
+ * Whether a person may open a lock from the app at an instant: the lock's own decision for their
+ * `remote` entry, so the portal never lets anyone in that the lock itself would refuse.
+ */
+export async function decideRemoteOpening(
+  db: Database,
+  portalId: string,
+  deviceId: string,
+  userId: string,
+  at: Date,
+): Promise<AccessDecision> {
+  const device = await requireDevice(db, portalId, deviceId);
+  const { set } = await loadCredentialSet(db, portalId, device);
+  return evaluateAccess(set, { kind: 'remote', secret: userId }, at);
+}
+
 /** Who can open a lock at an instant, and for everyone else with access, why not. */
 export async function getDeviceAccessAt(
   db: Database,
@@ -269,26 +392,32 @@ export async function getDeviceAccessAt(
   at: Date,
 ): Promise<DeviceAccess> {
   const device = await requireDevice(db, portalId, deviceId);
-  const { set, members: all } = await loadCredentialSet(db, portalId, device);
+  const { set, members: all, sources } = await loadCredentialSet(db, portalId, device);
   const members = all.filter((m) => set.entries.some((e) => e.userId === m.id));
-  const people = members.map((member) => {
-    const entries = set.entries.filter((e) => e.userId === member.id);
-    const decisions = entries.map((entry) => explainEntry(set, entry, at));
-    const granted = decisions.some((d) => d.granted);
-    const refusal = decisions.find((d) => !d.granted);
-    return {
-      _id: member.id,
-      name: [member.first_name, member.last_name].filter(Boolean).join(' ') || member.email,
-      email: member.email,
-      canOpen: granted,
-      reason: granted || !refusal || refusal.granted ? null : refusal.reason,
-      credentials: [...new Set(entries.map((e) => e.kind))],
-    };
+  const people = members.map((member) => ({
+    _id: member.id,
+    name: [member.first_name, member.last_name].filter(Boolean).join(' ') || member.email,
+    email: member.email,
+    ...personDecision(set, member.id, at),
+  }));
+  const others = set.entries.flatMap((entry) => {
+    if (entry.holderType === 'person') return [];
+    const decision = explainEntry(set, entry, at);
+    return [
+      {
+        _id: entry.credentialId,
+        holderType: entry.holderType,
+        name: sources.get(entry.credentialId)?.label ?? entry.holderType,
+        canOpen: decision.granted,
+        reason: decision.granted ? null : decision.reason,
+      },
+    ];
   });
   return {
     at: at.toISOString(),
     timeZone: device.time_zone,
     localTime: formatLocalTime(at, device.time_zone),
     people,
+    others,
   };
 }

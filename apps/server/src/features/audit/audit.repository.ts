@@ -8,10 +8,17 @@ export interface AuditEntry {
   action: string;
   entityType: string;
   entityId: string;
+  /** The lock the change concerns when the entity is not the lock itself, for its History tab. */
+  deviceId?: string | null;
+  /** The person the change concerns when the entity is not the membership or code itself. */
+  userId?: string | null;
   before?: unknown;
   after?: unknown;
   ip?: string | null;
 }
+
+/** Entities whose id is the person's own id. */
+const PERSON_ENTITIES = new Set(['member', 'access_code']);
 
 /** Appends an entry to a portal's admin change log. Entries are never updated or deleted. */
 export async function appendAuditEntry(db: Database, portalId: string, entry: AuditEntry): Promise<void> {
@@ -24,6 +31,8 @@ export async function appendAuditEntry(db: Database, portalId: string, entry: Au
       action: entry.action,
       entity_type: entry.entityType,
       entity_id: entry.entityId,
+      device_id: entry.deviceId ?? (entry.entityType === 'device' ? entry.entityId : null),
+      user_id: entry.userId ?? (PERSON_ENTITIES.has(entry.entityType) ? entry.entityId : null),
       before_json: entry.before === undefined ? null : JSON.stringify(entry.before),
       after_json: entry.after === undefined ? null : JSON.stringify(entry.after),
       ip: entry.ip ?? null,
@@ -53,9 +62,18 @@ export async function listAuditEntries(
     skip: number;
     limit: number;
     descending: boolean;
-    filter?: { entityType?: string; action?: string; actorUserId?: string };
+    filter?: {
+      entityType?: string;
+      entityId?: string;
+      deviceId?: string;
+      userId?: string;
+      action?: string;
+      actorUserId?: string;
+    };
     fromDate?: string;
     toDate?: string;
+    /** Only entries strictly older than this instant (the activity feed's paging). */
+    before?: string;
   },
 ) {
   let base = db
@@ -64,10 +82,14 @@ export async function listAuditEntries(
     .where('a.portal_id', '=', portalId);
   const { filter = {} } = query;
   if (filter.entityType) base = base.where('a.entity_type', '=', filter.entityType);
+  if (filter.entityId) base = base.where('a.entity_id', '=', filter.entityId);
+  if (filter.deviceId) base = base.where('a.device_id', '=', filter.deviceId);
+  if (filter.userId) base = base.where('a.user_id', '=', filter.userId);
   if (filter.action) base = base.where('a.action', '=', filter.action);
   if (filter.actorUserId) base = base.where('a.actor_user_id', '=', filter.actorUserId);
   if (query.fromDate) base = base.where('a.created_at', '>=', new Date(query.fromDate).toISOString());
   if (query.toDate) base = base.where('a.created_at', '<=', new Date(query.toDate).toISOString());
+  if (query.before) base = base.where('a.created_at', '<', new Date(query.before).toISOString());
   const direction = query.descending ? 'desc' : 'asc';
   const [rows, count] = await Promise.all([
     base
@@ -86,3 +108,5 @@ export async function listAuditEntries(
   ]);
   return { rows, total: count.total };
 }
+
+export type AuditRow = Awaited<ReturnType<typeof listAuditEntries>>['rows'][number];

@@ -4,8 +4,7 @@ import { isUniqueViolation, type Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../http/errors';
-import { insertMembership } from '../portals/memberships.repository';
-import { insertPortal } from '../portals/portals.repository';
+import { insertOwnedPortal } from '../portals/portals.repository';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from './password';
 import {
   findUserByEmail,
@@ -51,23 +50,12 @@ export async function createAccount(
         created_at: now,
         updated_at: now,
       });
-      await insertPortal(trx, {
-        id: portalId,
+      await insertOwnedPortal(trx, {
+        portalId,
+        userId,
         name: input.portalName || defaultPortalName(input),
-        owner_user_id: userId,
-        time_zone: options.timeZone ?? 'UTC',
-        expire_date: null,
-        stripe_status: null,
-        created_at: now,
-        updated_at: now,
-      });
-      await insertMembership(trx, {
-        portal_id: portalId,
-        user_id: userId,
-        role: 'admin',
-        status: 'active',
-        created_at: now,
-        updated_at: now,
+        timeZone: options.timeZone ?? 'UTC',
+        now,
       });
     });
   } catch (error) {

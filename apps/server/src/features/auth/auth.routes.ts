@@ -1,7 +1,15 @@
 import {
+  acceptedSchema,
   createAccountSchema,
+  emailChangeSchema,
+  emailParamsSchema,
+  legacyResetSchema,
+  passwordResetSchema,
+  passwordVerifySchema,
+  verifyQuerySchema,
   encodeBase64,
   loginPayloadSchema,
+  loginResponseSchema,
   passwordChangeSchema,
   profileUpdateSchema,
   SEAL_SCHEME_VERSION,
@@ -12,11 +20,21 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { publicUrlOf } from '../../config';
 import { access, signedIn } from '../../http/access';
 import { errorResponses } from '../../http/responses';
+import {
+  confirmPassword,
+  requestActivation,
+  requestEmailChange,
+  requestPasswordReset,
+  resetPassword,
+  sendVerificationMail,
+  verifyEmail,
+} from './account-recovery.service';
 import { changePassword, createAccount, updateProfile } from './account.service';
 import { checkLogin } from './login.service';
-import { describeSession, issueSessionToken } from './session.service';
+import { describeSession, issuePreAuthToken, issueSessionToken } from './session.service';
 import { toUserSummary } from './user.presenter';
 import { bumpTokenVersion } from './users.repository';
 
@@ -24,6 +42,8 @@ import { bumpTokenVersion } from './users.repository';
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const ttlHours = app.config.SESSION_TTL_HOURS;
   const tags = ['auth'];
+  const publicUrl = publicUrlOf(app.config);
+  const accepted = (message: string) => ({ message });
 
   app.get(
     '/auth/sealKey',
@@ -52,6 +72,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       await app.authLimits.countSignup(request.ip);
       const user = await createAccount(app.db, request.body);
+      await sendVerificationMail(app.db, publicUrl, user);
       request.log.info({ userId: user.id }, 'account created');
       return reply.status(201).send(await issueSessionToken(app.secrets.jwtKey, user, ttlHours));
     },
@@ -63,13 +84,15 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: access.public, sealed: true },
       schema: {
         tags,
-        summary: 'Sign in; answers a token whose exp claim is in seconds',
+        summary:
+          'Sign in; answers a token whose exp claim is in seconds, or, with two-factor sign-in on, a pre-authentication token for auth/twoFactorCode',
         body: loginPayloadSchema,
-        response: { 200: tokenResponseSchema, ...errorResponses },
+        response: { 200: loginResponseSchema, ...errorResponses },
       },
     },
     async (request) => {
       const user = await checkLogin(app.db, app.authLimits, request.body, request.ip);
+      if (user.totp_enabled_at) return issuePreAuthToken(app.secrets.jwtKey, user);
       return issueSessionToken(app.secrets.jwtKey, user, ttlHours);
     },
   );
@@ -98,7 +121,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await bumpTokenVersion(app.db, signedIn(request).user.id);
+      const auth = signedIn(request);
+      // Ending a support session must not sign the person themselves out everywhere.
+      if (!auth.impersonator) await bumpTokenVersion(app.db, auth.user.id);
       return reply.status(204).send(null);
     },
   );
@@ -129,8 +154,141 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      await app.authLimits.countPasswordCheck(`user:${signedIn(request).user.id}`);
       const user = await changePassword(app.db, signedIn(request).user, request.body);
       return issueSessionToken(app.secrets.jwtKey, user, ttlHours);
+    },
+  );
+
+  app.post(
+    '/auth/activation/:email',
+    {
+      config: { access: access.public },
+      schema: {
+        tags,
+        summary: 'Send (again) the mail that confirms an email address; the same answer for any address',
+        params: emailParamsSchema,
+        response: { 202: acceptedSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await app.authLimits.countAccountMail(request.ip, request.params.email);
+      await requestActivation(app.db, publicUrl, request.params.email);
+      return reply
+        .status(202)
+        .send(accepted('If this address has an account waiting for confirmation, a mail is on its way.'));
+    },
+  );
+
+  app.post(
+    '/auth/verify',
+    {
+      config: { access: access.public },
+      schema: {
+        tags,
+        summary: 'Confirm an email address with the token from the verification mail',
+        querystring: verifyQuerySchema,
+        response: { 200: userSummarySchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await app.authLimits.countPasswordCheck(`link:${request.ip}`);
+      return toUserSummary(await verifyEmail(app.db, request.query.token));
+    },
+  );
+
+  app.post(
+    '/auth/resetPassword/:email',
+    {
+      config: { access: access.public },
+      schema: {
+        tags,
+        summary: 'Mail a password reset link; the same answer whether or not the account exists',
+        params: emailParamsSchema,
+        response: { 202: acceptedSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await app.authLimits.countAccountMail(request.ip, request.params.email);
+      await requestPasswordReset(app.db, publicUrl, request.params.email);
+      return reply.status(202).send(accepted('If an account has this address, a reset link is on its way.'));
+    },
+  );
+
+  app.post(
+    '/auth/reset',
+    {
+      config: { access: access.public, sealed: true },
+      schema: {
+        tags,
+        summary: 'Set a new password with the token from the reset mail; ends every session, signs in',
+        body: passwordResetSchema,
+        response: { 200: tokenResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await app.authLimits.countPasswordCheck(`link:${request.ip}`);
+      const user = await resetPassword(app.db, request.body.token, request.body.password);
+      return issueSessionToken(app.secrets.jwtKey, user, ttlHours);
+    },
+  );
+
+  app.post(
+    '/auth/legacyReset',
+    {
+      config: { access: access.public, sealed: true },
+      schema: {
+        tags,
+        summary: 'The same as auth/reset, for links of the form /reset/{resetToken}',
+        body: legacyResetSchema,
+        response: { 200: tokenResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await app.authLimits.countPasswordCheck(`link:${request.ip}`);
+      const user = await resetPassword(app.db, request.body.resetToken, request.body.password);
+      return issueSessionToken(app.secrets.jwtKey, user, ttlHours);
+    },
+  );
+
+  app.post(
+    '/auth/passwordVerify',
+    {
+      config: { access: access.account, sealed: true },
+      schema: {
+        tags,
+        summary: 'Confirm the current password before a sensitive change',
+        body: passwordVerifySchema,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { user } = signedIn(request);
+      await app.authLimits.countPasswordCheck(`user:${user.id}`);
+      await confirmPassword(user, request.body.password);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/auth/email',
+    {
+      config: { access: access.account, sealed: true },
+      schema: {
+        tags,
+        summary: 'Change the email address: a link goes to the new address; it changes once followed',
+        body: emailChangeSchema,
+        response: { 202: acceptedSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { user } = signedIn(request);
+      await app.authLimits.countPasswordCheck(`user:${user.id}`);
+      await app.authLimits.countAccountMail(request.ip, request.body.newEmail);
+      await requestEmailChange(app.db, publicUrl, user, request.body);
+      return reply
+        .status(202)
+        .send(accepted(`Follow the link we sent to ${request.body.newEmail} to switch to it.`));
     },
   );
 };

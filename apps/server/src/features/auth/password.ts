@@ -23,9 +23,14 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password);
 }
 
+/** Checks a password; an account with no password yet (invited, not accepted) matches nothing. */
 export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  if (passwordHash === NO_PASSWORD) return verifyAgainstDecoy(password);
   return verify(passwordHash, password).catch(() => false);
 }
+
+/** The stored hash of a person invited by email who has not chosen a password yet. */
+export const NO_PASSWORD = '';
 
 let decoyHash: Promise<string> | null = null;
 

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { LOCK_MODELS } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
 import type { ChangeContext } from '../../http/access';
@@ -8,19 +7,12 @@ import { listAccessPaths } from '../access/access.repository';
 import { recordChange } from '../audit/audit.repository';
 import { findDevices } from '../devices/devices.repository';
 import { findMember } from '../portals/memberships.repository';
+import { assertCodeAllowed } from './code-rules';
 import {
-  findLiveCredentialBySecret,
   insertCredential,
   listLiveCredentialsOfUsers,
   revokeCredentialsOfUser,
 } from './credentials.repository';
-
-const CODE_MIN = 4;
-const CODE_MAX = 12;
-
-function refuse(message: string): never {
-  throw AppError.badRequest(`code ${message}`, [{ path: 'body.code', message }]);
-}
 
 /** A person's access code (PIN) in a portal, or null. */
 export async function getAccessCode(db: Database, portalId: string, userId: string): Promise<string | null> {
@@ -29,8 +21,8 @@ export async function getAccessCode(db: Database, portalId: string, userId: stri
 }
 
 /**
- * Sets or clears a person's access code. The rules, each with its own message: digits only,
- * 4–12 long, within every keypad model the person can reach, and not held by anyone else here.
+ * Sets or clears a person's access code, following the code rules (code-rules.ts) for every lock
+ * the person can reach.
  */
 export async function setAccessCode(
   db: Database,
@@ -43,26 +35,19 @@ export async function setAccessCode(
     if (!member) throw AppError.notFound('Person');
     const before = await getAccessCode(trx, context.portalId, userId);
     if (code !== null) {
-      if (!/^\d+$/.test(code)) refuse('must be digits only');
-      if (code.length < CODE_MIN || code.length > CODE_MAX)
-        refuse(`must be ${CODE_MIN} to ${CODE_MAX} digits long`);
       const paths = await listAccessPaths(trx, context.portalId, { userId });
       const devices = await findDevices(
         trx,
         context.portalId,
         paths.map((p) => p.deviceId),
       );
-      for (const device of devices) {
-        const limits = LOCK_MODELS[device.model].codeLength;
-        if (limits && (code.length < limits.min || code.length > limits.max)) {
-          refuse(
-            `must be ${limits.min} to ${limits.max} digits long for the lock "${device.name}" (${LOCK_MODELS[device.model].label})`,
-          );
-        }
-      }
-      const holder = await findLiveCredentialBySecret(trx, context.portalId, 'code', code);
-      if (holder && holder.user_id !== userId)
-        refuse('is already used by someone else in this portal; choose another');
+      const holder = await assertCodeAllowed(
+        trx,
+        context.portalId,
+        code,
+        devices,
+        (held) => held.holder_type === 'person' && held.user_id === userId,
+      );
       if (holder) return { accessCode: code };
     }
     await revokeCredentialsOfUser(trx, context.portalId, userId, 'code');

@@ -36,17 +36,61 @@ export function findLiveCredentialBySecret(
     .executeTakeFirst();
 }
 
+/** One credential of the portal, live or not. */
+export function findCredential(
+  db: Database,
+  portalId: string,
+  id: string,
+): Promise<CredentialRow | undefined> {
+  return db
+    .selectFrom('credentials')
+    .selectAll()
+    .where('portal_id', '=', portalId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The live fingerprint a lock knows by this template id, if any. */
+export function findLiveFingerprintAt(db: Database, portalId: string, deviceId: string, templateId: string) {
+  return db
+    .selectFrom('credentials as c')
+    .innerJoin('credential_devices as cd', (join) =>
+      join.onRef('cd.credential_id', '=', 'c.id').onRef('cd.portal_id', '=', 'c.portal_id'),
+    )
+    .select('c.id')
+    .where('c.portal_id', '=', portalId)
+    .where('c.kind', '=', 'fingerprint')
+    .where('c.revoked_at', 'is', null)
+    .where('c.secret', '=', templateId)
+    .where('cd.device_id', '=', deviceId)
+    .executeTakeFirst();
+}
+
 export async function insertCredential(db: Database, row: Insertable<CredentialsTable>): Promise<void> {
   await db.insertInto('credentials').values(row).execute();
 }
 
-/** Revokes a person's live credentials in a portal, of one kind or all kinds. */
+/**
+ * Revokes a person's live credentials in a portal, of one kind or all kinds. Keys are not revoked
+ * but left without a holder: a key is a thing that is handed back and can be handed on.
+ */
 export async function revokeCredentialsOfUser(
   db: Database,
   portalId: string,
   userId: string,
   kind?: CredentialRow['kind'],
 ): Promise<void> {
+  if (kind === undefined || kind === 'key') {
+    await db
+      .updateTable('credentials')
+      .set({ user_id: null })
+      .where('portal_id', '=', portalId)
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'key')
+      .where('revoked_at', 'is', null)
+      .execute();
+    if (kind === 'key') return;
+  }
   let query = db
     .updateTable('credentials')
     .set({ revoked_at: nowIso() })
@@ -57,7 +101,7 @@ export async function revokeCredentialsOfUser(
   await query.execute();
 }
 
-/** One page of a portal's live credentials of a kind, with their holders. */
+/** One page of a portal's live credentials of a kind held by people (or nobody), with their holders. */
 export async function listCredentialsPage(
   db: Database,
   portalId: string,
@@ -66,11 +110,14 @@ export async function listCredentialsPage(
     skip: number;
     limit: number;
     search?: string;
-    sortBy?: 'secret' | 'name' | 'created_at';
+    sortBy?: 'secret' | 'name' | 'variant' | 'created_at';
     descending: boolean;
     userId?: string;
     /** Only credentials held by these people. */
     userIds?: string[];
+    /** Only credentials bound to this lock. */
+    deviceId?: string;
+    variant?: string;
     id?: string;
   },
 ) {
@@ -79,13 +126,16 @@ export async function listCredentialsPage(
     .leftJoin('users as u', 'u.id', 'c.user_id')
     .where('c.portal_id', '=', portalId)
     .where('c.kind', '=', kind)
+    .where('c.holder_type', '=', 'person')
     .where('c.revoked_at', 'is', null);
   if (query.userId) base = base.where('c.user_id', '=', query.userId);
   if (query.id) base = base.where('c.id', '=', query.id);
+  if (query.variant) base = base.where('c.variant', '=', query.variant as never);
   if (query.userIds) {
     if (query.userIds.length === 0) return { rows: [], total: 0 };
     base = base.where('c.user_id', 'in', query.userIds);
   }
+  if (query.deviceId) base = base.where('c.id', 'in', credentialIdsBoundTo(db, portalId, query.deviceId));
   if (query.search) {
     const term = query.search;
     base = base.where((eb) =>
@@ -114,12 +164,118 @@ export async function listCredentialsPage(
   ]);
   return { rows, total: count.total };
 }
+export type HeldCredentialRow = Awaited<ReturnType<typeof listCredentialsPage>>['rows'][number];
+
+/** The live locks each credential is bound to, by credential id, sorted by name. */
+export async function listBoundDevices(
+  db: Database,
+  portalId: string,
+  credentialIds: string[],
+): Promise<Map<string, { _id: string; name: string }[]>> {
+  const bound = new Map<string, { _id: string; name: string }[]>();
+  if (credentialIds.length === 0) return bound;
+  const rows = await db
+    .selectFrom('credential_devices as cd')
+    .innerJoin('devices as d', (join) =>
+      join.onRef('d.id', '=', 'cd.device_id').onRef('d.portal_id', '=', 'cd.portal_id'),
+    )
+    .select(['cd.credential_id', 'd.id', 'd.name'])
+    .where('cd.portal_id', '=', portalId)
+    .where('cd.credential_id', 'in', credentialIds)
+    .where('d.deleted_at', 'is', null)
+    .orderBy('d.name')
+    .execute();
+  for (const row of rows) {
+    const devices = bound.get(row.credential_id) ?? [];
+    devices.push({ _id: row.id, name: row.name });
+    bound.set(row.credential_id, devices);
+  }
+  return bound;
+}
+
+/** The ids of the credentials bound to a lock, as a subquery. */
+export function credentialIdsBoundTo(db: Database, portalId: string, deviceId: string) {
+  return db
+    .selectFrom('credential_devices')
+    .select('credential_id')
+    .where('portal_id', '=', portalId)
+    .where('device_id', '=', deviceId);
+}
+
+/** Binds a credential to a lock (idempotent). */
+export async function bindCredentialToDevice(
+  db: Database,
+  portalId: string,
+  credentialId: string,
+  deviceId: string,
+): Promise<void> {
+  await db
+    .insertInto('credential_devices')
+    .values({ portal_id: portalId, credential_id: credentialId, device_id: deviceId, created_at: nowIso() })
+    .onConflict((oc) => oc.columns(['portal_id', 'credential_id', 'device_id']).doNothing())
+    .execute();
+}
+
+export async function unbindCredentialFromDevice(
+  db: Database,
+  portalId: string,
+  credentialId: string,
+  deviceId: string,
+): Promise<void> {
+  await db
+    .deleteFrom('credential_devices')
+    .where('portal_id', '=', portalId)
+    .where('credential_id', '=', credentialId)
+    .where('device_id', '=', deviceId)
+    .execute();
+}
+
+/**
+ * Every live credential that may belong in a lock's credential set: the codes and cards of the people
+ * who reach it, and whatever is bound to it (fingerprints, digital keys, guest and master codes),
+ * and the portal's company codes. Ordered by creation.
+ */
+export function listCredentialsForDevice(
+  db: Database,
+  portalId: string,
+  deviceId: string,
+  userIds: string[],
+) {
+  return liveCredentials(db, portalId)
+    .selectAll()
+    .where((eb) => {
+      const boundHere = eb('id', 'in', credentialIdsBoundTo(db, portalId, deviceId));
+      const branches = [
+        eb('holder_type', '=', 'company'),
+        eb.and([eb('holder_type', 'in', ['guest', 'master']), boundHere]),
+        eb.and([
+          eb('kind', '=', 'key'),
+          eb('variant', '=', 'digital'),
+          eb('user_id', 'is not', null),
+          boundHere,
+        ]),
+      ];
+      if (userIds.length > 0) {
+        branches.push(
+          eb.and([
+            eb('holder_type', '=', 'person'),
+            eb('user_id', 'in', userIds),
+            eb.or([eb('kind', 'in', ['code', 'rfid']), eb.and([eb('kind', '=', 'fingerprint'), boundHere])]),
+          ]),
+        );
+      }
+      return eb.or(branches);
+    })
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
 
 export async function updateCredential(
   db: Database,
   portalId: string,
   id: string,
-  patch: Partial<Pick<CredentialRow, 'user_id' | 'name' | 'secret'>> & {
+  patch: Partial<Pick<CredentialRow, 'user_id' | 'name' | 'secret' | 'variant'>> & {
     valid_from?: string | null;
     valid_until?: string | null;
   },
@@ -139,4 +295,22 @@ export async function revokeCredential(db: Database, portalId: string, id: strin
     .where('portal_id', '=', portalId)
     .where('id', '=', id)
     .execute();
+}
+
+/** How many live credentials of each kind every person of a portal holds (people export). */
+export async function countCredentialsPerUser(db: Database, portalId: string) {
+  const rows = await liveCredentials(db, portalId)
+    .select(['user_id', 'kind'])
+    .select((eb) => eb.fn.countAll().as('count'))
+    .where('holder_type', '=', 'person')
+    .where('user_id', 'is not', null)
+    .groupBy(['user_id', 'kind'])
+    .execute();
+  const counts = new Map<string, Partial<Record<CredentialRow['kind'], number>>>();
+  for (const row of rows) {
+    const forUser = counts.get(row.user_id!) ?? {};
+    forUser[row.kind] = Number(row.count);
+    counts.set(row.user_id!, forUser);
+  }
+  return counts;
 }

@@ -11,23 +11,19 @@ import { findMember } from '../portals/memberships.repository';
 import {
   findLiveCredentialBySecret,
   insertCredential,
+  type HeldCredentialRow,
   listCredentialsPage,
   revokeCredential,
   updateCredential,
 } from './credentials.repository';
+import { holderOf } from './holder';
 
-type CardRow = Awaited<ReturnType<typeof listCredentialsPage>>['rows'][number];
-
-function toCard(row: CardRow): RfidCard {
-  const holderName = [row.holder_first_name, row.holder_last_name].filter(Boolean).join(' ');
+function toCard(row: HeldCredentialRow): RfidCard {
   return {
     _id: row.id,
     uid: row.secret,
     name: row.name,
-    holder:
-      row.user_id && row.holder_email
-        ? { _id: row.user_id, email: row.holder_email, name: holderName || row.holder_email }
-        : null,
+    holder: holderOf(row),
     validFrom: toIso(row.valid_from),
     validUntil: toIso(row.valid_until),
     createdAt: toIso(row.created_at),
@@ -85,6 +81,7 @@ export async function registerCard(db: Database, context: ChangeContext, input: 
         action: 'rfid.create',
         entityType: 'rfid',
         entityId: id,
+        userId: card.holder?._id,
         after: card,
       });
       return card;
@@ -115,6 +112,7 @@ export async function saveCard(db: Database, context: ChangeContext, id: string,
       action: 'rfid.update',
       entityType: 'rfid',
       entityId: id,
+      userId: after.holder?._id ?? before.holder?._id,
       before,
       after,
     });
@@ -127,7 +125,13 @@ export async function removeCard(db: Database, context: ChangeContext, id: strin
   await db.transaction().execute(async (trx) => {
     const before = await cardById(trx, context.portalId, id);
     await revokeCredential(trx, context.portalId, id);
-    await recordChange(trx, context, { action: 'rfid.delete', entityType: 'rfid', entityId: id, before });
+    await recordChange(trx, context, {
+      action: 'rfid.delete',
+      entityType: 'rfid',
+      entityId: id,
+      userId: before.holder?._id,
+      before,
+    });
   });
 }
 

@@ -13,6 +13,8 @@ export function toDevice(row: DeviceRow): Device {
     battery: row.battery,
     online: Number(row.online) === 1,
     lastSeenAt: toIso(row.last_seen_at),
+    lockState: row.lock_state,
+    firmware: row.firmware,
     createdAt: toIso(row.created_at),
   };
 }

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database';
 import { containsText } from '../../db/like';
 import { nowIso } from '../../db/mappers';
 import type { DeviceRow, DevicesTable } from '../../db/schema';
+import { credentialIdsBoundTo } from '../credentials/credentials.repository';
 import type { Insertable } from 'kysely';
 
 // Every query is scoped by portal id and skips deleted locks.
@@ -39,16 +40,36 @@ export async function updateDevice(
     .execute();
 }
 
-/** Marks a lock deleted and removes every way to reach it; its row stays for history. */
+/**
+ * Marks a lock deleted and removes every way to reach it: links, schedules, and the credentials
+ * that only worked there (fingerprints enrolled on it, guest and master codes; keys lose the link).
+ * Its row stays for history.
+ */
 export async function deleteDevice(db: Database, portalId: string, deviceId: string): Promise<void> {
   const now = nowIso();
+  await db
+    .updateTable('credentials')
+    .set({ revoked_at: now })
+    .where('portal_id', '=', portalId)
+    .where('revoked_at', 'is', null)
+    .where('kind', '<>', 'key')
+    .where('id', 'in', credentialIdsBoundTo(db, portalId, deviceId))
+    .execute();
   await db
     .updateTable('devices')
     .set({ deleted_at: now, updated_at: now })
     .where('portal_id', '=', portalId)
     .where('id', '=', deviceId)
     .execute();
-  for (const table of ['device_users', 'group_devices', 'user_device_schedules'] as const) {
+  await db
+    .updateTable('device_invites')
+    .set({ deleted_at: now, updated_at: now })
+    .where('portal_id', '=', portalId)
+    .where('device_id', '=', deviceId)
+    .where('deleted_at', 'is', null)
+    .execute();
+  const links = ['device_users', 'group_devices', 'user_device_schedules', 'credential_devices'] as const;
+  for (const table of links) {
     await db.deleteFrom(table).where('portal_id', '=', portalId).where('device_id', '=', deviceId).execute();
   }
 }
@@ -63,7 +84,7 @@ const sortColumns = {
 } as const;
 
 export type DeviceSortField = keyof typeof sortColumns;
-export type DeviceFilterField = 'model' | 'timeZone';
+export type DeviceFilterField = 'model' | 'timeZone' | 'online';
 
 /** One page of a portal's locks. */
 export async function listDevices(
@@ -76,13 +97,21 @@ export async function listDevices(
     const term = query.search;
     base = base.where((eb) => eb.or([containsText('name', term), containsText('serial', term)]));
   }
-  if (query.filterBy && query.filterValue !== undefined) {
+  if (query.filterBy === 'online') {
+    base = base.where('online', '=', query.filterValue === 'true' ? 1 : 0);
+  } else if (query.filterBy && query.filterValue !== undefined) {
     base = base.where(query.filterBy === 'model' ? 'model' : 'time_zone', '=', query.filterValue as never);
   }
   const direction = query.descending ? 'desc' : 'asc';
   const [rows, count] = await Promise.all([
     base
       .selectAll()
+      // Locks that never reported (no battery, never seen) come first ascending and last descending,
+      // the same on SQLite and PostgreSQL (whose NULL ordering differs).
+      .orderBy(
+        sql`${sql.ref(sortColumns[query.sortBy ?? 'name'])} is null`,
+        direction === 'asc' ? 'desc' : 'asc',
+      )
       .orderBy(sortColumns[query.sortBy ?? 'name'], direction)
       .orderBy('id', direction)
       .limit(query.limit)
@@ -103,6 +132,11 @@ export function listLowBatteryDevices(db: Database, portalId: string, level?: nu
     )
     .orderBy('battery')
     .execute();
+}
+
+/** Every live lock of a portal (for checks that span them all, such as company codes). */
+export function listAllDevices(db: Database, portalId: string): Promise<DeviceRow[]> {
+  return liveDevices(db, portalId).selectAll().orderBy('name').execute();
 }
 
 /** Several locks by id, for checks across a person's locks. */

@@ -1,4 +1,5 @@
 import {
+  codeLockCreateSchema,
   deviceCreatedSchema,
   deviceCreateSchema,
   deviceSchema,
@@ -13,7 +14,14 @@ import { access, actingPortal, changeContext } from '../../http/access';
 import { errorResponses } from '../../http/responses';
 import { toDevice } from './device.presenter';
 import { listGroupsOfDevice, listLowBatteryDevices } from './devices.repository';
-import { createDevice, getDevice, getDevicesPage, removeDevice, saveDevice } from './devices.service';
+import {
+  createCodeLock,
+  createDevice,
+  getDevice,
+  getDevicesPage,
+  removeDevice,
+  saveDevice,
+} from './devices.service';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 const config = { access: access.portalAdmin };
@@ -48,6 +56,21 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) =>
       reply.status(201).send(await createDevice(app.db, changeContext(request), request.body)),
+  );
+
+  app.post(
+    '/device/codelock/add',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Add a keypad-only code lock with its master code; answers its device secret this once',
+        body: codeLockCreateSchema,
+        response: { 201: deviceCreatedSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createCodeLock(app.db, changeContext(request), request.body)),
   );
 
   app.get(
@@ -147,6 +170,8 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await removeDevice(app.db, changeContext(request), request.params.id);
+      // The lock's secret no longer authenticates (it is deleted); end the connection it still has.
+      await app.deviceLink.deviceDeleted(request.params.id);
       return reply.status(204).send(null);
     },
   );

@@ -1,10 +1,20 @@
 import crypto from 'node:crypto';
-import type { DeviceCreate, DeviceCreated, DevicesQuery, DeviceUpdate } from '@latchkey/shared';
+import type {
+  CodeLockCreate,
+  DeviceCreate,
+  DeviceCreated,
+  DevicesQuery,
+  DeviceUpdate,
+} from '@latchkey/shared';
+import type { DeviceRow } from '../../db/schema';
 import type { Database } from '../../db/database';
 import { nowIso, toCount } from '../../db/mappers';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { recordChange } from '../audit/audit.repository';
+import { assertCodeAllowed } from '../credentials/code-rules';
+import { bindCredentialToDevice, insertCredential } from '../credentials/credentials.repository';
+import { findPortalById } from '../portals/portals.repository';
 import { toDevice } from './device.presenter';
 import { deleteDevice, findDevice, insertDevice, listDevices, updateDevice } from './devices.repository';
 
@@ -13,17 +23,31 @@ export function hashDeviceSecret(secret: string): string {
   return `sha256:${crypto.createHash('sha256').update(secret).digest('hex')}`;
 }
 
+/**
+ * The device secret in Mosquitto's password-file form (`$7$`: PBKDF2-SHA512, 101 iterations, a
+ * 12-byte salt, as mosquitto_passwd writes it), so an external broker can check locks itself.
+ */
+export function brokerPasswordHash(secret: string, salt = crypto.randomBytes(12)): string {
+  const iterations = 101;
+  const hash = crypto.pbkdf2Sync(secret, salt, iterations, 64, 'sha512');
+  return `$7$${iterations}$${salt.toString('base64')}$${hash.toString('base64')}`;
+}
+
 async function requireDevice(db: Database, portalId: string, deviceId: string) {
   const device = await findDevice(db, portalId, deviceId);
   if (!device) throw AppError.notFound('Lock');
   return device;
 }
 
-/** Adds a lock; answers its device secret this once. */
+/**
+ * Adds a lock; answers its device secret this once. `alsoInside` runs in the same transaction once
+ * the lock exists (a code lock's master code), so a refusal there adds nothing.
+ */
 export async function createDevice(
   db: Database,
   context: ChangeContext,
   input: DeviceCreate,
+  alsoInside?: (trx: Database, device: DeviceRow) => Promise<void>,
 ): Promise<DeviceCreated> {
   const deviceSecret = crypto.randomBytes(32).toString('base64url');
   const id = crypto.randomUUID();
@@ -37,10 +61,13 @@ export async function createDevice(
       serial: input.serial || null,
       time_zone: input.timeZone,
       secret_hash: hashDeviceSecret(deviceSecret),
+      broker_password_hash: brokerPasswordHash(deviceSecret),
       created_at: now,
       updated_at: now,
     });
-    const device = toDevice((await findDevice(trx, context.portalId, id))!);
+    const row = (await findDevice(trx, context.portalId, id))!;
+    await alsoInside?.(trx, row);
+    const device = toDevice(row);
     await recordChange(trx, context, {
       action: 'device.create',
       entityType: 'device',
@@ -49,6 +76,39 @@ export async function createDevice(
     });
     return { device, deviceSecret };
   });
+}
+
+/**
+ * Adds a keypad-only code lock (brief: device/codelock/add) whose master code opens it at any time;
+ * the code follows the code rules of the portal and of the code lock's keypad.
+ */
+export async function createCodeLock(
+  db: Database,
+  context: ChangeContext,
+  input: CodeLockCreate,
+): Promise<DeviceCreated> {
+  const portal = await findPortalById(db, context.portalId);
+  const timeZone = input.timeZone ?? portal?.time_zone ?? 'UTC';
+  return createDevice(
+    db,
+    context,
+    { name: input.name, model: 'generic-codelock', timeZone },
+    async (trx, device) => {
+      await assertCodeAllowed(trx, context.portalId, input.code, [device]);
+      const credentialId = crypto.randomUUID();
+      await insertCredential(trx, {
+        id: credentialId,
+        portal_id: context.portalId,
+        user_id: null,
+        holder_type: 'master',
+        kind: 'code',
+        secret: input.code,
+        name: 'Master code',
+        created_at: nowIso(),
+      });
+      await bindCredentialToDevice(trx, context.portalId, credentialId, device.id);
+    },
+  );
 }
 
 export async function getDevice(db: Database, portalId: string, deviceId: string) {

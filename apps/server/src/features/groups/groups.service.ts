@@ -163,6 +163,8 @@ export async function changeGroupLink(
       action: `group.${what}.${linked ? 'add' : 'remove'}`,
       entityType: 'group',
       entityId: groupId,
+      deviceId: 'deviceId' in link ? link.deviceId : null,
+      userId: 'userId' in link ? link.userId : null,
       ...(linked ? { after: change } : { before: change }),
     });
   });

@@ -6,12 +6,16 @@ import {
   memberStatusParamsSchema,
   memberUpdateSchema,
   portalMemberSchema,
+  scopedUserSchema,
+  scopedUsersQuerySchema,
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../http/access';
+import { access, actingPortal, changeContext, requireSelfOrAdmin } from '../../http/access';
 import { errorResponses } from '../../http/responses';
 import { setAccessCode } from '../credentials/access-code.service';
+import { searchMembers } from '../portals/memberships.repository';
+import { exportMembersCsv } from './members-export';
 import { addMember, getMemberDetail, removeMember, setMemberStatus, updateMember } from './members.service';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
@@ -20,6 +24,54 @@ const tags = ['people'];
 
 /** The portal's people: add, read, change, suspend, remove, access code (brief §7 Users). */
 export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/portal/scopedUsers',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'People of the portal matching a search, for pickers',
+        querystring: scopedUsersQuerySchema,
+        response: { 200: z.array(scopedUserSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const rows = await searchMembers(
+        app.db,
+        actingPortal(request).portal.id,
+        request.query.search,
+        request.query.limit,
+      );
+      return rows.map((row) => ({
+        _id: row.id,
+        email: row.email,
+        name: [row.first_name, row.last_name].filter(Boolean).join(' ') || row.email,
+        role: row.role,
+        status: row.status,
+      }));
+    },
+  );
+
+  app.get(
+    '/portal/user/list',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Every person of the portal with a summary of their access, as CSV',
+        produces: ['text/csv'],
+        response: { 200: z.string().describe('CSV with a header row'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const csv = await exportMembersCsv(app.db, actingPortal(request).portal.id);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="people.csv"')
+        .send(csv);
+    },
+  );
+
   app.post(
     '/portal/user',
     {
@@ -38,15 +90,19 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/portal/user/:id',
     {
-      config,
+      // A basic user reads their own (their code, in the basic-user area); admins anyone's.
+      config: { access: access.portalMember },
       schema: {
         tags,
-        summary: 'A person in this portal, with their access code',
+        summary: 'A person in this portal, with their access code (a basic user: only themselves)',
         params: idParams,
         response: { 200: memberDetailSchema, ...errorResponses },
       },
     },
-    async (request) => getMemberDetail(app.db, actingPortal(request).portal.id, request.params.id),
+    async (request) => {
+      requireSelfOrAdmin(request, request.params.id);
+      return getMemberDetail(app.db, actingPortal(request).portal.id, request.params.id);
+    },
   );
 
   app.post(

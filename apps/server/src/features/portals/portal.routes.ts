@@ -1,4 +1,5 @@
 import {
+  ownPortalCreateSchema,
   portalContextSchema,
   portalDashboardSchema,
   portalDataSchema,
@@ -13,6 +14,7 @@ import { access, actingPortal, signedIn } from '../../http/access';
 import { errorResponses } from '../../http/responses';
 import { toPortal } from './portal.presenter';
 import {
+  createOwnPortal,
   getPortalContext,
   getPortalDashboard,
   getPortalName,
@@ -121,5 +123,23 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => getPortalContext(app.db, signedIn(request), request.params.id, true),
+  );
+
+  app.post(
+    '/user/:id/portal',
+    {
+      config: { access: access.account },
+      schema: {
+        tags,
+        summary: 'Start a portal of your own (a person who owns none); platform staff for anyone',
+        params: portalIdParams,
+        body: ownPortalCreateSchema,
+        response: { 201: portalSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await createOwnPortal(app.db, signedIn(request), request.params.id, request.body, request.ip)),
   );
 };

@@ -1,13 +1,15 @@
 import {
   MEMBERSHIP_STATUSES,
   PORTAL_ROLES,
+  type OwnPortalCreate,
   type PortalContext,
   type PortalDashboard,
   type PortalData,
   type PortalUsersQuery,
 } from '@latchkey/shared';
+import crypto from 'node:crypto';
 import type { Database } from '../../db/database';
-import { toCount, toIso } from '../../db/mappers';
+import { nowIso, toCount, toIso } from '../../db/mappers';
 import type { DeviceRow } from '../../db/schema';
 import type { ActingPortal, RequestAuth } from '../../http/access';
 import { AppError } from '../../http/errors';
@@ -17,7 +19,8 @@ import { countGroups } from '../groups/groups.repository';
 import { actingPortalFor } from './acting-portal.service';
 import { countMembers, listPortalMembers, type MemberFilters } from './memberships.repository';
 import { toPortal, toPortalMember } from './portal.presenter';
-import { findPortalById, updatePortal } from './portals.repository';
+import { findUserById } from '../auth/users.repository';
+import { findPortalById, findPortalOwnedBy, insertOwnedPortal, updatePortal } from './portals.repository';
 
 const toDashboardDevice = (d: DeviceRow) => ({
   _id: d.id,
@@ -57,6 +60,45 @@ export async function getPortalDashboard(db: Database, acting: ActingPortal): Pr
 }
 
 /** An admin changes the portal's name or time zone; the change is audited. */
+/**
+ * POST user/{id}/portal: a person who owns no portal (they joined others by invitation) starts
+ * their own and becomes its owner and admin. Platform staff may do it for anyone.
+ */
+export async function createOwnPortal(
+  db: Database,
+  auth: RequestAuth,
+  userId: string,
+  input: OwnPortalCreate,
+  ip: string,
+) {
+  if (userId !== auth.user.id && !auth.isSuperAdmin) {
+    throw AppError.forbidden('You may only start a portal of your own');
+  }
+  if (!(await findUserById(db, userId))) throw AppError.notFound('Person');
+  const portalId = crypto.randomUUID();
+  await db.transaction().execute(async (trx) => {
+    // Inside the transaction, so two requests at once cannot both pass the check.
+    if (await findPortalOwnedBy(trx, userId))
+      throw AppError.conflict('They already have a portal of their own');
+    await insertOwnedPortal(trx, {
+      portalId,
+      userId,
+      name: input.name,
+      timeZone: input.timeZone,
+      now: nowIso(),
+    });
+    await appendAuditEntry(trx, portalId, {
+      actorUserId: auth.user.id,
+      action: 'portal.create',
+      entityType: 'portal',
+      entityId: portalId,
+      after: { name: input.name, timeZone: input.timeZone },
+      ip,
+    });
+  });
+  return toPortal((await findPortalById(db, portalId))!);
+}
+
 export async function updatePortalData(
   db: Database,
   auth: RequestAuth,

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
 import type { NewPortalRow, PortalRow } from '../../db/schema';
+import { insertMembership } from './memberships.repository';
 
 // The portals table is the tenant list itself: a lookup by id is how tenancy is resolved.
 
@@ -10,6 +11,36 @@ export function findPortalById(db: Database, portalId: string): Promise<PortalRo
 
 export async function insertPortal(db: Database, row: NewPortalRow): Promise<void> {
   await db.insertInto('portals').values(row).execute();
+}
+
+/** A portal someone owns: the portal row and its owner's active admin membership. Call in a transaction. */
+export async function insertOwnedPortal(
+  db: Database,
+  owned: { portalId: string; userId: string; name: string; timeZone: string; now: string },
+): Promise<void> {
+  await insertPortal(db, {
+    id: owned.portalId,
+    name: owned.name,
+    owner_user_id: owned.userId,
+    time_zone: owned.timeZone,
+    expire_date: null,
+    stripe_status: null,
+    created_at: owned.now,
+    updated_at: owned.now,
+  });
+  await insertMembership(db, {
+    portal_id: owned.portalId,
+    user_id: owned.userId,
+    role: 'admin',
+    status: 'active',
+    created_at: owned.now,
+    updated_at: owned.now,
+  });
+}
+
+/** The portal a person owns, if any (each person owns at most one: their `portalOwned`). */
+export function findPortalOwnedBy(db: Database, userId: string): Promise<PortalRow | undefined> {
+  return db.selectFrom('portals').selectAll().where('owner_user_id', '=', userId).executeTakeFirst();
 }
 
 export async function updatePortal(

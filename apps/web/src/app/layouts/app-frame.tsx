@@ -4,6 +4,7 @@ import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { Link, NavLink as RouterNavLink, useLocation } from 'react-router';
 import { Logo, LogoMark } from '@/components/logo';
+import { SessionBanners } from '@/components/session-banners';
 import { hasRequiredRole } from '@/lib/authorization';
 import type { NavItem } from '../route-handle';
 import classes from './app-frame.module.css';
@@ -13,19 +14,32 @@ interface AppFrameProps {
   session: Session;
   navItems: readonly NavItem[];
   homePath: string;
-  profilePath: string;
+  /** The person's settings (profile, email, password, two-factor sign-in, sessions). */
+  settingsPath: string;
   /** Shown in the header before the user menu (the portal switcher). */
   headerExtra?: ReactNode;
   children: ReactNode;
 }
 
 /** The signed-in shell: header (burger on phones), navigation filtered by role and portal, main. */
-export function AppFrame({ session, navItems, homePath, profilePath, headerExtra, children }: AppFrameProps) {
+export function AppFrame({
+  session,
+  navItems,
+  homePath,
+  settingsPath,
+  headerExtra,
+  children,
+}: AppFrameProps) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { pathname } = useLocation();
   const visible = navItems.filter(
     (item) => hasRequiredRole(session.roles, item.roles) && (!item.requiresPortal || session.portal !== null),
   );
+  // The item whose address is the longest prefix of the page's: /user/help is Help, not the
+  // /user home, while /user/locks/… stays under the home.
+  const activeTo = visible
+    .filter((item) => pathname === item.to || pathname.startsWith(`${item.to}/`))
+    .reduce<string | null>((best, item) => (best && best.length >= item.to.length ? best : item.to), null);
 
   return (
     <AppShell
@@ -58,7 +72,7 @@ export function AppFrame({ session, navItems, homePath, profilePath, headerExtra
           </Group>
           <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
             {headerExtra}
-            <UserMenu session={session} profilePath={profilePath} />
+            <UserMenu session={session} settingsPath={settingsPath} />
           </Group>
         </Group>
       </AppShell.Header>
@@ -71,7 +85,7 @@ export function AppFrame({ session, navItems, homePath, profilePath, headerExtra
               to={item.to}
               label={item.label}
               className={classes.navLink}
-              active={pathname === item.to || pathname.startsWith(`${item.to}/`)}
+              active={item.to === activeTo}
               leftSection={<item.icon size={20} stroke={1.7} aria-hidden="true" />}
               onClick={close}
             />
@@ -80,6 +94,7 @@ export function AppFrame({ session, navItems, homePath, profilePath, headerExtra
       </AppShell.Navbar>
       <AppShell.Main id="main" className={classes.main}>
         <Container size="lg" p={0}>
+          <SessionBanners session={session} />
           {children}
         </Container>
       </AppShell.Main>

@@ -1,6 +1,7 @@
 import { useMatches } from 'react-router';
 import { PortalSwitcher } from '@/features/portal/components/portal-switcher';
 import { homePathFor } from '@/lib/authorization';
+import { useLiveChannel } from '@/lib/live/use-live-channel';
 import { useSession } from '@/lib/session';
 import { deepestHandle } from '../route-handle';
 import { AppFrame } from './app-frame';
@@ -11,13 +12,14 @@ import { SessionFallback } from './session-loading';
 export function AppLayout() {
   const { data: session, error, refetch } = useSession();
   const navItems = deepestHandle(useMatches(), 'navItems') ?? [];
+  useLiveChannel(session?.portal?._id ?? null);
   if (!session) return <SessionFallback error={error} onRetry={() => void refetch()} />;
   return (
     <AppFrame
       session={session}
       navItems={navItems}
       homePath={homePathFor(session.roles)}
-      profilePath="/app/profile"
+      settingsPath="/app/settings"
       headerExtra={<PortalSwitcher session={session} />}
     >
       <RoleGate session={session} />

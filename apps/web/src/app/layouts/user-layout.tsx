@@ -1,5 +1,6 @@
 import { useMatches } from 'react-router';
 import { homePathFor } from '@/lib/authorization';
+import { useLiveChannel } from '@/lib/live/use-live-channel';
 import { useSession } from '@/lib/session';
 import { deepestHandle } from '../route-handle';
 import { AppFrame } from './app-frame';
@@ -10,13 +11,14 @@ import { SessionFallback } from './session-loading';
 export function UserLayout() {
   const { data: session, error, refetch } = useSession();
   const navItems = deepestHandle(useMatches(), 'navItems') ?? [];
+  useLiveChannel(session?.portal?._id ?? null);
   if (!session) return <SessionFallback error={error} onRetry={() => void refetch()} />;
   return (
     <AppFrame
       session={session}
       navItems={navItems}
       homePath={homePathFor(session.roles)}
-      profilePath="/user/settingsProfile"
+      settingsPath="/user/settingsProfile"
     >
       <RoleGate session={session} />
     </AppFrame>

@@ -1,13 +1,13 @@
 import type { Session } from '@latchkey/shared';
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
+import { IconChevronDown, IconLogout, IconSettings } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { displayName } from '@/lib/session';
 import classes from './app-frame.module.css';
 
 interface UserMenuProps {
   session: Session;
-  profilePath: string;
+  settingsPath: string;
 }
 
 function initials(user: Session['user']): string {
@@ -15,8 +15,8 @@ function initials(user: Session['user']): string {
   return (letters || user.email[0] || '?').toUpperCase();
 }
 
-/** The signed-in person, with Profile and Sign out. */
-export function UserMenu({ session, profilePath }: UserMenuProps) {
+/** The signed-in person, with Settings and Sign out. */
+export function UserMenu({ session, settingsPath }: UserMenuProps) {
   const name = displayName(session.user);
   return (
     <Menu position="bottom-end" width={240} shadow="md" withinPortal>
@@ -45,10 +45,10 @@ export function UserMenu({ session, profilePath }: UserMenuProps) {
         <Menu.Divider />
         <Menu.Item
           component={Link}
-          to={profilePath}
-          leftSection={<IconUserCircle size={16} aria-hidden="true" />}
+          to={settingsPath}
+          leftSection={<IconSettings size={16} aria-hidden="true" />}
         >
-          Profile
+          Settings
         </Menu.Item>
         <Menu.Item
           component={Link}

@@ -30,7 +30,7 @@ import {
   entityLabel,
   entityName,
   ENTITY_OPTIONS,
-} from './audit-text';
+} from '@/lib/audit-text';
 import classes from './change-log-page.module.css';
 
 const SORT_FIELDS = ['createdAt'] as const;

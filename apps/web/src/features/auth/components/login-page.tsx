@@ -1,16 +1,17 @@
 import { loginPayloadSchema } from '@latchkey/shared';
-import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { formResolver } from '@/lib/forms';
 import { landingPath, safeRedirectPath } from '@/lib/safe-redirect';
 import { startSession } from '@/lib/session';
-import { useLogin } from '../api/login';
-import { AuthCard } from './auth-card';
+import { isTwoFactorChallenge, useLogin } from '../api/login';
+import { TwoFactorStep } from './two-factor-step';
+import { AuthCard } from '@/components/auth-card';
 
 const loginFormSchema = loginPayloadSchema.pick({ email: true, password: true });
 const LABELS = { email: 'Email', password: 'Password' };
@@ -22,13 +23,30 @@ function loginErrorMessage(error: unknown): string {
   return errorMessage(error);
 }
 
-/** `/` and `/auth/login`. */
+/** A message another screen leaves for the sign-in page (router state), e.g. after accepting an invitation. */
+export interface LoginNotice {
+  notice?: string;
+}
+
+function noticeFrom(state: unknown): string | null {
+  const notice = (state as LoginNotice | null)?.notice;
+  return typeof notice === 'string' && notice ? notice : null;
+}
+
+/** `/` and `/auth/login`: email and password, then a code when two-factor sign-in is on. */
 export function LoginPage() {
   const [params] = useSearchParams();
   const target = safeRedirectPath(params.get('redirect'));
+  const notice = noticeFrom(useLocation().state);
   const navigate = useNavigate();
   const loginMutation = useLogin();
   const [formError, setFormError] = useState<string | null>(null);
+  const [preAuthToken, setPreAuthToken] = useState<string | null>(null);
+
+  const signIn = async (token: string) => {
+    startSession(token);
+    await navigate(landingPath(target), { replace: true });
+  };
 
   const form = useForm<LoginValues>({
     mode: 'uncontrolled',
@@ -39,18 +57,34 @@ export function LoginPage() {
   const submit = form.onSubmit(async (values) => {
     setFormError(null);
     try {
-      const { token } = await loginMutation.mutateAsync({
+      const answer = await loginMutation.mutateAsync({
         ...values,
         scope: target?.startsWith('/user') ? 'user' : 'app',
       });
-      startSession(token);
-      await navigate(landingPath(target), { replace: true });
+      if (isTwoFactorChallenge(answer)) {
+        setPreAuthToken(answer.preAuthToken);
+        return;
+      }
+      await signIn(answer.token);
     } catch (error) {
       const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
       if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
       else setFormError(loginErrorMessage(error));
     }
   });
+
+  if (preAuthToken) {
+    return (
+      <TwoFactorStep
+        preAuthToken={preAuthToken}
+        onSignedIn={signIn}
+        onStartAgain={() => {
+          setPreAuthToken(null);
+          form.setFieldValue('password', '');
+        }}
+      />
+    );
+  }
 
   return (
     <AuthCard
@@ -71,6 +105,11 @@ export function LoginPage() {
     >
       <form onSubmit={submit} noValidate aria-label="Sign in">
         <Stack gap="md">
+          {notice && !formError && (
+            <Alert color="teal" variant="light" icon={<IconCircleCheck aria-hidden="true" />} role="status">
+              {notice}
+            </Alert>
+          )}
           {formError && (
             <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden="true" />} role="alert">
               {formError}
@@ -86,13 +125,20 @@ export function LoginPage() {
             key={form.key('email')}
             {...form.getInputProps('email')}
           />
-          <PasswordInput
-            label="Password"
-            autoComplete="current-password"
-            required
-            key={form.key('password')}
-            {...form.getInputProps('password')}
-          />
+          <Stack gap={6}>
+            <PasswordInput
+              label="Password"
+              autoComplete="current-password"
+              required
+              key={form.key('password')}
+              {...form.getInputProps('password')}
+            />
+            <Group justify="flex-end">
+              <Anchor component={Link} to="/auth/forgot" size="sm">
+                Forgot password?
+              </Anchor>
+            </Group>
+          </Stack>
           <Button type="submit" fullWidth size="md" loading={loginMutation.isPending}>
             Sign in
           </Button>

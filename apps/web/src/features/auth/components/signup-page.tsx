@@ -10,7 +10,7 @@ import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { formResolver } from '@/lib/forms';
 import { startSession } from '@/lib/session';
 import { useCreateAccount } from '../api/create-account';
-import { AuthCard } from './auth-card';
+import { AuthCard } from '@/components/auth-card';
 
 interface SignupValues {
   firstName: string;

@@ -17,6 +17,9 @@ export const deviceKeys = {
   possibleUsers: (deviceId: string) => ['devices', 'detail', deviceId, 'possibleUsers'] as const,
   groups: (deviceId: string) => ['devices', 'detail', deviceId, 'groups'] as const,
   rfids: (deviceId: string) => ['devices', 'detail', deviceId, 'rfids'] as const,
+  invites: (deviceId: string) => ['devices', 'detail', deviceId, 'invites'] as const,
+  fingerprints: (deviceId: string) => ['devices', 'detail', deviceId, 'fingerprints'] as const,
+  sync: (deviceId: string) => ['devices', 'detail', deviceId, 'sync'] as const,
   access: (deviceId: string, at: string | null) =>
     ['devices', 'detail', deviceId, 'access', at ?? 'now'] as const,
 };

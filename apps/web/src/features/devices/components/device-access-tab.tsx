@@ -1,36 +1,26 @@
-import type { AccessDenialReason, CredentialKind, Device, DeviceAccess } from '@latchkey/shared';
-import { Anchor, Badge, Button, Divider, Group, Stack, Text, TextInput } from '@mantine/core';
+import type { Device, DeviceAccess } from '@latchkey/shared';
+import { Anchor, Badge, Button, Divider, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconCircleCheck, IconCircleX, IconClock, IconUsers } from '@tabler/icons-react';
 import { Fragment, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
+import { CREDENTIAL_TEXT, REASON_TEXT } from '@/lib/access-words';
 import { instantAtWallClock, wallClockAt } from '@/lib/zoned-time';
 import { useDeviceAccess } from '../api/get-device-access';
 
-/** Why someone cannot open the lock, in plain words. */
-export const REASON_TEXT: Record<AccessDenialReason, string> = {
-  outside_schedule: 'Outside their schedule',
-  suspended: 'Suspended',
-  lockout: 'Lockout in effect',
-  not_yet_valid: 'Not valid yet',
-  expired: 'Access has expired',
-  unknown_credential: 'No code, card or key for this lock',
-};
-
-const CREDENTIAL_TEXT: Record<CredentialKind, string> = {
-  code: 'Code',
-  rfid: 'Card',
-  fingerprint: 'Fingerprint',
-  key: 'Key',
-  qr: 'QR code',
-  remote: 'App',
-};
-
 type Person = DeviceAccess['people'][number];
+type Other = DeviceAccess['others'][number];
 
-function Verdict({ person }: { person: Person }) {
+/** What a credential without a person is ("Company code"). */
+const HOLDER_TEXT: Record<Other['holderType'], string> = {
+  company: 'Company code',
+  guest: 'Guest',
+  master: 'Master code',
+};
+
+function Verdict({ person }: { person: Pick<Person, 'canOpen' | 'reason'> }) {
   if (person.canOpen) {
     return (
       <Badge
@@ -82,6 +72,57 @@ function PersonRow({ person }: { person: Person }) {
   );
 }
 
+function OtherRow({ other }: { other: Other }) {
+  return (
+    <Group justify="space-between" align="center" gap="sm" py="sm" wrap="wrap">
+      <Group gap="xs" wrap="wrap" style={{ flex: '1 1 220px', minWidth: 0 }}>
+        <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {other.name || HOLDER_TEXT[other.holderType]}
+        </Text>
+        <Badge size="xs" variant="outline" color="gray" tt="none">
+          {HOLDER_TEXT[other.holderType]}
+        </Badge>
+      </Group>
+      <Verdict person={other} />
+    </Group>
+  );
+}
+
+/** Company codes, guests and the master code: they open the lock without being a person of it. */
+function OthersList({ others }: { others: readonly Other[] }) {
+  const open = others.filter((other) => other.canOpen).length;
+  return (
+    <Stack gap="xs">
+      <Divider />
+      <Group justify="space-between" gap="xs" wrap="wrap">
+        <Title order={3} fz="sm">
+          Codes without an account
+        </Title>
+        <Text size="sm" c="dimmed">
+          {open} of {others.length} can open
+        </Text>
+      </Group>
+      <Stack
+        gap={0}
+        component="ul"
+        m={0}
+        p={0}
+        aria-label="Codes without an account"
+        style={{ listStyle: 'none' }}
+      >
+        {others.map((other, index) => (
+          <Fragment key={other._id}>
+            {index > 0 && <Divider component="li" aria-hidden="true" />}
+            <li>
+              <OtherRow other={other} />
+            </li>
+          </Fragment>
+        ))}
+      </Stack>
+    </Stack>
+  );
+}
+
 /** The "Who can open" tab: everyone with access, and whether they can open at an instant. */
 export function DeviceAccessTab({ device }: { device: Device }) {
   const zone = device.timeZone;
@@ -104,33 +145,36 @@ export function DeviceAccessTab({ device }: { device: Device }) {
   if (isPending) body = <TableSkeleton rows={3} label="Checking who can open" />;
   else if (error) {
     body = <QueryError title="Could not check who can open" error={error} onRetry={() => void refetch()} />;
-  } else if (data.people.length === 0) {
-    body = (
-      <Stack align="center" gap={6} py="lg" ta="center">
-        <IconUsers size={32} stroke={1.4} aria-hidden="true" color="var(--mantine-color-dimmed)" />
-        <Text fw={600}>Nobody has access to this lock</Text>
-        <Text size="sm" c="dimmed">
-          Give people access on the People tab.
-        </Text>
-      </Stack>
-    );
   } else {
     const open = data.people.filter((person) => person.canOpen).length;
     body = (
-      <Stack gap="xs" style={{ opacity: isPlaceholderData ? 0.6 : 1 }}>
-        <Text size="sm" c="dimmed" aria-live="polite">
-          {open} of {data.people.length} can open
-        </Text>
-        <Stack gap={0} component="ul" m={0} p={0} aria-label="Who can open" style={{ listStyle: 'none' }}>
-          {data.people.map((person, index) => (
-            <Fragment key={person._id}>
-              {index > 0 && <Divider component="li" aria-hidden="true" />}
-              <li>
-                <PersonRow person={person} />
-              </li>
-            </Fragment>
-          ))}
-        </Stack>
+      <Stack gap="md" style={{ opacity: isPlaceholderData ? 0.6 : 1 }}>
+        {data.people.length === 0 ? (
+          <Stack align="center" gap={6} py="lg" ta="center">
+            <IconUsers size={32} stroke={1.4} aria-hidden="true" color="var(--mantine-color-dimmed)" />
+            <Text fw={600}>Nobody has access to this lock</Text>
+            <Text size="sm" c="dimmed">
+              Give people access on the People tab.
+            </Text>
+          </Stack>
+        ) : (
+          <Stack gap="xs">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {open} of {data.people.length} can open
+            </Text>
+            <Stack gap={0} component="ul" m={0} p={0} aria-label="Who can open" style={{ listStyle: 'none' }}>
+              {data.people.map((person, index) => (
+                <Fragment key={person._id}>
+                  {index > 0 && <Divider component="li" aria-hidden="true" />}
+                  <li>
+                    <PersonRow person={person} />
+                  </li>
+                </Fragment>
+              ))}
+            </Stack>
+          </Stack>
+        )}
+        {data.others.length > 0 && <OthersList others={data.others} />}
       </Stack>
     );
   }
@@ -138,7 +182,7 @@ export function DeviceAccessTab({ device }: { device: Device }) {
   return (
     <SectionCard
       title="Who can open"
-      description="Everyone with access, checked against their status, schedule and validity at one moment."
+      description="Everyone with access, and the codes that need no account, checked against their status, schedule and validity at one moment."
     >
       <Stack gap="md">
         <Group gap="sm" align="flex-end" wrap="nowrap">

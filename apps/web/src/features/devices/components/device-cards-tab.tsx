@@ -1,8 +1,10 @@
 import type { Device, RfidCard } from '@latchkey/shared';
-import { Anchor, Badge, Divider, Group, Stack, Text } from '@mantine/core';
-import { IconId } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Badge, Divider, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconId, IconPencil } from '@tabler/icons-react';
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
+import { EditCardModal } from '@/components/cards/edit-card-modal';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
@@ -24,7 +26,7 @@ function Holder({ holder }: { holder: RfidCard['holder'] }) {
   );
 }
 
-function CardRow({ card, now }: { card: RfidCard; now: number }) {
+function CardRow({ card, now, onEdit }: { card: RfidCard; now: number; onEdit: () => void }) {
   const expired = card.validUntil !== null && new Date(card.validUntil).getTime() <= now;
   return (
     <Group justify="space-between" align="flex-start" gap="sm" py="sm" wrap="wrap">
@@ -52,14 +54,25 @@ function CardRow({ card, now }: { card: RfidCard; now: number }) {
           Valid: {formatValidity(card.validFrom, card.validUntil)}
         </Text>
       </Stack>
+      <Tooltip label="Edit" withArrow>
+        <ActionIcon
+          variant="subtle"
+          size="lg"
+          onClick={onEdit}
+          aria-label={`Edit the card ${card.name || formatUid(card.uid)}`}
+        >
+          <IconPencil size={18} aria-hidden="true" />
+        </ActionIcon>
+      </Tooltip>
     </Group>
   );
 }
 
-/** The Cards tab: the RFID cards that reach this lock, and who holds them (read-only). */
+/** The Cards tab: the RFID cards that reach this lock, who holds them, and editing one. */
 export function DeviceCardsTab({ device }: { device: Device }) {
   const { data, error, isPending, refetch } = useDeviceRfids(device._id);
   const [now] = useState(() => Date.now());
+  const [editing, setEditing] = useState<RfidCard | null>(null);
 
   let body;
   if (isPending) body = <TableSkeleton rows={3} label="Loading cards" />;
@@ -82,7 +95,7 @@ export function DeviceCardsTab({ device }: { device: Device }) {
           <Fragment key={card._id}>
             {index > 0 && <Divider component="li" aria-hidden="true" />}
             <li>
-              <CardRow card={card} now={now} />
+              <CardRow card={card} now={now} onEdit={() => setEditing(card)} />
             </li>
           </Fragment>
         ))}
@@ -93,9 +106,23 @@ export function DeviceCardsTab({ device }: { device: Device }) {
   return (
     <SectionCard
       title="Cards"
-      description="RFID cards whose holders may open this lock. Manage cards on each person's page."
+      description="RFID cards whose holders may open this lock. Register cards on each person's page."
     >
       {body}
+      <EditCardModal
+        card={editing}
+        onClose={() => setEditing(null)}
+        onSaved={(card) => {
+          setEditing(null);
+          notifications.show({
+            color: 'teal',
+            title: 'Card saved',
+            message: card.holder
+              ? `${card.name || formatUid(card.uid)} is held by ${card.holder.name || card.holder.email}.`
+              : `${card.name || formatUid(card.uid)} is held by nobody and opens nothing.`,
+          });
+        }}
+      />
     </SectionCard>
   );
 }

@@ -56,6 +56,7 @@ const access = (at: string, localTime: string) => ({
       credentials: [],
     },
   ],
+  others: [],
 });
 
 describe('DevicePage', () => {

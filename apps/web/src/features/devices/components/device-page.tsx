@@ -2,11 +2,16 @@ import { Anchor, Group, Paper, Skeleton, Stack, Tabs } from '@mantine/core';
 import {
   IconArrowLeft,
   IconClockCheck,
+  IconFingerprint,
+  IconHistory,
   IconId,
+  IconRefreshDot,
   IconSettings,
+  IconUserShare,
   IconUsers,
   IconUsersGroup,
 } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
@@ -15,13 +20,27 @@ import { isApiError } from '@/lib/api-client';
 import { useDevice } from '../api/get-device';
 import { DeviceAccessTab } from './device-access-tab';
 import { DeviceCardsTab } from './device-cards-tab';
+import { DeviceFingerprintsTab } from './device-fingerprints-tab';
 import { DeviceGroupsTab } from './device-groups-tab';
+import { DeviceGuestsTab } from './device-guests-tab';
+import { DeviceHistoryTab } from './device-history-tab';
 import { DevicePeopleTab } from './device-people-tab';
 import { DeviceSettingsTab } from './device-settings-tab';
+import { DeviceSyncTab } from './device-sync-tab';
 import { BatteryLevel, LastSeen, modelLabel } from './device-status';
 import classes from './device-page.module.css';
 
-const TABS = ['people', 'access', 'groups', 'cards', 'settings'] as const;
+const TABS = [
+  'people',
+  'access',
+  'guests',
+  'groups',
+  'cards',
+  'fingerprints',
+  'history',
+  'settings',
+  'sync',
+] as const;
 type DeviceTab = (typeof TABS)[number];
 
 function BackToLocks() {
@@ -33,13 +52,28 @@ function BackToLocks() {
   );
 }
 
-/** /app/device/:deviceId (admin): one lock, its people, who can open it now, its groups, cards and settings. */
+/**
+ * /app/device/:deviceId (admin): one lock, its people, who can open it now, its guests, groups,
+ * cards, fingerprints, history and settings.
+ */
 export function DevicePage() {
   const { deviceId = '' } = useParams();
   const { data: device, error, isPending, refetch } = useDevice(deviceId);
   const [searchParams, setSearchParams] = useSearchParams();
   const tabParam = searchParams.get('tab') as DeviceTab | null;
   const tab: DeviceTab = tabParam && TABS.includes(tabParam) ? tabParam : 'people';
+  const tabList = useRef<HTMLDivElement>(null);
+
+  // On a phone the tabs scroll sideways: keep the chosen one in view (a link may open any tab).
+  useEffect(() => {
+    const list = tabList.current;
+    const active = list?.querySelector<HTMLElement>('[aria-selected="true"]');
+    if (!list || !active) return;
+    const left = active.offsetLeft - list.offsetLeft;
+    if (left < list.scrollLeft || left + active.offsetWidth > list.scrollLeft + list.clientWidth) {
+      list.scrollLeft = left - (list.clientWidth - active.offsetWidth) / 2;
+    }
+  }, [tab, isPending]);
 
   if (isPending) {
     return (
@@ -84,18 +118,30 @@ export function DevicePage() {
         }
         keepMounted={false}
       >
-        <Tabs.List className={classes.tabList}>
+        <Tabs.List className={classes.tabList} ref={tabList}>
           <Tabs.Tab value="people" leftSection={<IconUsers size={16} aria-hidden="true" />}>
             People
           </Tabs.Tab>
           <Tabs.Tab value="access" leftSection={<IconClockCheck size={16} aria-hidden="true" />}>
             Who can open
           </Tabs.Tab>
+          <Tabs.Tab value="guests" leftSection={<IconUserShare size={16} aria-hidden="true" />}>
+            Guests
+          </Tabs.Tab>
           <Tabs.Tab value="groups" leftSection={<IconUsersGroup size={16} aria-hidden="true" />}>
             Groups
           </Tabs.Tab>
           <Tabs.Tab value="cards" leftSection={<IconId size={16} aria-hidden="true" />}>
             Cards
+          </Tabs.Tab>
+          <Tabs.Tab value="fingerprints" leftSection={<IconFingerprint size={16} aria-hidden="true" />}>
+            Fingerprints
+          </Tabs.Tab>
+          <Tabs.Tab value="history" leftSection={<IconHistory size={16} aria-hidden="true" />}>
+            History
+          </Tabs.Tab>
+          <Tabs.Tab value="sync" leftSection={<IconRefreshDot size={16} aria-hidden="true" />}>
+            Sync
           </Tabs.Tab>
           <Tabs.Tab value="settings" leftSection={<IconSettings size={16} aria-hidden="true" />}>
             Settings
@@ -107,11 +153,23 @@ export function DevicePage() {
         <Tabs.Panel value="access" pt="lg">
           <DeviceAccessTab device={device} />
         </Tabs.Panel>
+        <Tabs.Panel value="guests" pt="lg">
+          <DeviceGuestsTab device={device} />
+        </Tabs.Panel>
         <Tabs.Panel value="groups" pt="lg">
           <DeviceGroupsTab device={device} />
         </Tabs.Panel>
         <Tabs.Panel value="cards" pt="lg">
           <DeviceCardsTab device={device} />
+        </Tabs.Panel>
+        <Tabs.Panel value="fingerprints" pt="lg">
+          <DeviceFingerprintsTab device={device} />
+        </Tabs.Panel>
+        <Tabs.Panel value="history" pt="lg">
+          <DeviceHistoryTab device={device} />
+        </Tabs.Panel>
+        <Tabs.Panel value="sync" pt="lg">
+          <DeviceSyncTab device={device} />
         </Tabs.Panel>
         <Tabs.Panel value="settings" pt="lg">
           <DeviceSettingsTab

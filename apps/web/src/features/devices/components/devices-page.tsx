@@ -2,7 +2,7 @@ import type { Device, DeviceCreated } from '@latchkey/shared';
 import { Alert, Anchor, Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconBatteryOff, IconLock, IconLockPlus, IconSearch } from '@tabler/icons-react';
+import { IconBatteryOff, IconDialpad, IconLock, IconLockPlus, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { EmptyList } from '@/components/empty-list';
@@ -15,6 +15,7 @@ import { useListParams } from '@/lib/use-list-params';
 import { useSession } from '@/lib/session';
 import { useDevices } from '../api/get-devices';
 import { useLowBatteryDevices } from '../api/get-low-battery-devices';
+import { AddCodeLockModal } from './add-code-lock-modal';
 import { AddDeviceModal } from './add-device-modal';
 import { BatteryLevel, LastSeen, MODEL_OPTIONS, modelLabel } from './device-status';
 
@@ -86,7 +87,7 @@ function DeviceRow({ device }: { device: Device }) {
   );
 }
 
-/** /app/device (admin): the portal's locks, searchable and sortable, and "Add lock". */
+/** /app/device (admin): the portal's locks, searchable and sortable, "Add lock" and "Add code lock". */
 export function DevicesPage() {
   const navigate = useNavigate();
   const { data: session } = useSession();
@@ -95,7 +96,18 @@ export function DevicesPage() {
   const params = { ...list.query, ...(model ? { filterBy: 'model' as const, filterValue: model } : {}) };
   const devices = useDevices(params);
   const [adding, { open: openAdd, close: closeAdd }] = useDisclosure(false);
+  const [addingCodeLock, { open: openAddCodeLock, close: closeAddCodeLock }] = useDisclosure(false);
   const [created, setCreated] = useState<DeviceCreated | null>(null);
+  const defaultTimeZone = session?.portal?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+  const onCreated = (result: DeviceCreated) => {
+    setCreated(result);
+    notifications.show({
+      color: 'teal',
+      title: 'Lock added',
+      message: `${result.device.name} was added.`,
+    });
+  };
   const filtered = Boolean(list.search || model);
 
   const sortProps = (field: DeviceSort) => ({
@@ -108,6 +120,18 @@ export function DevicesPage() {
     <Button leftSection={<IconLockPlus size={18} aria-hidden="true" />} onClick={openAdd}>
       Add lock
     </Button>
+  );
+  const addButtons = (
+    <Group gap="sm" wrap="wrap">
+      <Button
+        variant="default"
+        leftSection={<IconDialpad size={18} aria-hidden="true" />}
+        onClick={openAddCodeLock}
+      >
+        Add code lock
+      </Button>
+      {addButton}
+    </Group>
   );
 
   const body = (
@@ -122,7 +146,7 @@ export function DevicesPage() {
           icon={<IconLock size={28} aria-hidden="true" />}
           title="No locks yet"
           description="Add your first lock: you will get the secret it uses to connect, then choose who may open it and when."
-          action={addButton}
+          action={addButtons}
         />
       }
       noMatch={
@@ -177,7 +201,7 @@ export function DevicesPage() {
       <PageHeader
         title="Locks"
         description="The portal's smart locks: who can open each one, and when."
-        aside={addButton}
+        aside={addButtons}
       />
       <LowBatteryAlert />
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
@@ -204,16 +228,20 @@ export function DevicesPage() {
       </Paper>
       <AddDeviceModal
         opened={adding}
-        defaultTimeZone={session?.portal?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone}
+        defaultTimeZone={defaultTimeZone}
         onCancel={closeAdd}
         onCreated={(result) => {
           closeAdd();
-          setCreated(result);
-          notifications.show({
-            color: 'teal',
-            title: 'Lock added',
-            message: `${result.device.name} was added.`,
-          });
+          onCreated(result);
+        }}
+      />
+      <AddCodeLockModal
+        opened={addingCodeLock}
+        defaultTimeZone={defaultTimeZone}
+        onCancel={closeAddCodeLock}
+        onCreated={(result) => {
+          closeAddCodeLock();
+          onCreated(result);
         }}
       />
       <OneTimeSecretModal

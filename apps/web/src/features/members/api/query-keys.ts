@@ -13,5 +13,8 @@ export const memberKeys = {
   detail: (userId: string) => ['members', userId] as const,
   devices: (userId: string) => ['members', userId, 'devices'] as const,
   rfids: (userId: string) => ['members', userId, 'rfids'] as const,
+  keys: (userId: string) => ['members', userId, 'keys'] as const,
+  fingerprints: (userId: string) => ['members', userId, 'fingerprints'] as const,
+  keyOptions: () => ['members', 'keyOptions'] as const,
   lockOptions: (search: string) => ['members', 'lockOptions', search] as const,
 };

@@ -1,4 +1,4 @@
-import type { MemberDevice, PortalMember } from '@latchkey/shared';
+import type { MemberAccessTime, MemberDevice, PortalMember } from '@latchkey/shared';
 import { Anchor, Badge, Divider, Group, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -15,18 +15,37 @@ import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { useGiveDirectAccess, useRemoveDirectAccess } from '@/lib/access-api';
+import { REASON_TEXT } from '@/lib/access-words';
 import { errorMessage } from '@/lib/errors';
 import { displayName } from '@/lib/session';
-import { useMemberDevices } from '../api/get-member-devices';
+import { useMemberAccessNow, useMemberDevices } from '../api/get-member-devices';
 import { useLockOptions } from '../api/search-locks';
+
+type AccessNow = MemberAccessTime['locks'][number];
+
+/** "Can open now" or why not, from the same engine as the lock's "Who can open" tab. */
+function AccessNowBadge({ now }: { now: AccessNow | undefined }) {
+  if (!now) return null;
+  return (
+    <Badge
+      size="sm"
+      variant="light"
+      color={now.canOpen ? 'teal' : 'gray'}
+      title={`At the lock: ${now.localTime}`}
+    >
+      {now.canOpen ? 'Can open now' : now.reason ? REASON_TEXT[now.reason] : 'Cannot open now'}
+    </Badge>
+  );
+}
 
 interface LockRowProps {
   lock: MemberDevice;
+  now: AccessNow | undefined;
   onEditSchedule: () => void;
   onRemove: () => void;
 }
 
-function LockRow({ lock, onEditSchedule, onRemove }: LockRowProps) {
+function LockRow({ lock, now, onEditSchedule, onRemove }: LockRowProps) {
   return (
     <Group justify="space-between" align="flex-start" gap="sm" py="sm" wrap="wrap">
       <Stack gap={6} style={{ flex: '1 1 260px', minWidth: 0 }}>
@@ -37,6 +56,7 @@ function LockRow({ lock, onEditSchedule, onRemove }: LockRowProps) {
           <Text size="xs" c="dimmed">
             {lock.timeZone}
           </Text>
+          <AccessNowBadge now={now} />
         </Group>
         <AccessVia via={lock.via} />
         <AccessScheduleLine schedule={lock.schedule} />
@@ -56,6 +76,8 @@ function LockRow({ lock, onEditSchedule, onRemove }: LockRowProps) {
 /** The locks a person can reach (directly or through groups), with their schedules. */
 export function MemberLocksCard({ member }: { member: PortalMember }) {
   const locks = useMemberDevices(member._id);
+  const accessNow = useMemberAccessNow(member._id);
+  const nowByLock = new Map((accessNow.data?.locks ?? []).map((lock) => [lock._id, lock]));
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search, 250);
   const lockOptions = useLockOptions(debouncedSearch);
@@ -128,6 +150,7 @@ export function MemberLocksCard({ member }: { member: PortalMember }) {
             <li>
               <LockRow
                 lock={lock}
+                now={nowByLock.get(lock._id)}
                 onEditSchedule={() => setEditing(lock)}
                 onRemove={() => setRemoving(lock)}
               />
@@ -141,7 +164,14 @@ export function MemberLocksCard({ member }: { member: PortalMember }) {
   return (
     <SectionCard
       title="Locks"
-      description="Locks they can open, directly or through a group, and when."
+      description={
+        <>
+          Locks they can open, directly or through a group, and when.{' '}
+          <Anchor component={Link} to={`/sync/user?userId=${member._id}`} size="sm">
+            Is each lock up to date?
+          </Anchor>
+        </>
+      }
       aside={
         locks.data && (
           <Badge variant="light" size="lg">

@@ -3,7 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
-import { memberDeviceFixture, memberFixture, sessionFixture } from '@/testing/fixtures';
+import {
+  auditFixture,
+  deviceEventFixture,
+  memberDeviceFixture,
+  memberFixture,
+  sessionFixture,
+} from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 
@@ -19,14 +25,32 @@ function setup(routes: Record<string, MockHandler> = {}, member = memberFixture(
           schedule: { windows: [{ days: [6, 0], start: '10:00', end: '14:00' }] },
         }),
       ]),
+    [`GET user/${member._id}/accessTime`]: () =>
+      json({
+        at: '2026-11-23T10:00:00.000Z',
+        locks: [
+          {
+            ...memberDeviceFixture({
+              via: { direct: false, groups: [{ _id: 'group-1', name: 'Cleaners' }] },
+            }),
+            localTime: 'Mon 2026-11-23 11:00',
+            canOpen: false,
+            reason: 'outside_schedule',
+            credentials: ['remote', 'code'],
+          },
+        ],
+      }),
     'GET portal/devices': () => json({ items: [], total: 0 }),
+    'GET portal/device/logs': () => json({ items: [deviceEventFixture()], total: 1 }),
+    'GET portal/audit': () => json({ items: [auditFixture()], total: 1 }),
     ...routes,
   });
 }
 
 describe('MemberPage', () => {
-  it('shows the person, their locks and how they reach them', async () => {
-    setup();
+  it('shows the person, their locks, how they reach them, and their history', async () => {
+    const member = memberFixture();
+    const { calls } = setup({}, member);
     expect(await screen.findByRole('heading', { level: 1, name: 'Grace Hopper' })).toBeInTheDocument();
     const locks = await screen.findByRole('list', { name: 'Their locks' });
     expect(within(locks).getByRole('link', { name: 'Front door' })).toHaveAttribute(
@@ -35,6 +59,16 @@ describe('MemberPage', () => {
     );
     expect(within(locks).getByText('Sat, Sun 10:00–14:00')).toBeInTheDocument();
     expect(within(locks).getByRole('link', { name: 'Through group Cleaners' })).toBeInTheDocument();
+    // Whether they can open it right now, from the server's engine.
+    expect(await within(locks).findByText('Outside their schedule')).toBeInTheDocument();
+    // Their history: the lock events they took part in (with the lock's name) and the changes about them.
+    const events = await screen.findByRole('list', { name: 'Lock events' });
+    expect(within(events).getByText('Front door unlocked by Grace Hopper with a card')).toBeInTheDocument();
+    expect(await screen.findByRole('list', { name: 'Admin changes' })).toBeInTheDocument();
+    for (const path of ['portal/device/logs', 'portal/audit']) {
+      const query = new URL(calls.find((c) => c.path === path)!.url, 'http://x').searchParams;
+      expect(Object.fromEntries(query)).toMatchObject({ filterBy: 'userId', filterValue: member._id });
+    }
     // The code is hidden until asked for.
     expect(screen.queryByText('482915')).not.toBeInTheDocument();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Show the code' }));

@@ -5,13 +5,17 @@ import { MemberStatusBadge, RoleBadge } from '@/components/member-badges';
 import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
+import { AdminChangesSection, LockEventsSection } from '@/components/history/history-sections';
 import { isApiError } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { displayName, useSession } from '@/lib/session';
 import { useMember } from '../api/get-member';
 import { AccessCodeCard } from './access-code-card';
+import { ActAsPersonButton } from './act-as-person-button';
 import { MemberCardsCard } from './member-cards-card';
 import { MemberDetailsCard } from './member-details-card';
+import { MemberFingerprintsCard } from './member-fingerprints-card';
+import { MemberKeysCard } from './member-keys-card';
 import { MemberLocksCard } from './member-locks-card';
 import { MembershipCard } from './membership-card';
 
@@ -29,7 +33,7 @@ function BackToPeople() {
   );
 }
 
-/** /app/user/:userId (admin): one person: details, membership, access code, cards and locks. */
+/** /app/user/:userId (admin): one person: details, membership, access code, cards, keys, fingerprints and locks. */
 export function MemberPage() {
   const { userId = '' } = useParams();
   const { data: session } = useSession();
@@ -79,6 +83,7 @@ export function MemberPage() {
           <Group gap="xs">
             <RoleBadge member={member} size="lg" />
             <MemberStatusBadge status={member.status} size="lg" />
+            <ActAsPersonButton member={member} />
           </Group>
         }
       />
@@ -99,7 +104,29 @@ export function MemberPage() {
           </Stack>
         </Grid.Col>
       </Grid>
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 6 }}>
+          <MemberKeysCard member={member} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 6 }}>
+          <MemberFingerprintsCard member={member} />
+        </Grid.Col>
+      </Grid>
       <MemberLocksCard member={member} />
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 6 }}>
+          <LockEventsSection
+            subject={{ by: 'userId', id: member._id }}
+            description="The locks they opened, or that refused them, newest first."
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 6 }}>
+          <AdminChangesSection
+            subject={{ by: 'userId', id: member._id }}
+            description="Changes to their membership, code, schedules, groups and credentials, newest first."
+          />
+        </Grid.Col>
+      </Grid>
     </Stack>
   );
 }

@@ -1,8 +1,8 @@
 import type { PortalMember } from '@latchkey/shared';
-import { Anchor, Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Select, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconSearch, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { IconMailPlus, IconSearch, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { EmptyList } from '@/components/empty-list';
@@ -17,6 +17,9 @@ import { displayName } from '@/lib/session';
 import { useListParams } from '@/lib/use-list-params';
 import { useMembers } from '../api/get-members';
 import { AddMemberModal, type MemberAdded } from './add-member-modal';
+import { ExportMembersButton } from './export-members-button';
+import { InviteMemberModal, type MemberInvited } from './invite-member-modal';
+import { ReinviteButton } from './reinvite-button';
 
 const SORT_FIELDS = ['firstName', 'lastName', 'email', 'role', 'status', 'joinedAt'] as const;
 type MemberSort = (typeof SORT_FIELDS)[number];
@@ -59,6 +62,7 @@ function MemberRow({ member }: { member: PortalMember }) {
         <Group gap={6} mt={6} hiddenFrom="sm">
           <RoleBadge member={member} />
           <MemberStatusBadge status={member.status} />
+          {member.status === 'invited' && <ReinviteButton member={member} />}
         </Group>
       </Table.Td>
       <Table.Td visibleFrom="md">
@@ -77,6 +81,9 @@ function MemberRow({ member }: { member: PortalMember }) {
           {formatRelative(member.joinedAt)}
         </Text>
       </Table.Td>
+      <Table.Td visibleFrom="sm" ta="right" style={NO_WRAP}>
+        {member.status === 'invited' && <ReinviteButton member={member} />}
+      </Table.Td>
     </Table.Tr>
   );
 }
@@ -92,6 +99,7 @@ export function MembersPage() {
     ...(filterBy ? { filterBy, filterValue } : {}),
   });
   const [adding, { open: openAdd, close: closeAdd }] = useDisclosure(false);
+  const [inviting, { open: openInvite, close: closeInvite }] = useDisclosure(false);
   const [added, setAdded] = useState<MemberAdded | null>(null);
   const filtered = Boolean(list.search || show);
 
@@ -113,6 +121,23 @@ export function MembersPage() {
         : `${name} already had an account: they sign in with their own password.`,
     });
   };
+
+  const onInvited = ({ member, newAccount }: MemberInvited) => {
+    closeInvite();
+    notifications.show({
+      color: 'teal',
+      title: 'Invitation sent',
+      message: newAccount
+        ? `${member.email} gets a mail with a link to join and choose a password.`
+        : `${member.email} gets a mail with a link to join; they sign in with their own password.`,
+    });
+  };
+
+  const inviteButton = (
+    <Button variant="light" leftSection={<IconMailPlus size={18} aria-hidden="true" />} onClick={openInvite}>
+      Invite by email
+    </Button>
+  );
 
   const addButton = (
     <Button leftSection={<IconUserPlus size={18} aria-hidden="true" />} onClick={openAdd}>
@@ -174,6 +199,9 @@ export function MembersPage() {
               <SortableTh {...sortProps('joinedAt')} visibleFrom="xs">
                 Joined
               </SortableTh>
+              <Table.Th visibleFrom="sm">
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -191,7 +219,13 @@ export function MembersPage() {
       <PageHeader
         title="People"
         description="Everyone in the portal: who runs it and who opens its locks."
-        aside={addButton}
+        aside={
+          <Group gap="sm" wrap="wrap">
+            <ExportMembersButton />
+            {inviteButton}
+            {addButton}
+          </Group>
+        }
       />
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
         <Group gap="sm" mb="md" align="flex-end" wrap="wrap">
@@ -216,6 +250,7 @@ export function MembersPage() {
         {body}
       </Paper>
       <AddMemberModal opened={adding} onCancel={closeAdd} onAdded={onAdded} />
+      <InviteMemberModal opened={inviting} onCancel={closeInvite} onInvited={onInvited} />
       <OneTimeSecretModal
         secret={added?.initialPassword ?? null}
         onClose={() => setAdded(null)}

@@ -4,9 +4,9 @@ import { notifications } from '@mantine/notifications';
 import { IconArrowBackUp, IconBuilding, IconCheck, IconSelector } from '@tabler/icons-react';
 import { PortalStatusBadge } from '@/components/portal-status-badge';
 import { errorMessage } from '@/lib/errors';
+import { useClearPortalOverride, useSwitchPortal } from '@/lib/portal-override';
 import { storage } from '@/lib/storage';
 import { useStoredValue } from '@/lib/use-storage';
-import { useClearPortalOverride, useSwitchPortal } from '../api/switch-portal';
 import classes from './portal-switcher.module.css';
 
 interface PortalOption {

@@ -1,5 +1,5 @@
 import { profileUpdateSchema, type Session } from '@latchkey/shared';
-import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { isApiError } from '@/lib/api-client';
@@ -14,7 +14,7 @@ interface ProfileValues {
 
 const LABELS: Record<keyof ProfileValues, string> = { firstName: 'First name', lastName: 'Last name' };
 
-/** The person's name (POST auth/profile); their email is shown but not changed here. */
+/** The person's name (POST auth/profile); the email has its own section. */
 export function ProfileForm({ user }: { user: Session['user'] }) {
   const update = useUpdateProfile();
   const form = useForm<ProfileValues>({
@@ -65,19 +65,6 @@ export function ProfileForm({ user }: { user: Session['user'] }) {
               {...form.getInputProps('lastName')}
             />
           </SimpleGrid>
-          <TextInput
-            label="Email"
-            value={user.email}
-            readOnly
-            variant="filled"
-            description="Your email is your sign-in name."
-            rightSectionWidth={90}
-            rightSection={
-              <Badge size="xs" variant="light" color={user.emailVerified ? 'teal' : 'yellow'}>
-                {user.emailVerified ? 'Verified' : 'Unverified'}
-              </Badge>
-            }
-          />
           <Group justify="space-between" gap="sm">
             <Text size="xs" c="dimmed">
               {form.isDirty() ? 'You have unsaved changes.' : ' '}

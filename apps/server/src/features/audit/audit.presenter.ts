@@ -1,0 +1,26 @@
+import type { AuditEntry } from '@latchkey/shared';
+import { toIso } from '../../db/mappers';
+import type { AuditRow } from './audit.repository';
+
+/** A change-log row as the API answers it. */
+export function toAuditEntry(row: AuditRow): AuditEntry {
+  const parse = (json: string | null) => (json === null ? null : (JSON.parse(json) as unknown));
+  return {
+    _id: row.id,
+    actor:
+      row.actor_user_id && row.actor_email
+        ? {
+            _id: row.actor_user_id,
+            email: row.actor_email,
+            name: [row.actor_first_name, row.actor_last_name].filter(Boolean).join(' ') || row.actor_email,
+          }
+        : null,
+    action: row.action,
+    entityType: row.entity_type,
+    entityId: row.entity_id,
+    before: parse(row.before_json),
+    after: parse(row.after_json),
+    ip: row.ip,
+    createdAt: toIso(row.created_at),
+  };
+}

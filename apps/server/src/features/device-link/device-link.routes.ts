@@ -1,0 +1,139 @@
+import {
+  deviceCommandRecordSchema,
+  deviceCommandRequestSchema,
+  deviceSyncSchema,
+  syncCenterPageSchema,
+  syncCenterQuerySchema,
+  userSyncSchema,
+  type AccessDenialReason,
+} from '@latchkey/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { access, actingPortal, changeContext, requireSelfOrAdmin, signedIn } from '../../http/access';
+import { AppError } from '../../http/errors';
+import { decideRemoteOpening } from '../access/access.service';
+import { errorResponses } from '../../http/responses';
+import { getDeviceSync, getSyncCenter, getUserSync } from './credential-sync.service';
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const commandParams = idParams.extend({ commandId: z.string().min(1).max(64) });
+const config = { access: access.portalAdmin };
+const tags = ['device link'];
+
+/** Why a basic user may not open a lock from the app now (the lock would refuse them too). */
+const REFUSALS: Record<AccessDenialReason, string> = {
+  unknown_credential: 'You have no access to this lock',
+  suspended: 'Your access is suspended',
+  lockout: 'A lockout is in effect at this lock',
+  not_yet_valid: 'Your access has not started yet',
+  expired: 'Your access has expired',
+  outside_schedule: 'You may not open this lock at this time',
+};
+
+/** A lock's credential sync and remote commands (device protocol v1, docs/device-protocol.md). */
+export const deviceLinkRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/device/:id/sync',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "A lock's credential set: desired, sent and confirmed version, rejected entries, liveness",
+        params: idParams,
+        response: { 200: deviceSyncSchema, ...errorResponses },
+      },
+    },
+    async (request) => getDeviceSync(app.db, actingPortal(request).portal.id, request.params.id),
+  );
+
+  app.post(
+    '/device/:id/command',
+    {
+      // Admins command any lock; a basic user opens or locks one they may open right now.
+      config: { access: access.portalMember },
+      schema: {
+        tags,
+        summary:
+          'Unlock or lock remotely; the lock must act before expiresAt (poll the command for its answer)',
+        params: idParams,
+        body: deviceCommandRequestSchema,
+        response: { 202: deviceCommandRecordSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const acting = actingPortal(request);
+      if (acting.role !== 'admin') {
+        const decision = await decideRemoteOpening(
+          app.db,
+          acting.portal.id,
+          request.params.id,
+          signedIn(request).user.id,
+          new Date(),
+        );
+        if (!decision.granted) throw AppError.forbidden(REFUSALS[decision.reason]);
+      }
+      return reply
+        .status(202)
+        .send(await app.deviceLink.sendCommand(changeContext(request), request.params.id, request.body));
+    },
+  );
+
+  app.get(
+    '/device/:id/command/:commandId',
+    {
+      // A basic user follows the commands they sent; admins any.
+      config: { access: access.portalMember },
+      schema: {
+        tags,
+        summary: 'A remote command: pending, ok, failed (with the lock’s error) or expired',
+        params: commandParams,
+        response: { 200: deviceCommandRecordSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const acting = actingPortal(request);
+      const command = await app.deviceLink.getCommand(
+        acting.portal.id,
+        request.params.id,
+        request.params.commandId,
+      );
+      if (acting.role !== 'admin' && command.userId !== signedIn(request).user.id) {
+        throw AppError.notFound('Command');
+      }
+      return command;
+    },
+  );
+
+  app.get(
+    '/portal/sync',
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          "The sync center: every lock's desired and confirmed credential set, pending and refused entries",
+        querystring: syncCenterQuerySchema,
+        response: { 200: syncCenterPageSchema, ...errorResponses },
+      },
+    },
+    async (request) => getSyncCenter(app.db, actingPortal(request).portal.id, request.query),
+  );
+
+  app.get(
+    '/user/:id/sync',
+    {
+      // A person may follow their own credentials; admins anyone's.
+      config: { access: access.portalMember },
+      schema: {
+        tags,
+        summary: "A person's credentials on each lock they reach: pending, sent, confirmed or refused",
+        params: idParams,
+        response: { 200: userSyncSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      requireSelfOrAdmin(request, request.params.id);
+      return getUserSync(app.db, actingPortal(request).portal.id, request.params.id);
+    },
+  );
+};

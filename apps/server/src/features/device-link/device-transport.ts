@@ -1,0 +1,35 @@
+import type { LockTopic, ServerTopic } from '@latchkey/shared';
+
+/** What a transport hands the device link: a message a lock published on one of its own topics. */
+export interface LockMessage {
+  deviceId: string;
+  topic: LockTopic;
+  payload: Buffer;
+  /**
+   * The lock has another live connection than the one this came from (a reconnect overtook it), so
+   * a last will arriving now is stale. Known only to an embedded broker.
+   */
+  otherLiveConnection?: boolean;
+}
+
+/**
+ * How the server reaches locks: an embedded broker (default) or a client of an external broker
+ * (MQTT_URL). The device link's rules do not depend on which.
+ */
+export interface DeviceTransport {
+  /** Where locks connect, for the log and tests (mqtt://host:port). */
+  readonly url: string;
+  /**
+   * Starts delivering lock messages to `handle`. A PUBACK may precede `handle` (aedes acknowledges
+   * QoS 1 before delivering), so durability comes from the protocol's own acks: a lock keeps an
+   * event until events/ack names it, and republishes its status.
+   */
+  start(handle: (message: LockMessage) => Promise<void>): Promise<void>;
+  /** Publishes to a lock's server topic with QoS 1. */
+  publish(deviceId: string, topic: ServerTopic, payload: string, options: { retain: boolean }): Promise<void>;
+  /** Clears a retained message (a deleted lock's credential set). */
+  clearRetained(deviceId: string, topic: ServerTopic): Promise<void>;
+  /** Ends a lock's connections now, if this transport can (an external broker cannot). */
+  disconnect(deviceId: string): void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,92 @@
+import crypto from 'node:crypto';
+import type { AccessDenialReason, DeviceEventType } from '@latchkey/shared';
+import type { Database } from '../../db/database';
+import { nowIso } from '../../db/mappers';
+
+export interface IncomingDeviceEvent {
+  portalId: string;
+  deviceId: string;
+  /** The lock's own id for the event. */
+  eventId: string;
+  type: DeviceEventType;
+  method: string | null;
+  credentialId: string | null;
+  userId: string | null;
+  reason: AccessDenialReason | null;
+  occurredAt: string;
+}
+
+/**
+ * Stores a lock's event once: a lock resends what was not acknowledged, so a second copy (same lock,
+ * same event id) is ignored. Answers whether this call stored it.
+ */
+export async function recordDeviceEvent(db: Database, event: IncomingDeviceEvent): Promise<boolean> {
+  const result = await db
+    .insertInto('device_events')
+    .values({
+      id: crypto.randomUUID(),
+      portal_id: event.portalId,
+      device_id: event.deviceId,
+      event_id: event.eventId,
+      type: event.type,
+      method: event.method,
+      credential_id: event.credentialId,
+      user_id: event.userId,
+      reason: event.reason,
+      occurred_at: new Date(event.occurredAt).toISOString(),
+      received_at: nowIso(),
+    })
+    .onConflict((oc) => oc.columns(['device_id', 'event_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** One page of a portal's lock events with lock and person names. */
+export async function listDeviceEvents(
+  db: Database,
+  portalId: string,
+  query: {
+    skip: number;
+    limit: number;
+    descending: boolean;
+    deviceId?: string;
+    userId?: string;
+    type?: string;
+    /** The lock's own id for the event (with deviceId: exactly one event). */
+    eventId?: string;
+    /** Only events strictly older than this instant (the activity feed's paging). */
+    before?: string;
+  },
+) {
+  let base = db
+    .selectFrom('device_events as e')
+    .innerJoin('devices as d', (join) =>
+      join.onRef('d.id', '=', 'e.device_id').onRef('d.portal_id', '=', 'e.portal_id'),
+    )
+    .leftJoin('users as u', 'u.id', 'e.user_id')
+    .where('e.portal_id', '=', portalId);
+  if (query.deviceId) base = base.where('e.device_id', '=', query.deviceId);
+  if (query.userId) base = base.where('e.user_id', '=', query.userId);
+  if (query.type) base = base.where('e.type', '=', query.type as DeviceEventType);
+  if (query.eventId) base = base.where('e.event_id', '=', query.eventId);
+  if (query.before) base = base.where('e.occurred_at', '<', new Date(query.before).toISOString());
+  const direction = query.descending ? 'desc' : 'asc';
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll('e')
+      .select([
+        'd.name as device_name',
+        'u.email as user_email',
+        'u.first_name as user_first_name',
+        'u.last_name as user_last_name',
+      ])
+      .orderBy('e.occurred_at', direction)
+      .orderBy('e.id', direction)
+      .limit(query.limit)
+      .offset(query.skip)
+      .execute(),
+    base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.total };
+}
+export type DeviceEventListRow = Awaited<ReturnType<typeof listDeviceEvents>>['rows'][number];

@@ -1,0 +1,100 @@
+import {
+  activityPageSchema,
+  activityQuerySchema,
+  deviceEventsQuerySchema,
+  deviceLogsPageSchema,
+  deviceLogsQuerySchema,
+} from '@latchkey/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { access, actingPortal, requireSelfOrAdmin } from '../../http/access';
+import { errorResponses } from '../../http/responses';
+import { getActivity, getDeviceLogs, getEventsOfDevice, getHistory } from './events.service';
+
+const config = { access: access.portalAdmin };
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const tags = ['events'];
+
+/** What locks report, and the portal-wide activity feed (brief §2 activity). */
+export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/portal/device/logs',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "A page of the portal's lock events",
+        querystring: deviceLogsQuerySchema,
+        response: { 200: deviceLogsPageSchema, ...errorResponses },
+      },
+    },
+    async (request) => getDeviceLogs(app.db, actingPortal(request).portal.id, request.query),
+  );
+  app.get(
+    '/portal/activity',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Admin changes and lock events, newest first, paged by time',
+        querystring: activityQuerySchema,
+        response: { 200: activityPageSchema, ...errorResponses },
+      },
+    },
+    async (request) => getActivity(app.db, actingPortal(request).portal.id, request.query),
+  );
+
+  app.get(
+    '/device/:id/history',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "A lock's history: its events and the admin changes about it, newest first, paged by time",
+        params: idParams,
+        querystring: activityQuerySchema,
+        response: { 200: activityPageSchema, ...errorResponses },
+      },
+    },
+    async (request) =>
+      getHistory(app.db, actingPortal(request).portal.id, { deviceId: request.params.id }, request.query),
+  );
+  app.get(
+    '/device/:id/events',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'A page of what the lock reported, newest first',
+        params: idParams,
+        querystring: deviceEventsQuerySchema,
+        response: { 200: deviceLogsPageSchema, ...errorResponses },
+      },
+    },
+    async (request) =>
+      getEventsOfDevice(app.db, actingPortal(request).portal.id, request.params.id, request.query),
+  );
+  app.get(
+    '/user/:id/history',
+    {
+      // A person may read their own history; admins anyone's.
+      config: { access: access.portalMember },
+      schema: {
+        tags,
+        summary: "A person's history: the locks they opened or were refused at, and the changes about them",
+        params: idParams,
+        querystring: activityQuerySchema,
+        response: { 200: activityPageSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      requireSelfOrAdmin(request, request.params.id);
+      return getHistory(
+        app.db,
+        actingPortal(request).portal.id,
+        { userId: request.params.id },
+        request.query,
+      );
+    },
+  );
+};

@@ -1,0 +1,310 @@
+import crypto from 'node:crypto';
+import {
+  INVITATION_DAYS,
+  type InviteAnswered,
+  type Invitation,
+  type InviteResponse,
+  type UserInvite,
+} from '@latchkey/shared';
+import type { Database } from '../../db/database';
+import { nowIso, toIso } from '../../db/mappers';
+import type { UserRow } from '../../db/schema';
+import type { ChangeContext, RequestAuth } from '../../http/access';
+import { AppError } from '../../http/errors';
+import { linkUserToDevice } from '../access/access.repository';
+import { recordChange } from '../audit/audit.repository';
+import { findAccountToken, issueAccountToken, markAccountTokenUsed } from '../auth/account-tokens.repository';
+import { assertAcceptablePassword, hashPassword, NO_PASSWORD } from '../auth/password';
+import { findUserByEmail, findUserById, insertUser } from '../auth/users.repository';
+import { findDevices } from '../devices/devices.repository';
+import { findGroup, linkGroup } from '../groups/groups.repository';
+import { enqueueMail } from '../mail/mail.repository';
+import { invitationMail } from '../mail/mail.templates';
+import { toPortalMember } from '../portals/portal.presenter';
+import {
+  deleteMembership,
+  findMember,
+  insertMembership,
+  updateMembership,
+} from '../portals/memberships.repository';
+import { findPortalById } from '../portals/portals.repository';
+
+// An invitation is a membership in the 'invited' state plus a mail. A person without an account gets
+// one with no password and a link (/invite?token=…) to choose it; a person with an account signs in
+// and accepts on /space/{portalId}, or follows the same link. Invitations can be accepted for
+// INVITATION_DAYS after they were (re)sent; accepting twice is harmless.
+
+const INVITATION_MINUTES = INVITATION_DAYS * 24 * 60;
+
+function nameOf(user: Pick<UserRow, 'first_name' | 'last_name' | 'email'>): string {
+  return [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email;
+}
+
+function isExpired(invitedAt: Date | string): boolean {
+  return Date.now() - new Date(invitedAt).getTime() > INVITATION_MINUTES * 60_000;
+}
+
+/** Issues a link token and queues the invitation mail. */
+async function sendInvitation(db: Database, context: ChangeContext, publicUrl: string, invitee: UserRow) {
+  const [portal, inviter] = await Promise.all([
+    findPortalById(db, context.portalId),
+    findUserById(db, context.actorUserId),
+  ]);
+  const member = (await findMember(db, context.portalId, invitee.id))!;
+  const token = await issueAccountToken(db, invitee.id, 'invitation', INVITATION_MINUTES, context.portalId);
+  const newAccount = invitee.password_hash === NO_PASSWORD;
+  const mail = invitationMail({
+    portalName: portal!.name,
+    invitedBy: inviter ? nameOf(inviter) : 'An admin',
+    role: member.role,
+    link: `${publicUrl}/invite?token=${token}`,
+    newAccount,
+    days: INVITATION_DAYS,
+  });
+  await enqueueMail(db, { portalId: context.portalId, template: 'invitation', to: invitee.email, ...mail });
+}
+
+/** POST user/invite: invites a person by email with a role, groups and locks. */
+export async function invitePerson(
+  db: Database,
+  context: ChangeContext,
+  publicUrl: string,
+  input: Required<UserInvite>,
+) {
+  return db.transaction().execute(async (trx) => {
+    let invitee = await findUserByEmail(trx, input.email);
+    if (invitee && (await findMember(trx, context.portalId, invitee.id))) {
+      throw AppError.conflict(
+        `${input.email} is already in this portal (or invited); re-invite them instead`,
+      );
+    }
+    for (const groupId of input.groupIds) {
+      if (!(await findGroup(trx, context.portalId, groupId))) throw AppError.notFound('Group');
+    }
+    const deviceIds = [...new Set(input.deviceIds)];
+    if ((await findDevices(trx, context.portalId, deviceIds)).length !== deviceIds.length) {
+      throw AppError.notFound('Lock');
+    }
+    const now = nowIso();
+    if (!invitee) {
+      const id = crypto.randomUUID();
+      await insertUser(trx, {
+        id,
+        email: input.email,
+        password_hash: NO_PASSWORD,
+        first_name: input.firstName,
+        last_name: input.lastName,
+        platform_role: null,
+        status: 'active',
+        email_verified_at: null,
+        created_at: now,
+        updated_at: now,
+      });
+      invitee = (await findUserById(trx, id))!;
+    }
+    await insertMembership(trx, {
+      portal_id: context.portalId,
+      user_id: invitee.id,
+      role: input.role,
+      status: 'invited',
+      created_at: now,
+      updated_at: now,
+    });
+    // Links wait with the membership: an invited person opens nothing until they accept.
+    for (const groupId of input.groupIds)
+      await linkGroup(trx, context.portalId, groupId, { userId: invitee.id });
+    for (const deviceId of deviceIds) await linkUserToDevice(trx, context.portalId, deviceId, invitee.id);
+    await sendInvitation(trx, context, publicUrl, invitee);
+    const member = toPortalMember((await findMember(trx, context.portalId, invitee.id))!);
+    await recordChange(trx, context, {
+      action: 'member.invite',
+      entityType: 'member',
+      entityId: invitee.id,
+      after: {
+        email: member.email,
+        role: member.role,
+        groups: input.groupIds.length,
+        locks: deviceIds.length,
+      },
+    });
+    return { member, newAccount: invitee.password_hash === NO_PASSWORD };
+  });
+}
+
+/** POST user/re-invite/{id}: sends the invitation again with a fresh link and a fresh period. */
+export async function reinvitePerson(
+  db: Database,
+  context: ChangeContext,
+  publicUrl: string,
+  userId: string,
+) {
+  return db.transaction().execute(async (trx) => {
+    const member = await findMember(trx, context.portalId, userId);
+    if (!member) throw AppError.notFound('Person');
+    if (member.status !== 'invited') throw AppError.conflict(`${member.email} has already accepted`);
+    await updateMembership(trx, context.portalId, userId, {});
+    await sendInvitation(trx, context, publicUrl, (await findUserById(trx, userId))!);
+    await recordChange(trx, context, {
+      action: 'member.reinvite',
+      entityType: 'member',
+      entityId: userId,
+      after: { email: member.email },
+    });
+    return { member: toPortalMember((await findMember(trx, context.portalId, userId))!), newAccount: false };
+  });
+}
+
+/** The invitation behind a link; 400 for an unknown link. */
+async function invitationBehind(db: Database, token: string) {
+  const row = await findAccountToken(db, 'invitation', token);
+  if (!row || !row.portal_id) throw AppError.badRequest('This invitation link is not valid');
+  const [user, portal, member] = await Promise.all([
+    findUserById(db, row.user_id),
+    findPortalById(db, row.portal_id),
+    findMember(db, row.portal_id, row.user_id),
+  ]);
+  if (!user || !portal) throw AppError.badRequest('This invitation link is not valid');
+  // A replaced link, or an invitation withdrawn or declined since.
+  if (!member || (row.used_at && member.status === 'invited')) {
+    throw AppError.badRequest('This invitation is no longer open; ask for a new one');
+  }
+  return { row, user, portal, member };
+}
+
+/** POST user/inviteFetchUser: what an invitation link is for. */
+export async function fetchInvitation(db: Database, token: string): Promise<Invitation> {
+  const { row, user, portal, member } = await invitationBehind(db, token);
+  const inviter = await db
+    .selectFrom('audit_log as a')
+    .innerJoin('users as u', 'u.id', 'a.actor_user_id')
+    .select(['u.email', 'u.first_name', 'u.last_name'])
+    .where('a.portal_id', '=', portal.id)
+    .where('a.entity_id', '=', user.id)
+    .where('a.action', 'in', ['member.invite', 'member.reinvite'])
+    .orderBy('a.created_at', 'desc')
+    .executeTakeFirst();
+  return {
+    email: user.email,
+    firstName: user.first_name,
+    lastName: user.last_name,
+    portal: { _id: portal.id, name: portal.name },
+    role: member.role,
+    invitedBy: inviter ? nameOf(inviter) : null,
+    needsPassword: user.password_hash === NO_PASSWORD,
+    status: member.status === 'invited' ? 'invited' : 'accepted',
+    expiresAt: toIso(row.expires_at),
+  };
+}
+
+/** Moves an invited membership to active, or takes it away; audited in the portal. */
+async function settle(db: Database, portalId: string, userId: string, accept: boolean, ip: string) {
+  const context: ChangeContext = { portalId, actorUserId: userId, ip };
+  if (accept) await updateMembership(db, portalId, userId, { status: 'active' });
+  else await deleteMembership(db, portalId, userId);
+  await recordChange(db, context, {
+    action: accept ? 'member.accept' : 'member.decline',
+    entityType: 'member',
+    entityId: userId,
+  });
+}
+
+/**
+ * POST user/inviteResponse: accept (choosing a password if the person has none) or decline. Accepting
+ * an accepted invitation changes nothing. The answer carries a session when the person just chose
+ * their password, so they land in the portal.
+ */
+export async function answerInvitation(
+  db: Database,
+  response: InviteResponse,
+  ip: string,
+): Promise<{ answered: InviteAnswered; signInUser: UserRow | null }> {
+  const passwordHash =
+    response.accept && response.password
+      ? (assertAcceptablePassword(response.password), await hashPassword(response.password))
+      : null;
+  return db.transaction().execute(async (trx) => {
+    const { row, user, portal, member } = await invitationBehind(trx, response.token);
+    const answered = (status: InviteAnswered['status']) => ({ status, session: null, portalId: portal.id });
+    if (member.status !== 'invited') {
+      if (response.accept) return { answered: answered('accepted'), signInUser: null };
+      throw AppError.conflict(
+        'This invitation was accepted already; leave the portal from your profile instead',
+      );
+    }
+    if (new Date(toIso(row.expires_at)) < new Date()) {
+      throw AppError.badRequest('This invitation has expired; ask for a new one');
+    }
+    await markAccountTokenUsed(trx, row.id);
+    if (!response.accept) {
+      await settle(trx, portal.id, user.id, false, ip);
+      // An account made only for this invitation goes with it, so the address can sign up later.
+      const elsewhere = await trx
+        .selectFrom('memberships')
+        .select('portal_id')
+        .where('user_id', '=', user.id)
+        .executeTakeFirst();
+      if (user.password_hash === NO_PASSWORD && !elsewhere) {
+        await trx.deleteFrom('users').where('id', '=', user.id).execute();
+      }
+      return { answered: answered('declined'), signInUser: null };
+    }
+    const needsPassword = user.password_hash === NO_PASSWORD;
+    if (needsPassword && !passwordHash) {
+      const message = 'is required to finish your account';
+      throw AppError.badRequest(`password ${message}`, [{ path: 'body.password', message }]);
+    }
+    if (needsPassword) {
+      await trx
+        .updateTable('users')
+        .set({
+          password_hash: passwordHash!,
+          first_name: response.firstName ?? user.first_name,
+          last_name: response.lastName ?? user.last_name,
+          // The link came to this address, so it is proven.
+          email_verified_at: nowIso(),
+          updated_at: nowIso(),
+        })
+        .where('id', '=', user.id)
+        .execute();
+    }
+    await settle(trx, portal.id, user.id, true, ip);
+    return {
+      answered: answered('accepted'),
+      signInUser: needsPassword ? (await findUserById(trx, user.id))! : null,
+    };
+  });
+}
+
+/** POST portal/user/portal/{id}/accept and /decline: the signed-in person answers an invitation. */
+export async function answerPortalInvitation(
+  db: Database,
+  auth: RequestAuth,
+  portalId: string,
+  accept: boolean,
+  ip: string,
+) {
+  return db.transaction().execute(async (trx) => {
+    const member = await findMember(trx, portalId, auth.user.id);
+    if (!member) throw AppError.notFound('Invitation');
+    if (member.status !== 'invited') {
+      if (accept) return { status: 'accepted' as const, portalId };
+      throw AppError.conflict('You are already a member; leave the portal instead');
+    }
+    // Otherwise anyone could sign up with someone else's address and take their invitations.
+    if (accept && !auth.user.email_verified_at) {
+      throw AppError.forbidden('Confirm your email address first; then accept the invitation');
+    }
+    const invitedAt = (
+      await trx
+        .selectFrom('memberships')
+        .select('updated_at')
+        .where('portal_id', '=', portalId)
+        .where('user_id', '=', auth.user.id)
+        .executeTakeFirstOrThrow()
+    ).updated_at;
+    if (accept && isExpired(invitedAt))
+      throw AppError.badRequest('This invitation has expired; ask for a new one');
+    await settle(trx, portalId, auth.user.id, accept, ip);
+    return { status: accept ? ('accepted' as const) : ('declined' as const), portalId };
+  });
+}

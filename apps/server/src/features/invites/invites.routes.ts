@@ -1,0 +1,91 @@
+import { deviceInviteInputSchema, deviceInviteSchema } from '@latchkey/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { access, actingPortal, changeContext } from '../../http/access';
+import { errorResponses } from '../../http/responses';
+import { createInvite, deleteInvite, getInvites, resendInvite, saveInvite } from './invites.service';
+
+const id = z.string().min(1).max(64);
+const deviceParams = z.object({ id });
+const inviteParams = z.object({ id, inviteId: id });
+const config = { access: access.portalAdmin };
+const tags = ['device invites'];
+
+/** Device invites: guests get a time-bounded access code for one lock (brief §7 Devices). */
+export const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/device/:id/invite',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "A lock's guest invites, newest first",
+        params: deviceParams,
+        response: { 200: z.array(deviceInviteSchema), ...errorResponses },
+      },
+    },
+    async (request) => getInvites(app.db, actingPortal(request).portal.id, request.params.id),
+  );
+  app.post(
+    '/device/:id/invite',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Invite a guest: a code for this lock in a weekly window between two dates',
+        params: deviceParams,
+        body: deviceInviteInputSchema,
+        response: { 201: deviceInviteSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await createInvite(app.db, changeContext(request), request.params.id, request.body)),
+  );
+  app.post(
+    '/device/:id/invite/:inviteId',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Change a guest invite (without a new code the guest keeps theirs)',
+        params: inviteParams,
+        body: deviceInviteInputSchema,
+        response: { 200: deviceInviteSchema, ...errorResponses },
+      },
+    },
+    async (request) =>
+      saveInvite(app.db, changeContext(request), request.params.id, request.params.inviteId, request.body),
+  );
+  app.delete(
+    '/device/:id/invite/:inviteId',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Delete a guest invite; the guest's code stops working",
+        params: inviteParams,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await deleteInvite(app.db, changeContext(request), request.params.id, request.params.inviteId);
+      return reply.status(204).send(null);
+    },
+  );
+  app.get(
+    '/device/:id/invite/:inviteId/resend',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Email the invitation to the guest again',
+        params: inviteParams,
+        response: { 200: deviceInviteSchema, ...errorResponses },
+      },
+    },
+    async (request) =>
+      resendInvite(app.db, changeContext(request), request.params.id, request.params.inviteId),
+  );
+};

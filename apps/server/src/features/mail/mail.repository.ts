@@ -1,0 +1,111 @@
+import crypto from 'node:crypto';
+import type { Database } from '../../db/database';
+import { containsText } from '../../db/like';
+import { nowIso } from '../../db/mappers';
+import type { MailRow } from '../../db/schema';
+
+export interface OutgoingMail {
+  portalId: string | null;
+  template: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Queues a message; call it inside the transaction of the change that causes it. */
+export async function enqueueMail(db: Database, mail: OutgoingMail): Promise<string> {
+  const id = crypto.randomUUID();
+  const now = nowIso();
+  await db
+    .insertInto('mail_outbox')
+    .values({
+      id,
+      portal_id: mail.portalId,
+      template: mail.template,
+      to_address: mail.to,
+      subject: mail.subject,
+      text_body: mail.text,
+      html_body: mail.html,
+      next_attempt_at: now,
+      created_at: now,
+    })
+    .execute();
+  return id;
+}
+
+/** Messages due for a (first or next) attempt, oldest first. */
+export function listDueMail(db: Database, limit: number): Promise<MailRow[]> {
+  return db
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('sent_at', 'is', null)
+    .where('failed_at', 'is', null)
+    .where('next_attempt_at', '<=', nowIso())
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export async function markMailSent(db: Database, id: string): Promise<void> {
+  await db
+    .updateTable('mail_outbox')
+    .set((eb) => ({ sent_at: nowIso(), attempts: eb('attempts', '+', 1), last_error: null }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Records a failed attempt: try again at `retryAt`, or give up when it is null. */
+export async function markMailAttemptFailed(
+  db: Database,
+  id: string,
+  error: string,
+  retryAt: Date | null,
+): Promise<void> {
+  await db
+    .updateTable('mail_outbox')
+    .set((eb) => ({
+      attempts: eb('attempts', '+', 1),
+      last_error: error.slice(0, 1000),
+      ...(retryAt ? { next_attempt_at: retryAt.toISOString() } : { failed_at: nowIso() }),
+    }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The newest messages to an address (the dev mailbox, and tests). */
+export function listMailTo(db: Database, to: string): Promise<MailRow[]> {
+  return db
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('to_address', '=', to)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+/** One page of the outbox, newest first (the dev mailbox of platform staff). */
+export async function listOutbox(
+  db: Database,
+  query: { skip: number; limit: number; search?: string; template?: string; descending: boolean },
+) {
+  let base = db.selectFrom('mail_outbox');
+  if (query.search) {
+    const term = query.search;
+    base = base.where((eb) => eb.or([containsText('to_address', term), containsText('subject', term)]));
+  }
+  if (query.template) base = base.where('template', '=', query.template);
+  const direction = query.descending ? 'desc' : 'asc';
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy('created_at', direction)
+      .orderBy('id', direction)
+      .limit(query.limit)
+      .offset(query.skip)
+      .execute(),
+    base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.total };
+}

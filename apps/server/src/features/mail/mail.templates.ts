@@ -1,0 +1,112 @@
+// Mail bodies: each template answers a subject, a plain-text body and an HTML body built from the
+// same facts. Everything put into HTML goes through `escapeHtml`.
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function layout(title: string, paragraphs: string[]): string {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 12px">${p}</p>`).join('');
+  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1a1b1e;max-width:560px;margin:24px auto;padding:0 16px"><h1 style="font-size:20px">${escapeHtml(title)}</h1>${body}<p style="color:#868e96;font-size:12px">Sent by Latchkey.</p></body></html>`;
+}
+
+/** A guest's access code for one lock, with when it works. */
+export function deviceInvitationMail(facts: {
+  guestName: string;
+  portalName: string;
+  lockName: string;
+  code: string;
+  /** e.g. "Mon–Fri 09:00–17:00" */
+  when: string;
+  startDate: string;
+  endDate: string;
+  timeZone: string;
+}): RenderedMail {
+  const subject = `Your access code for ${facts.lockName}`;
+  const lines = [
+    `Hello ${facts.guestName},`,
+    `${facts.portalName} invited you to ${facts.lockName}.`,
+    `Your access code: ${facts.code}`,
+    `It works ${facts.when} (${facts.timeZone} time), from ${facts.startDate} to ${facts.endDate}.`,
+    'Enter the code on the keypad, then press the lock key.',
+  ];
+  const html = layout(subject, [
+    escapeHtml(lines[0]!),
+    escapeHtml(lines[1]!),
+    `Your access code: <strong style="font-size:20px;letter-spacing:2px">${escapeHtml(facts.code)}</strong>`,
+    escapeHtml(lines[3]!),
+    escapeHtml(lines[4]!),
+  ]);
+  return { subject, text: `${lines.join('\n\n')}\n`, html };
+}
+
+function linkMail(facts: {
+  title: string;
+  greeting: string;
+  lines: string[];
+  action: string;
+  link: string;
+}): RenderedMail {
+  const text = [facts.greeting, ...facts.lines, `${facts.action}: ${facts.link}`].join('\n\n');
+  const html = layout(facts.title, [
+    escapeHtml(facts.greeting),
+    ...facts.lines.map(escapeHtml),
+    `<a href="${escapeHtml(facts.link)}" style="display:inline-block;background:#1c7ed6;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(facts.action)}</a>`,
+    `Or open this link: ${escapeHtml(facts.link)}`,
+  ]);
+  return { subject: facts.title, text: `${text}\n`, html };
+}
+
+/** Confirms that the address belongs to the person (sent at sign-up and on request). */
+export function verificationMail(facts: { name: string; link: string }): RenderedMail {
+  return linkMail({
+    title: 'Confirm your email address for Latchkey',
+    greeting: `Hello ${facts.name},`,
+    lines: ['Please confirm that this is your email address. The link works for 24 hours.'],
+    action: 'Confirm my email address',
+    link: facts.link,
+  });
+}
+
+/** A link to choose a new password. */
+export function passwordResetMail(facts: { name: string; link: string }): RenderedMail {
+  return linkMail({
+    title: 'Reset your Latchkey password',
+    greeting: `Hello ${facts.name},`,
+    lines: [
+      'Someone asked to reset the password of your Latchkey account. The link works once, for 60 minutes.',
+      'If it was not you, ignore this mail: your password stays as it is.',
+    ],
+    action: 'Choose a new password',
+    link: facts.link,
+  });
+}
+
+/** An invitation to a portal: a new person chooses a password, an existing one signs in and accepts. */
+export function invitationMail(facts: {
+  portalName: string;
+  invitedBy: string;
+  role: string;
+  link: string;
+  newAccount: boolean;
+  days: number;
+}): RenderedMail {
+  return linkMail({
+    title: `You are invited to ${facts.portalName} on Latchkey`,
+    greeting: 'Hello,',
+    lines: [
+      `${facts.invitedBy} invited you to join ${facts.portalName} as ${facts.role === 'admin' ? 'an admin' : 'a member'}.`,
+      facts.newAccount
+        ? `Accept to choose your password. The invitation can be accepted for ${facts.days} days.`
+        : `Sign in with your Latchkey account to accept. The invitation can be accepted for ${facts.days} days.`,
+    ],
+    action: 'See the invitation',
+    link: facts.link,
+  });
+}

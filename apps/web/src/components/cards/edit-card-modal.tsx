@@ -1,0 +1,223 @@
+import { rfidInputSchema, type RfidCard, type RfidInput } from '@latchkey/shared';
+import { Alert, Button, Group, Modal, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useForm, type FormErrors } from '@mantine/form';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useMemo, useState, type ReactNode } from 'react';
+import { isApiError } from '@/lib/api-client';
+import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
+import { formatUid } from '@/lib/format';
+import { formResolver } from '@/lib/forms';
+import { browserTimeZone, isoToLocalInput, localInputToIso } from '@/lib/local-datetime';
+import { useUpdateRfid } from '@/lib/rfid-api';
+import { useScopedUsers } from '@/lib/scoped-users';
+
+interface CardValues {
+  name: string;
+  userId: string;
+  validFrom: string;
+  validUntil: string;
+}
+
+const LABELS: Record<keyof CardValues | 'uid', string> = {
+  uid: 'Card UID',
+  name: 'Label',
+  userId: 'Holder',
+  validFrom: 'Valid from',
+  validUntil: 'Valid until',
+};
+
+interface PersonOption {
+  value: string;
+  label: string;
+}
+
+const personLabel = (person: { name: string; email: string }) =>
+  person.name && person.name !== person.email ? `${person.name} (${person.email})` : person.email;
+
+const toInput =
+  (uid: string) =>
+  (values: CardValues): RfidInput => ({
+    uid,
+    name: values.name.trim(),
+    userId: values.userId || null,
+    validFrom: values.validFrom ? (localInputToIso(values.validFrom) ?? values.validFrom) : null,
+    validUntil: values.validUntil ? (localInputToIso(values.validUntil) ?? values.validUntil) : null,
+  });
+
+function validator(uid: string) {
+  const resolve = formResolver<CardValues>(rfidInputSchema, LABELS, toInput(uid));
+  return (values: CardValues): FormErrors => {
+    const errors = resolve(values);
+    if (values.validFrom && !localInputToIso(values.validFrom))
+      errors.validFrom = 'Valid from must be a date and time';
+    if (values.validUntil && !localInputToIso(values.validUntil)) {
+      errors.validUntil = 'Valid until must be a date and time';
+    } else if (typeof errors.validUntil === 'string' && /after/i.test(errors.validUntil)) {
+      errors.validUntil = 'Valid until must be after valid from';
+    }
+    return errors;
+  };
+}
+
+/** A person picker asking the server as one types (GET portal/scopedUsers). */
+function HolderSelect({
+  value,
+  initial,
+  onChange,
+  error,
+}: {
+  value: string;
+  initial: PersonOption | null;
+  onChange: (value: string) => void;
+  error?: ReactNode;
+}) {
+  const [chosen, setChosen] = useState<PersonOption | null>(initial);
+  const [search, setSearch] = useState(initial?.label ?? '');
+  const [debounced] = useDebouncedValue(search, 300);
+  // While the box shows the chosen person's name, list everyone rather than only them.
+  const people = useScopedUsers(chosen && debounced === chosen.label ? '' : debounced.trim());
+  const options = useMemo(() => {
+    const found = (people.data ?? []).map((person) => ({ value: person._id, label: personLabel(person) }));
+    if (chosen && !found.some((option) => option.value === chosen.value)) found.unshift(chosen);
+    return found;
+  }, [chosen, people.data]);
+
+  return (
+    <Select
+      label={LABELS.userId}
+      description="The person who carries it; a card nobody holds opens nothing."
+      inputWrapperOrder={['label', 'input', 'description', 'error']}
+      placeholder="Search people by name or email"
+      data={options}
+      value={value || null}
+      searchable
+      searchValue={search}
+      onSearchChange={setSearch}
+      // The server has already filtered by the search.
+      filter={({ options: all }) => all}
+      clearable
+      nothingFoundMessage={people.isFetching ? 'Searching…' : 'Nobody matches'}
+      comboboxProps={{ withinPortal: true }}
+      error={error}
+      onChange={(next, option) => {
+        setChosen(next && option ? { value: next, label: option.label } : null);
+        onChange(next ?? '');
+      }}
+    />
+  );
+}
+
+interface EditCardFormProps {
+  card: RfidCard;
+  onSaved: (card: RfidCard) => void;
+  onCancel: () => void;
+}
+
+function EditCardForm({ card, onSaved, onCancel }: EditCardFormProps) {
+  const update = useUpdateRfid();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<CardValues>({
+    mode: 'controlled',
+    initialValues: {
+      name: card.name,
+      userId: card.holder?._id ?? '',
+      validFrom: isoToLocalInput(card.validFrom),
+      validUntil: isoToLocalInput(card.validUntil),
+    },
+    validate: validator(card.uid),
+  });
+  const timeHint = `Optional, on your clock (${browserTimeZone()}).`;
+
+  const submit = form.onSubmit(async (values) => {
+    setFailure(null);
+    try {
+      onSaved(await update.mutateAsync({ rfidId: card._id, ...toInput(card.uid)(values) }));
+    } catch (error) {
+      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
+      const { uid, ...onFields } = fieldErrors;
+      if (Object.keys(onFields).length > 0) form.setErrors(onFields);
+      else setFailure(uid ?? errorMessage(error));
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Edit card">
+      <Stack gap="md">
+        {failure && (
+          <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden="true" />} role="alert">
+            {failure}
+          </Alert>
+        )}
+        <TextInput
+          label={LABELS.uid}
+          description="A card's UID cannot change: register the new card instead."
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
+          value={formatUid(card.uid)}
+          readOnly
+          variant="filled"
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        />
+        <TextInput
+          label={LABELS.name}
+          description="Optional: how to tell this card apart (“Blue key fob”)."
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
+          maxLength={80}
+          data-autofocus
+          {...form.getInputProps('name')}
+        />
+        <HolderSelect
+          value={form.values.userId}
+          initial={card.holder ? { value: card.holder._id, label: personLabel(card.holder) } : null}
+          onChange={(value) => form.setFieldValue('userId', value)}
+          error={form.errors.userId}
+        />
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+          <TextInput
+            type="datetime-local"
+            label={LABELS.validFrom}
+            description={timeHint}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            {...form.getInputProps('validFrom')}
+          />
+          <TextInput
+            type="datetime-local"
+            label={LABELS.validUntil}
+            description={timeHint}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            {...form.getInputProps('validUntil')}
+          />
+        </SimpleGrid>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel} disabled={update.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={update.isPending}>
+            Save card
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+interface EditCardModalProps {
+  /** The card to edit; the modal is open while it is set. */
+  card: RfidCard | null;
+  onSaved: (card: RfidCard) => void;
+  onClose: () => void;
+}
+
+/** Edits a card's label, holder (a person picker) and validity; the UID is read-only. */
+export function EditCardModal({ card, onSaved, onClose }: EditCardModalProps) {
+  return (
+    <Modal
+      opened={card !== null}
+      onClose={onClose}
+      title={card?.name ? `Edit the card “${card.name}”` : 'Edit the card'}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      {card && <EditCardForm key={card._id} card={card} onSaved={onSaved} onCancel={onClose} />}
+    </Modal>
+  );
+}

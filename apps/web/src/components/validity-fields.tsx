@@ -1,0 +1,34 @@
+import { SimpleGrid, TextInput } from '@mantine/core';
+import type { GetInputPropsReturnType } from '@mantine/form';
+import { browserTimeZone } from '@/lib/local-datetime';
+import { VALIDITY_LABELS } from '@/lib/validity';
+
+interface ValidityFieldsProps {
+  /** `form.getInputProps('validFrom')` */
+  from: GetInputPropsReturnType;
+  /** `form.getInputProps('validUntil')` */
+  until: GetInputPropsReturnType;
+}
+
+/** Optional "Valid from" and "Valid until" date-times on the browser's clock, side by side. */
+export function ValidityFields({ from, until }: ValidityFieldsProps) {
+  const hint = `Optional, on your clock (${browserTimeZone()}).`;
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+      <TextInput
+        type="datetime-local"
+        label={VALIDITY_LABELS.validFrom}
+        description={hint}
+        inputWrapperOrder={['label', 'input', 'description', 'error']}
+        {...from}
+      />
+      <TextInput
+        type="datetime-local"
+        label={VALIDITY_LABELS.validUntil}
+        description={hint}
+        inputWrapperOrder={['label', 'input', 'description', 'error']}
+        {...until}
+      />
+    </SimpleGrid>
+  );
+}

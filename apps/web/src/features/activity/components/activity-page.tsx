@@ -1,0 +1,217 @@
+import { LOCALE, type ActivityItem, type AuditEntry } from '@latchkey/shared';
+import { Anchor, Button, Divider, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconActivity, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Fragment, useId, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { EmptyList } from '@/components/empty-list';
+import { DeviceEventIcon } from '@/components/events/device-event-icon';
+import { PageHeader } from '@/components/page-header';
+import { QueryError } from '@/components/query-error';
+import { TableSkeleton } from '@/components/table-skeleton';
+import { actionText, entityName } from '@/lib/audit-text';
+import { eventSentence } from '@/lib/device-events';
+import { formatDateTime } from '@/lib/format';
+import { useActivity } from '../api/get-activity';
+
+const dayFormat = new Intl.DateTimeFormat(LOCALE, {
+  weekday: 'long',
+  month: 'long',
+  day: 'numeric',
+  year: 'numeric',
+});
+const timeFormat = new Intl.DateTimeFormat(LOCALE, { timeStyle: 'short' });
+
+/** The browser's calendar day of an instant, 'YYYY-MM-DD'. */
+function dayKey(date: Date): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** "Today", "Yesterday" or "Monday, November 23, 2026". */
+function dayLabel(key: string, now: Date): string {
+  if (key === dayKey(now)) return 'Today';
+  const yesterday = new Date(now);
+  yesterday.setDate(now.getDate() - 1);
+  if (key === dayKey(yesterday)) return 'Yesterday';
+  const [year, month, day] = key.split('-').map(Number) as [number, number, number];
+  return dayFormat.format(new Date(year, month - 1, day));
+}
+
+interface Day {
+  key: string;
+  items: ActivityItem[];
+}
+
+/** Items (newest first) grouped by the browser's calendar day. */
+function byDay(items: readonly ActivityItem[]): Day[] {
+  const days: Day[] = [];
+  for (const item of items) {
+    const key = dayKey(new Date(item.at));
+    const last = days[days.length - 1];
+    if (last && last.key === key) last.items.push(item);
+    else days.push({ key, items: [item] });
+  }
+  return days;
+}
+
+const itemKey = (item: ActivityItem) =>
+  item.source === 'change' ? `change-${item.change._id}` : `event-${item.event._id}`;
+
+function ChangeIcon({ entry }: { entry: AuditEntry }) {
+  const verb = entry.action.split('.').pop() ?? '';
+  const [Icon, color] = ['create', 'add', 'grant'].includes(verb)
+    ? [IconPlus, 'teal']
+    : ['delete', 'remove', 'revoke'].includes(verb)
+      ? [IconTrash, 'red']
+      : [IconPencil, 'gray'];
+  return (
+    <ThemeIcon variant="light" color={color} radius="xl" aria-hidden="true">
+      <Icon size={16} stroke={1.8} />
+    </ThemeIcon>
+  );
+}
+
+function When({ at }: { at: string }) {
+  return (
+    <time dateTime={at} title={formatDateTime(at)}>
+      {timeFormat.format(new Date(at))}
+    </time>
+  );
+}
+
+function ActivityRow({ item }: { item: ActivityItem }) {
+  if (item.source === 'change') {
+    const entry = item.change;
+    const name = entityName(entry);
+    return (
+      <Group gap="sm" py="xs" wrap="nowrap" align="flex-start">
+        <ChangeIcon entry={entry} />
+        <Stack gap={2} style={{ minWidth: 0 }}>
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {actionText(entry.action)}
+            {name ? `: ${name}` : ''}
+          </Text>
+          <Text size="xs" c="dimmed">
+            <When at={item.at} /> · by {entry.actor ? entry.actor.name || entry.actor.email : 'the system'}
+          </Text>
+        </Stack>
+      </Group>
+    );
+  }
+  const { event } = item;
+  return (
+    <Group gap="sm" py="xs" wrap="nowrap" align="flex-start">
+      <DeviceEventIcon type={event.type} />
+      <Stack gap={2} style={{ minWidth: 0 }}>
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {eventSentence(event)}
+        </Text>
+        <Text size="xs" c="dimmed">
+          <When at={item.at} /> ·{' '}
+          <Anchor component={Link} to={`/app/device/${event.device._id}`} size="xs">
+            {event.device.name}
+          </Anchor>
+        </Text>
+      </Stack>
+    </Group>
+  );
+}
+
+function DaySection({ day, now }: { day: Day; now: Date }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId}>
+      <Title
+        order={2}
+        fz="sm"
+        c="dimmed"
+        tt="uppercase"
+        id={headingId}
+        mb={4}
+        style={{ letterSpacing: '0.04em' }}
+      >
+        {dayLabel(day.key, now)}
+      </Title>
+      <Stack gap={0} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
+        {day.items.map((item, index) => (
+          <Fragment key={itemKey(item)}>
+            {index > 0 && <Divider component="li" aria-hidden="true" />}
+            <li>
+              <ActivityRow item={item} />
+            </li>
+          </Fragment>
+        ))}
+      </Stack>
+    </section>
+  );
+}
+
+/** /app/activity (admin): admin changes and lock events in one feed, newest first, by day. */
+export function ActivityPage() {
+  const activity = useActivity();
+  const items = useMemo(() => activity.data?.pages.flatMap((page) => page.items) ?? [], [activity.data]);
+  const days = useMemo(() => byDay(items), [items]);
+  const [now] = useState(() => new Date());
+
+  let body;
+  if (activity.isPending) body = <TableSkeleton rows={6} label="Loading activity" />;
+  else if (activity.error && !activity.isFetchNextPageError) {
+    body = (
+      <QueryError
+        title="Could not load the activity"
+        error={activity.error}
+        onRetry={() => void activity.refetch()}
+      />
+    );
+  } else if (items.length === 0) {
+    body = (
+      <EmptyList
+        icon={<IconActivity size={28} aria-hidden="true" />}
+        title="Nothing has happened yet"
+        description="Changes admins make and what the locks report (unlocks, refused attempts, alarms) show up here as they happen."
+      />
+    );
+  } else {
+    body = (
+      <Stack gap="lg">
+        {days.map((day) => (
+          <DaySection key={day.key} day={day} now={now} />
+        ))}
+        {activity.isFetchNextPageError && (
+          <QueryError
+            title="Could not load older activity"
+            error={activity.error}
+            onRetry={() => void activity.fetchNextPage()}
+          />
+        )}
+        <Group justify="center">
+          {activity.hasNextPage ? (
+            <Button
+              variant="default"
+              loading={activity.isFetchingNextPage}
+              onClick={() => void activity.fetchNextPage()}
+            >
+              Load older
+            </Button>
+          ) : (
+            <Text size="sm" c="dimmed">
+              That is everything.
+            </Text>
+          )}
+        </Group>
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title="Activity"
+        description="What happened in the portal, newest first: changes admins made and what the locks reported."
+      />
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+        {body}
+      </Paper>
+    </Stack>
+  );
+}

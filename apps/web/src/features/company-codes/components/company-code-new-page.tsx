@@ -1,0 +1,148 @@
+import { companyCodeInputSchema, type CompanyCodeInput } from '@latchkey/shared';
+import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
+import { useForm, type FormErrors } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { BackLink } from '@/components/back-link';
+import { PageHeader } from '@/components/page-header';
+import { SectionCard } from '@/components/section-card';
+import { ValidityFields } from '@/components/validity-fields';
+import { isApiError } from '@/lib/api-client';
+import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
+import { formResolver } from '@/lib/forms';
+import {
+  checkValidity,
+  friendlyValidity,
+  VALIDITY_LABELS,
+  validityInput,
+  type ValidityValues,
+} from '@/lib/validity';
+import { useCreateCompanyCode } from '../api/create-company-code';
+
+interface CodeValues extends ValidityValues {
+  name: string;
+  code: string;
+}
+
+const LABELS: Record<keyof CodeValues, string> = {
+  name: 'Name',
+  code: 'Code',
+  ...VALIDITY_LABELS,
+};
+
+/** What a code may look like here; each keypad's own rule and uniqueness are the server's. */
+const CODE_PATTERN = /^\d{4,12}$/;
+
+const toInput = (values: CodeValues): CompanyCodeInput => ({
+  name: values.name.trim(),
+  code: values.code,
+  ...validityInput(values),
+});
+
+const resolve = formResolver<CodeValues>(companyCodeInputSchema, LABELS, toInput);
+
+function validate(values: CodeValues): FormErrors {
+  const errors = checkValidity(values, resolve(values));
+  if (!errors.code && !CODE_PATTERN.test(values.code)) errors.code = 'Code must be 4 to 12 digits';
+  return errors;
+}
+
+/** /app/access-code/new (admin): add a company code; back to the list once saved. */
+export function CompanyCodeNewPage() {
+  const navigate = useNavigate();
+  const create = useCreateCompanyCode();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<CodeValues>({
+    mode: 'controlled',
+    initialValues: { name: '', code: '', validFrom: '', validUntil: '' },
+    validate,
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const saved = await create.mutateAsync(toInput(values));
+      notifications.show({
+        color: 'teal',
+        title: 'Company code added',
+        message: `${saved.name} opens every keypad lock of the portal.`,
+      });
+      await navigate('/app/access-codes');
+    } catch (error) {
+      if (isApiError(error) && (error.status === 400 || error.status === 409)) {
+        // The rule the code breaks (a keypad's length, already in use) belongs on the field.
+        const fieldErrors = friendlyValidity(fieldErrorsFrom(error, LABELS));
+        form.setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { code: sentence(error.message) });
+        return;
+      }
+      setFailure(errorMessage(error));
+    }
+  });
+
+  return (
+    <Stack gap="lg">
+      <BackLink to="/app/access-codes" label="All company codes" />
+      <PageHeader
+        title="New company code"
+        description="One PIN for the whole portal: it opens every keypad lock, e.g. for the cleaning crew."
+      />
+      <form onSubmit={submit} noValidate aria-label="New company code">
+        <Stack gap="lg" maw={760}>
+          <SectionCard title="Company code">
+            <Stack gap="md">
+              {failure && (
+                <Alert
+                  color="red"
+                  variant="light"
+                  icon={<IconAlertTriangle aria-hidden="true" />}
+                  role="alert"
+                  title="Could not add the company code"
+                >
+                  {failure}
+                </Alert>
+              )}
+              <TextInput
+                label={LABELS.name}
+                description="Who uses it, e.g. “Cleaning crew”."
+                inputWrapperOrder={['label', 'input', 'description', 'error']}
+                placeholder="Cleaning crew"
+                required
+                maxLength={80}
+                data-autofocus
+                {...form.getInputProps('name')}
+              />
+              <TextInput
+                label={LABELS.code}
+                description="4 to 12 digits that fit every keypad here and nobody else uses."
+                inputWrapperOrder={['label', 'input', 'description', 'error']}
+                required
+                inputMode="numeric"
+                autoComplete="off"
+                maxLength={12}
+                styles={{
+                  input: { fontFamily: 'var(--mantine-font-family-monospace)', letterSpacing: '0.1em' },
+                }}
+                {...form.getInputProps('code')}
+                onChange={(event) => form.setFieldValue('code', event.currentTarget.value.replace(/\D/g, ''))}
+              />
+              <ValidityFields
+                from={form.getInputProps('validFrom')}
+                until={form.getInputProps('validUntil')}
+              />
+            </Stack>
+          </SectionCard>
+          <Group justify="flex-end" gap="sm">
+            <Button component={Link} to="/app/access-codes" variant="default" disabled={create.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              Add company code
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Stack>
+  );
+}

@@ -1,0 +1,168 @@
+import type { Device, DeviceSync } from '@latchkey/shared';
+import type { ReactNode } from 'react';
+import { Badge, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { QueryError } from '@/components/query-error';
+import { RemoteCommandPanel } from '@/components/remote-command-panel';
+import { SectionCard } from '@/components/section-card';
+import { TableSkeleton } from '@/components/table-skeleton';
+import { CREDENTIAL_TEXT } from '@/lib/access-words';
+import { formatDateTime, formatRelative } from '@/lib/format';
+import { useDeviceSync } from '../api/get-device-sync';
+import { BatteryLevel, LastSeen } from './device-status';
+
+const STATE_COLORS = { pending: 'gray', sent: 'blue', confirmed: 'teal', rejected: 'red' } as const;
+const STATE_TEXT = {
+  pending: 'Pending',
+  sent: 'Sent',
+  confirmed: 'Confirmed',
+  rejected: 'Rejected',
+} as const;
+const REJECTION_TEXT = {
+  unsupported_kind: 'the lock has no reader for it',
+  invalid_secret: 'the lock cannot store this code or card',
+  storage_full: 'the lock is full',
+} as const;
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm" component="div">
+        {children}
+      </Text>
+    </Stack>
+  );
+}
+
+function When({ iso }: { iso: string | null }) {
+  if (!iso) return <>never</>;
+  return (
+    <time dateTime={iso} title={formatDateTime(iso)}>
+      {formatRelative(iso)}
+    </time>
+  );
+}
+
+function VersionSummary({ sync }: { sync: DeviceSync }) {
+  const counts = { pending: 0, sent: 0, confirmed: 0, rejected: 0 };
+  for (const credential of sync.credentials) counts[credential.state]++;
+  return (
+    <Stack gap="md">
+      <Group gap="sm">
+        <Badge
+          size="lg"
+          variant="light"
+          color={sync.inSync ? 'teal' : sync.desiredVersion === null ? 'gray' : 'yellow'}
+        >
+          {sync.inSync ? 'In sync' : sync.desiredVersion === null ? 'No set yet' : 'Waiting for the lock'}
+        </Badge>
+        {counts.rejected > 0 && (
+          <Badge size="lg" variant="light" color="red">
+            {counts.rejected} rejected
+          </Badge>
+        )}
+      </Group>
+      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
+        <Fact label="Desired">
+          {sync.desiredVersion === null ? '—' : `v${sync.desiredVersion}`} · <When iso={sync.desiredAt} />
+        </Fact>
+        <Fact label="Sent">
+          {sync.sentVersion === null ? '—' : `v${sync.sentVersion}`} · <When iso={sync.sentAt} />
+        </Fact>
+        <Fact label="Confirmed">
+          {sync.confirmedVersion === null ? '—' : `v${sync.confirmedVersion}`} ·{' '}
+          <When iso={sync.confirmedAt} />
+        </Fact>
+        <Fact label="Lock reports">{sync.reportedVersion === null ? '—' : `v${sync.reportedVersion}`}</Fact>
+      </SimpleGrid>
+      {sync.credentials.length > 0 && (
+        <Table.ScrollContainer minWidth={420}>
+          <Table verticalSpacing="xs" aria-label="Credentials on the lock">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Credential</Table.Th>
+                <Table.Th>Since</Table.Th>
+                <Table.Th>State</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {sync.credentials.map((credential) => (
+                <Table.Tr key={credential.credentialId}>
+                  <Table.Td>
+                    <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+                      {credential.holder}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {CREDENTIAL_TEXT[credential.kind]}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>v{credential.sinceVersion}</Table.Td>
+                  <Table.Td>
+                    <Badge variant="light" color={STATE_COLORS[credential.state]}>
+                      {STATE_TEXT[credential.state]}
+                    </Badge>
+                    {credential.reason && (
+                      <Text size="xs" c="red">
+                        {REJECTION_TEXT[credential.reason]}
+                      </Text>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * The Sync tab: the lock's connection, how far its credential set got (desired → sent →
+ * confirmed, each credential's state), and remote unlock/lock with the lock's answer.
+ */
+export function DeviceSyncTab({ device }: { device: Device }) {
+  const sync = useDeviceSync(device._id);
+  let summary;
+  if (sync.isPending) summary = <TableSkeleton rows={3} label="Loading the sync state" />;
+  else if (sync.error) {
+    summary = (
+      <QueryError
+        title="Could not load the sync state"
+        error={sync.error}
+        onRetry={() => void sync.refetch()}
+      />
+    );
+  } else summary = <VersionSummary sync={sync.data} />;
+
+  return (
+    <Stack gap="lg">
+      <SectionCard
+        title="Remote"
+        description="Open or lock it from here. The lock must act within seconds, or nothing happens."
+      >
+        <RemoteCommandPanel deviceId={device._id} lockName={device.name} />
+      </SectionCard>
+      <SectionCard title="Connection" description="What the lock last reported about itself.">
+        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
+          <Fact label="State">
+            <LastSeen device={device} />
+          </Fact>
+          <Fact label="Battery">
+            <BatteryLevel device={device} withLabel />
+          </Fact>
+          <Fact label="Lock">{device.lockState ?? 'not reported'}</Fact>
+          <Fact label="Firmware">{device.firmware ?? 'not reported'}</Fact>
+        </SimpleGrid>
+      </SectionCard>
+      <SectionCard
+        title="Credentials on the lock"
+        description="Every change makes a new version of the lock's set; the lock confirms each one, and says which entries it could not take."
+      >
+        {summary}
+      </SectionCard>
+    </Stack>
+  );
+}

@@ -1,0 +1,96 @@
+import type { AuditEntry } from '@latchkey/shared';
+import { Stack, Table, Text } from '@mantine/core';
+import { IconHistory } from '@tabler/icons-react';
+import { QueryError } from '@/components/query-error';
+import { SectionCard } from '@/components/section-card';
+import { TableSkeleton } from '@/components/table-skeleton';
+import { formatDateTime, formatRelative } from '@/lib/format';
+import { useKeyHistory } from '../api/get-key-history';
+import { describeKeyEvent } from './key-text';
+
+const actorName = (entry: AuditEntry) => (entry.actor ? entry.actor.name || entry.actor.email : 'the system');
+
+function EventRow({ entry }: { entry: AuditEntry }) {
+  const { title, detail } = describeKeyEvent(entry);
+  return (
+    <Table.Tr>
+      <Table.Td miw={96} style={{ verticalAlign: 'top' }}>
+        <Text size="sm" component="time" dateTime={entry.createdAt} title={formatRelative(entry.createdAt)}>
+          {formatDateTime(entry.createdAt)}
+        </Text>
+      </Table.Td>
+      <Table.Td visibleFrom="sm" style={{ verticalAlign: 'top' }}>
+        <Text size="sm" title={entry.actor?.email} style={{ overflowWrap: 'anywhere' }}>
+          {entry.actor ? entry.actor.name || entry.actor.email : 'System'}
+        </Text>
+      </Table.Td>
+      <Table.Td style={{ verticalAlign: 'top' }}>
+        <Text size="sm" fw={600}>
+          {title}
+        </Text>
+        {detail && (
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {detail}
+          </Text>
+        )}
+        <Text size="xs" c="dimmed" hiddenFrom="sm">
+          by {actorName(entry)}
+        </Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** What happened to the key, newest first (GET keys/{id}/history), like the change log. */
+export function KeyHistoryCard({ keyId }: { keyId: string }) {
+  const history = useKeyHistory(keyId);
+
+  let body;
+  if (history.isPending) body = <TableSkeleton rows={3} label="Loading the history" />;
+  else if (history.error) {
+    body = (
+      <QueryError
+        title="Could not load the history"
+        error={history.error}
+        onRetry={() => void history.refetch()}
+      />
+    );
+  } else if (history.data.length === 0) {
+    body = (
+      <Stack align="center" gap={6} py="md" ta="center">
+        <IconHistory size={32} stroke={1.4} aria-hidden="true" color="var(--mantine-color-dimmed)" />
+        <Text fw={600}>Nothing recorded yet</Text>
+      </Stack>
+    );
+  } else {
+    body = (
+      <Table.ScrollContainer minWidth={300}>
+        <Table verticalSpacing="xs" aria-label="Key history">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">When</Table.Th>
+              <Table.Th scope="col" visibleFrom="sm">
+                Who
+              </Table.Th>
+              <Table.Th scope="col">What happened</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {history.data.map((entry) => (
+              <EventRow key={entry._id} entry={entry} />
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    );
+  }
+
+  return (
+    <SectionCard
+      title="History"
+      description="Created, handed over, returned, linked: every change to this key, newest first."
+    >
+      {body}
+    </SectionCard>
+  );
+}

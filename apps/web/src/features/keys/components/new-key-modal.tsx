@@ -1,0 +1,200 @@
+import { keyCreateSchema, type Key, type KeyCreate, type KeyType } from '@latchkey/shared';
+import { Alert, Button, Group, Input, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { useForm, type FormErrors } from '@mantine/form';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useState } from 'react';
+import { PersonSelect } from '@/components/person-select';
+import { ValidityFields } from '@/components/validity-fields';
+import { isApiError } from '@/lib/api-client';
+import { KEY_TYPE_OPTIONS } from '@/lib/credential-labels';
+import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
+import { formResolver } from '@/lib/forms';
+import {
+  checkValidity,
+  friendlyValidity,
+  VALIDITY_LABELS,
+  validityInput,
+  type ValidityValues,
+} from '@/lib/validity';
+import { useCreateKey } from '../api/create-key';
+import { LockMultiSelect } from './lock-multi-select';
+
+interface KeyValues extends ValidityValues {
+  name: string;
+  type: KeyType;
+  number: string;
+  userId: string | null;
+  deviceIds: string[];
+}
+
+const LABELS: Record<keyof KeyValues, string> = {
+  name: 'Name',
+  type: 'Type',
+  number: 'Number',
+  userId: 'Holder',
+  deviceIds: 'Locks',
+  ...VALIDITY_LABELS,
+};
+
+const TYPE_HINTS: Record<KeyType, string> = {
+  physical: 'A cut key with a number stamped on it: track who holds it and which doors it fits.',
+  digital: 'A credential the lock checks: it works only at the locks you link it to.',
+};
+
+const toInput = (values: KeyValues): KeyCreate => ({
+  name: values.name.trim(),
+  type: values.type,
+  number: values.type === 'physical' ? values.number.trim() || null : null,
+  userId: values.userId,
+  deviceIds: values.deviceIds,
+  ...validityInput(values),
+});
+
+const resolve = formResolver<KeyValues>(keyCreateSchema, LABELS, toInput);
+
+function validate(values: KeyValues): FormErrors {
+  const errors = checkValidity(values, resolve(values));
+  // The schema checks the number only once the rest is valid: say it at once.
+  if (values.type === 'physical' && !values.number.trim()) {
+    errors.number = 'Number is required for a physical key';
+  }
+  return errors;
+}
+
+interface NewKeyFormProps {
+  onCreated: (key: Key) => void;
+  onCancel: () => void;
+}
+
+function NewKeyForm({ onCreated, onCancel }: NewKeyFormProps) {
+  const create = useCreateKey();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<KeyValues>({
+    mode: 'controlled',
+    initialValues: {
+      name: '',
+      type: 'physical',
+      number: '',
+      userId: null,
+      deviceIds: [],
+      validFrom: '',
+      validUntil: '',
+    },
+    validate,
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    setFailure(null);
+    try {
+      onCreated(await create.mutateAsync(toInput(values)));
+    } catch (error) {
+      if (isApiError(error) && error.status === 409) {
+        form.setFieldError('number', sentence(error.message));
+        return;
+      }
+      const fieldErrors =
+        isApiError(error) && error.status === 400 ? friendlyValidity(fieldErrorsFrom(error, LABELS)) : {};
+      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
+      else setFailure(errorMessage(error));
+    }
+  });
+
+  const physical = form.values.type === 'physical';
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="New key">
+      <Stack gap="md">
+        {failure && (
+          <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden="true" />} role="alert">
+            {failure}
+          </Alert>
+        )}
+        <TextInput
+          label={LABELS.name}
+          placeholder="Main entrance key"
+          required
+          maxLength={80}
+          data-autofocus
+          {...form.getInputProps('name')}
+        />
+        <Input.Wrapper
+          label={LABELS.type}
+          description={TYPE_HINTS[form.values.type]}
+          inputWrapperOrder={['label', 'input', 'description']}
+          styles={{ description: { marginTop: 6 } }}
+        >
+          <SegmentedControl
+            fullWidth
+            data={KEY_TYPE_OPTIONS}
+            value={form.values.type}
+            onChange={(value) => {
+              form.setFieldValue('type', value as KeyType);
+              form.clearFieldError('number');
+            }}
+            aria-label={LABELS.type}
+          />
+        </Input.Wrapper>
+        {physical && (
+          <TextInput
+            label={LABELS.number}
+            description="The number stamped on the key; no two keys in use share one."
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            placeholder="A-017"
+            required
+            maxLength={40}
+            autoComplete="off"
+            {...form.getInputProps('number')}
+          />
+        )}
+        <PersonSelect
+          label={LABELS.userId}
+          description="Optional: who gets the key now."
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
+          value={form.values.userId}
+          onChange={(userId) => form.setFieldValue('userId', userId)}
+          error={form.errors.userId}
+        />
+        <LockMultiSelect
+          label={LABELS.deviceIds}
+          description={physical ? 'The locks it fits.' : 'The locks it opens.'}
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
+          placeholder={form.values.deviceIds.length ? undefined : 'Search the portal’s locks'}
+          value={form.values.deviceIds}
+          onChange={(ids) => form.setFieldValue('deviceIds', ids)}
+          error={form.errors.deviceIds}
+        />
+        <ValidityFields from={form.getInputProps('validFrom')} until={form.getInputProps('validUntil')} />
+        <Text size="xs" c="dimmed">
+          A key outside its validity opens nothing.
+        </Text>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel} disabled={create.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending}>
+            Create key
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+interface NewKeyModalProps extends NewKeyFormProps {
+  opened: boolean;
+}
+
+/** "New key": name, type, number (physical), holder, locks and validity. */
+export function NewKeyModal({ opened, onCreated, onCancel }: NewKeyModalProps) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onCancel}
+      title="New key"
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <NewKeyForm onCreated={onCreated} onCancel={onCancel} />
+    </Modal>
+  );
+}

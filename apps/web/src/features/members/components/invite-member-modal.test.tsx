@@ -1,0 +1,109 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { storage } from '@/lib/storage';
+import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
+import { deviceFixture, groupFixture, memberFixture, sessionFixture } from '@/testing/fixtures';
+import { validToken } from '@/testing/jwt';
+import { renderApp } from '@/testing/render-app';
+
+function setup(routes: Record<string, MockHandler> = {}) {
+  storage.setAuthToken(validToken());
+  return renderApp('/app/user', {
+    'GET auth': () => json(sessionFixture(['admin'])),
+    'GET portal/users': () =>
+      json({
+        items: [
+          memberFixture(),
+          memberFixture({
+            _id: 'user-3',
+            email: 'alan@example.com',
+            firstName: 'Alan',
+            lastName: 'Turing',
+            status: 'invited',
+          }),
+        ],
+        total: 2,
+      }),
+    'GET portal/groups': () => json({ items: [groupFixture()], total: 1 }),
+    'GET portal/devices': (call) =>
+      json(
+        call.url.includes('search=back')
+          ? { items: [deviceFixture({ _id: 'device-2', name: 'Back gate' })], total: 1 }
+          : { items: [deviceFixture()], total: 1 },
+      ),
+    ...routes,
+  });
+}
+
+describe('Invite by email', () => {
+  it('shows the server’s 400 on the email field', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    setup({
+      'POST user/invite': () =>
+        apiError(400, 'bad_request', 'Invalid input', [
+          { path: 'body.email', message: 'is on a blocked domain' },
+        ]),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Invite by email' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Invite by email' });
+    const email = within(dialog).getByLabelText(/^Email/);
+    await user.type(email, 'someone@blocked.example');
+    await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+    await waitFor(() => expect(email).toHaveAccessibleDescription('Email is on a blocked domain'));
+  });
+
+  it('invites with a role, groups and locks found by search', async () => {
+    const { calls } = setup({
+      'POST user/invite': () =>
+        json(
+          {
+            member: memberFixture({ _id: 'user-4', email: 'new@example.com', status: 'invited' }),
+            newAccount: true,
+          },
+          201,
+        ),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Invite by email' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Invite by email' });
+    await user.type(within(dialog).getByLabelText(/^Email/), 'new@example.com');
+    await user.type(within(dialog).getByLabelText('First name'), 'Nora');
+    await user.click(within(dialog).getByText('Admin: runs the portal'));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Groups' }));
+    await user.click(await screen.findByRole('option', { name: 'Cleaners' }));
+    const locks = within(dialog).getByRole('combobox', { name: 'Locks' });
+    await user.click(locks);
+    await user.type(locks, 'back');
+    await user.click(await screen.findByRole('option', { name: 'Back gate' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+    expect(await screen.findByText('Invitation sent')).toBeInTheDocument();
+    expect(calls.find((c) => c.path === 'user/invite')!.body).toEqual({
+      email: 'new@example.com',
+      firstName: 'Nora',
+      lastName: '',
+      role: 'admin',
+      groupIds: ['group-1'],
+      deviceIds: ['device-2'],
+    });
+  });
+
+  it('marks invited people and sends their invitation again', async () => {
+    const { calls } = setup({
+      'POST user/re-invite/user-3': () =>
+        json({
+          member: memberFixture({ _id: 'user-3', email: 'alan@example.com', status: 'invited' }),
+          newAccount: false,
+        }),
+    });
+    const table = await screen.findByRole('table');
+    const row = within(table).getByRole('link', { name: 'Alan Turing' }).closest('tr')!;
+    expect(within(row).getAllByText('Invited').length).toBeGreaterThan(0);
+    expect(within(table).queryByRole('button', { name: 'Re-invite Grace Hopper' })).not.toBeInTheDocument();
+    // One button in the row's actions column, one under the name on phones (CSS shows one).
+    await userEvent.setup().click(within(row).getAllByRole('button', { name: 'Re-invite Alan Turing' })[0]!);
+    expect(await screen.findByText('Invitation sent again')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST' && c.path === 'user/re-invite/user-3')).toBe(true);
+  });
+});

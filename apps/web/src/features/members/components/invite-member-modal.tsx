@@ -1,0 +1,216 @@
+import { userInviteSchema, type PortalMember } from '@latchkey/shared';
+import {
+  Button,
+  Group,
+  Modal,
+  MultiSelect,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useMemo, useState } from 'react';
+import { isApiError } from '@/lib/api-client';
+import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
+import { formResolver } from '@/lib/forms';
+import { useGroupOptions } from '../api/group-options';
+import { useInviteMember } from '../api/invite-member';
+import { useLockOptions } from '../api/search-locks';
+
+interface InviteValues {
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: 'admin' | 'user';
+  groupIds: string[];
+  deviceIds: string[];
+}
+
+const LABELS: Record<keyof InviteValues, string> = {
+  email: 'Email',
+  firstName: 'First name',
+  lastName: 'Last name',
+  role: 'Role',
+  groupIds: 'Groups',
+  deviceIds: 'Locks',
+};
+
+export interface MemberInvited {
+  member: PortalMember;
+  newAccount: boolean;
+}
+
+interface InviteMemberFormProps {
+  onInvited: (invited: MemberInvited) => void;
+  onCancel: () => void;
+}
+
+function InviteMemberForm({ onInvited, onCancel }: InviteMemberFormProps) {
+  const invite = useInviteMember();
+  const groups = useGroupOptions();
+  const [lockSearch, setLockSearch] = useState('');
+  const [debouncedLockSearch] = useDebouncedValue(lockSearch, 300);
+  const locks = useLockOptions(debouncedLockSearch);
+  // Names of the locks chosen so far, so they keep their label when a search no longer lists them.
+  const [lockNames, setLockNames] = useState<Record<string, string>>({});
+  // Each list closes after a pick, so its dropdown never covers the field or buttons below it.
+  const [openList, setOpenList] = useState<'groups' | 'locks' | null>(null);
+
+  const form = useForm<InviteValues>({
+    mode: 'controlled',
+    initialValues: { email: '', firstName: '', lastName: '', role: 'user', groupIds: [], deviceIds: [] },
+    validate: formResolver(userInviteSchema, LABELS),
+  });
+
+  const groupData = useMemo(
+    () => (groups.data?.items ?? []).map((group) => ({ value: group._id, label: group.name })),
+    [groups.data],
+  );
+  const lockData = useMemo(() => {
+    const found = (locks.data?.items ?? []).map((lock) => ({ value: lock._id, label: lock.name }));
+    const chosen = form.values.deviceIds
+      .filter((id) => !found.some((option) => option.value === id))
+      .map((id) => ({ value: id, label: lockNames[id] ?? id }));
+    return [...chosen, ...found];
+  }, [form.values.deviceIds, lockNames, locks.data]);
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      onInvited(await invite.mutateAsync(values));
+    } catch (error) {
+      if (isApiError(error) && error.status === 409) {
+        form.setFieldError('email', sentence(error.message));
+        return;
+      }
+      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
+      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
+      else
+        notifications.show({
+          color: 'red',
+          title: 'Could not send the invitation',
+          message: errorMessage(error),
+        });
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Invite by email">
+      <Stack gap="md">
+        <Text size="sm" c="dimmed">
+          They get a mail with a link to join. Groups and locks take effect once they accept.
+        </Text>
+        <TextInput
+          label={LABELS.email}
+          type="email"
+          autoComplete="off"
+          required
+          data-autofocus
+          {...form.getInputProps('email')}
+        />
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+          <TextInput
+            label={LABELS.firstName}
+            autoComplete="off"
+            maxLength={80}
+            {...form.getInputProps('firstName')}
+          />
+          <TextInput
+            label={LABELS.lastName}
+            autoComplete="off"
+            maxLength={80}
+            {...form.getInputProps('lastName')}
+          />
+        </SimpleGrid>
+        <Stack gap={4}>
+          <Text size="sm" fw={500} id="invite-member-role">
+            {LABELS.role}
+          </Text>
+          <SegmentedControl
+            aria-labelledby="invite-member-role"
+            data={[
+              { value: 'user', label: 'User: opens locks' },
+              { value: 'admin', label: 'Admin: runs the portal' },
+            ]}
+            {...form.getInputProps('role')}
+          />
+        </Stack>
+        <MultiSelect
+          label={LABELS.groupIds}
+          description="Optional: the groups they join."
+          placeholder={groups.isPending ? 'Loading groups…' : groupData.length ? 'Choose groups' : undefined}
+          data={groupData}
+          searchable
+          clearable
+          nothingFoundMessage={groupData.length ? 'No group matches' : 'This portal has no groups yet'}
+          disabled={groups.isError}
+          error={groups.isError ? 'Could not load the groups' : form.getInputProps('groupIds').error}
+          comboboxProps={{ withinPortal: true }}
+          dropdownOpened={openList === 'groups'}
+          onDropdownOpen={() => setOpenList('groups')}
+          onDropdownClose={() => setOpenList(null)}
+          value={form.values.groupIds}
+          onChange={(value) => {
+            form.setFieldValue('groupIds', value);
+            setOpenList(null);
+          }}
+        />
+        <MultiSelect
+          label={LABELS.deviceIds}
+          description="Optional: locks they may open directly. Type to search."
+          placeholder="Search locks"
+          data={lockData}
+          searchable
+          clearable
+          searchValue={lockSearch}
+          onSearchChange={setLockSearch}
+          filter={({ options }) => options}
+          nothingFoundMessage={locks.isFetching ? 'Searching…' : 'No lock matches'}
+          error={locks.isError ? 'Could not load the locks' : form.getInputProps('deviceIds').error}
+          comboboxProps={{ withinPortal: true }}
+          dropdownOpened={openList === 'locks'}
+          onDropdownOpen={() => setOpenList('locks')}
+          onDropdownClose={() => setOpenList(null)}
+          value={form.values.deviceIds}
+          onChange={(value) => {
+            setOpenList(null);
+            const names = { ...lockNames };
+            for (const option of lockData)
+              if (value.includes(option.value)) names[option.value] = option.label;
+            setLockNames(names);
+            form.setFieldValue('deviceIds', value);
+          }}
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel} disabled={invite.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={invite.isPending}>
+            Send invitation
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+interface InviteMemberModalProps extends InviteMemberFormProps {
+  opened: boolean;
+}
+
+/** "Invite by email": email, name, role and optional groups and locks (POST user/invite). */
+export function InviteMemberModal({ opened, onCancel, onInvited }: InviteMemberModalProps) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onCancel}
+      title="Invite by email"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <InviteMemberForm onCancel={onCancel} onInvited={onInvited} />
+    </Modal>
+  );
+}

@@ -1,0 +1,210 @@
+import {
+  fingerprintCreateSchema,
+  type Finger,
+  type Fingerprint,
+  type FingerprintCreate,
+  type PortalMember,
+} from '@latchkey/shared';
+import { Alert, Button, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useForm, type FormErrors } from '@mantine/form';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useState } from 'react';
+import { QueryError } from '@/components/query-error';
+import { ValidityFields } from '@/components/validity-fields';
+import { isApiError } from '@/lib/api-client';
+import { FINGER_OPTIONS } from '@/lib/credential-labels';
+import { errorMessage, fieldErrorsFrom, fieldMessage, sentence } from '@/lib/errors';
+import { formResolver } from '@/lib/forms';
+import { displayName } from '@/lib/session';
+import {
+  checkValidity,
+  friendlyValidity,
+  VALIDITY_LABELS,
+  validityInput,
+  type ValidityValues,
+} from '@/lib/validity';
+import { useMemberDevices } from '../api/get-member-devices';
+import { useRecordFingerprint } from '../api/record-fingerprint';
+
+interface FingerprintValues extends ValidityValues {
+  deviceId: string | null;
+  finger: Finger | null;
+  templateId: string;
+  name: string;
+}
+
+const LABELS: Record<keyof FingerprintValues, string> = {
+  deviceId: 'Lock',
+  finger: 'Finger',
+  templateId: 'Template id',
+  name: 'Label',
+  ...VALIDITY_LABELS,
+};
+
+const toInput =
+  (userId: string) =>
+  (values: FingerprintValues): FingerprintCreate => ({
+    deviceId: values.deviceId ?? '',
+    userId,
+    // The schema names a missing finger; the form says it in its own words below.
+    finger: (values.finger ?? '') as Finger,
+    templateId: values.templateId.trim(),
+    name: values.name.trim(),
+    ...validityInput(values),
+  });
+
+function validator(userId: string) {
+  const resolve = formResolver<FingerprintValues>(fingerprintCreateSchema, LABELS, toInput(userId));
+  return (values: FingerprintValues): FormErrors => {
+    const errors = checkValidity(values, resolve(values));
+    if (!values.deviceId) errors.deviceId = 'Choose the lock the finger was enrolled at';
+    if (!values.finger) errors.finger = 'Choose the finger';
+    if (!values.templateId.trim()) errors.templateId = 'Enter the template id the lock gave the finger';
+    return errors;
+  };
+}
+
+/** A 400 or 409 answer on the form's fields: "cannot reach the lock" (userId) goes on the lock. */
+function answerErrors(error: unknown): FormErrors {
+  if (!isApiError(error)) return {};
+  if (error.status === 409) return { templateId: sentence(error.message) };
+  if (error.status !== 400) return {};
+  const errors: FormErrors = friendlyValidity(fieldErrorsFrom(error, LABELS));
+  const person = error.details.find((detail) => detail.path.split(/[./]/).pop() === 'userId');
+  if (person && !errors.deviceId) errors.deviceId = fieldMessage(undefined, person.message);
+  return errors;
+}
+
+interface RecordFingerprintFormProps {
+  member: PortalMember;
+  onRecorded: (fingerprint: Fingerprint) => void;
+  onCancel: () => void;
+}
+
+function RecordFingerprintForm({ member, onRecorded, onCancel }: RecordFingerprintFormProps) {
+  const record = useRecordFingerprint();
+  const locks = useMemberDevices(member._id);
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<FingerprintValues>({
+    mode: 'controlled',
+    initialValues: { deviceId: null, finger: null, templateId: '', name: '', validFrom: '', validUntil: '' },
+    validate: validator(member._id),
+  });
+  const lockOptions = (locks.data ?? []).map((lock) => ({ value: lock._id, label: lock.name }));
+  const noLocks = locks.isSuccess && lockOptions.length === 0;
+
+  const submit = form.onSubmit(async (values) => {
+    setFailure(null);
+    try {
+      onRecorded(await record.mutateAsync(toInput(member._id)(values)));
+    } catch (error) {
+      const fieldErrors = answerErrors(error);
+      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
+      else setFailure(errorMessage(error));
+    }
+  });
+
+  if (locks.error) {
+    return (
+      <QueryError
+        title="Could not load their locks"
+        error={locks.error}
+        onRetry={() => void locks.refetch()}
+      />
+    );
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Record fingerprint">
+      <Stack gap="md">
+        <Text size="sm" c="dimmed">
+          Enrol the finger on the lock&apos;s reader first, then record here the template id the lock gave it.
+        </Text>
+        {failure && (
+          <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden="true" />} role="alert">
+            {failure}
+          </Alert>
+        )}
+        {noLocks && (
+          <Alert color="yellow" variant="light" icon={<IconAlertTriangle aria-hidden="true" />}>
+            {displayName(member)} cannot open any lock yet. Give them access to a lock in the Locks section
+            first.
+          </Alert>
+        )}
+        <Select
+          label={LABELS.deviceId}
+          description="One of the locks they can open."
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
+          placeholder={locks.isPending ? 'Loading…' : 'Choose a lock'}
+          data={lockOptions}
+          searchable
+          required
+          disabled={noLocks}
+          nothingFoundMessage="No lock matches"
+          comboboxProps={{ withinPortal: true }}
+          {...form.getInputProps('deviceId')}
+        />
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+          <Select
+            label={LABELS.finger}
+            placeholder="Choose a finger"
+            data={FINGER_OPTIONS}
+            required
+            comboboxProps={{ withinPortal: true }}
+            {...form.getInputProps('finger')}
+          />
+          <TextInput
+            label={LABELS.templateId}
+            placeholder="17"
+            required
+            maxLength={64}
+            autoComplete="off"
+            spellCheck={false}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            {...form.getInputProps('templateId')}
+          />
+        </SimpleGrid>
+        <TextInput
+          label={LABELS.name}
+          description="Optional: how to tell this fingerprint apart."
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
+          maxLength={80}
+          {...form.getInputProps('name')}
+        />
+        <ValidityFields from={form.getInputProps('validFrom')} until={form.getInputProps('validUntil')} />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel} disabled={record.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={record.isPending} disabled={noLocks}>
+            Record fingerprint
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+interface RecordFingerprintModalProps extends RecordFingerprintFormProps {
+  opened: boolean;
+}
+
+/** "Record fingerprint" for a person: the lock it was enrolled at, the finger and its template id. */
+export function RecordFingerprintModal({
+  opened,
+  member,
+  onCancel,
+  onRecorded,
+}: RecordFingerprintModalProps) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onCancel}
+      title={`Record a fingerprint for ${displayName(member)}`}
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <RecordFingerprintForm member={member} onCancel={onCancel} onRecorded={onRecorded} />
+    </Modal>
+  );
+}

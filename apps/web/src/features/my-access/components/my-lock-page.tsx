@@ -1,0 +1,95 @@
+import type { AccessDenialReason } from '@latchkey/shared';
+import { Group, Stack, Text } from '@mantine/core';
+import { useParams } from 'react-router';
+import { BackLink } from '@/components/back-link';
+import { MissingRecord } from '@/components/missing-record';
+import { PageHeader } from '@/components/page-header';
+import { RemoteCommandPanel } from '@/components/remote-command-panel';
+import { QueryError } from '@/components/query-error';
+import { describeWindow, describeDates } from '@/components/schedule/describe-schedule';
+import { SectionCard } from '@/components/section-card';
+import { TableSkeleton } from '@/components/table-skeleton';
+import { useSession } from '@/lib/session';
+import { useMyLocks } from '../api/get-my-access';
+import { LockNowBadge } from './lock-now-badge';
+
+/** /user/locks/{lockId}: one of the person's locks: can they open it now, and when they may. */
+export function MyLockPage() {
+  const { lockId } = useParams();
+  const { data: session } = useSession();
+  const locks = useMyLocks(session!.user._id);
+
+  if (locks.isPending) return <TableSkeleton rows={4} label="Loading the lock" />;
+  if (locks.error) {
+    return (
+      <QueryError title="Could not load the lock" error={locks.error} onRetry={() => void locks.refetch()} />
+    );
+  }
+  const lock = locks.data.locks.find((candidate) => candidate._id === lockId);
+  if (!lock) return <MissingRecord what="This lock" backTo="/user" backLabel="Back to your locks" />;
+  const dates = lock.schedule && describeDates(lock.schedule);
+
+  return (
+    <Stack gap="lg" maw={760}>
+      <BackLink to="/user" label="Your locks" />
+      <PageHeader
+        title={lock.name}
+        description={`${lock.timeZone} · now ${lock.localTime} there`}
+        aside={<LockNowBadge lock={lock} />}
+      />
+      <SectionCard title="Open it from here" description="The lock opens within seconds if it is online.">
+        {lock.canOpen && lock.credentials.includes('remote') ? (
+          <RemoteCommandPanel deviceId={lock._id} lockName={lock.name} withLock={false} />
+        ) : (
+          <Text size="sm" c="dimmed">
+            Not right now: {lock.reason ? YOUR_REASON[lock.reason] : 'you may not open it at this time'}.
+          </Text>
+        )}
+      </SectionCard>
+      <SectionCard title="When you may open it" description="Times are the lock's own local time.">
+        {lock.schedule === null ? (
+          <Text size="sm">Any time{dates ? ` · ${dates}` : ''}.</Text>
+        ) : (
+          <Stack gap={6} component="ul" aria-label="Your opening times" p={0} m={0}>
+            {lock.schedule.windows.map((window, index) => (
+              <Group key={index} component="li" gap="xs" style={{ listStyle: 'none' }}>
+                <Text size="sm">{describeWindow(window)}</Text>
+              </Group>
+            ))}
+            {dates && (
+              <Text size="sm" c="dimmed">
+                {dates}
+              </Text>
+            )}
+          </Stack>
+        )}
+      </SectionCard>
+      <SectionCard title="How you open it" description="What this lock knows you by.">
+        <Text size="sm">
+          {lock.credentials.length === 0
+            ? 'Nothing yet: ask your portal admin for a code or a card.'
+            : lock.credentials.map((kind) => HOW[kind]).join(' · ')}
+        </Text>
+      </SectionCard>
+    </Stack>
+  );
+}
+
+/** Why the person may not open it now, said to them. */
+const YOUR_REASON: Record<AccessDenialReason, string> = {
+  outside_schedule: 'it is outside your opening times',
+  suspended: 'your access is suspended',
+  lockout: 'a lockout is in effect',
+  not_yet_valid: 'your access has not started yet',
+  expired: 'your access has expired',
+  unknown_credential: 'this lock does not know you yet',
+};
+
+const HOW = {
+  code: 'Your keypad code',
+  rfid: 'Your card',
+  fingerprint: 'Your fingerprint',
+  key: 'Your key',
+  qr: 'Your QR code',
+  remote: 'This app',
+} as const;

@@ -1,0 +1,105 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { storage } from '@/lib/storage';
+import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
+import { memberDeviceFixture, memberFixture, sessionFixture } from '@/testing/fixtures';
+import { validToken } from '@/testing/jwt';
+import { renderApp } from '@/testing/render-app';
+
+const me = sessionFixture(['user']);
+const userId = me.user._id;
+
+const myLocks = {
+  at: '2026-11-23T10:00:00.000Z',
+  locks: [
+    {
+      ...memberDeviceFixture({ _id: 'device-1', name: 'Front door', timeZone: 'Europe/Berlin' }),
+      schedule: { windows: [{ days: [1, 2, 3, 4, 5], start: '08:00', end: '12:00' }] },
+      localTime: 'Mon 2026-11-23 11:00',
+      canOpen: true,
+      reason: null,
+      credentials: ['remote', 'code'],
+    },
+    {
+      ...memberDeviceFixture({ _id: 'device-2', name: 'Bike room', timeZone: 'Europe/Berlin' }),
+      schedule: { windows: [{ days: [6, 0], start: '20:00', end: '06:00' }] },
+      localTime: 'Mon 2026-11-23 11:00',
+      canOpen: false,
+      reason: 'outside_schedule',
+      credentials: ['remote'],
+    },
+  ],
+};
+
+function setup(path: string, routes: Record<string, MockHandler> = {}) {
+  storage.setAuthToken(validToken());
+  return renderApp(path, {
+    'GET auth': () => json(me),
+    [`GET user/${userId}/accessTime`]: () => json(myLocks),
+    [`GET portal/user/${userId}`]: () =>
+      json({ member: memberFixture({ _id: userId }), accessCode: '482915' }),
+    ...routes,
+  });
+}
+
+describe('basic-user area', () => {
+  it('lists their locks with when they may open each and whether they can now; their code on request', async () => {
+    setup('/user');
+    const list = await screen.findByRole('list', { name: 'Your locks' });
+    const [front, bikes] = within(list).getAllByRole('listitem');
+    expect(front).toHaveTextContent('Front door');
+    expect(front).toHaveTextContent('You can open it now');
+    expect(front).toHaveTextContent('Mon–Fri 08:00–12:00');
+    expect(bikes).toHaveTextContent('Outside their schedule');
+    expect(within(front!).getByRole('link', { name: 'Front door' })).toHaveAttribute(
+      'href',
+      '/user/locks/device-1',
+    );
+
+    expect(screen.queryByText('482915')).not.toBeInTheDocument();
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Show the code' }));
+    expect(screen.getByText('482915')).toBeInTheDocument();
+  });
+
+  it('says when they have no locks and no code yet', async () => {
+    setup('/user', {
+      [`GET user/${userId}/accessTime`]: () => json({ at: myLocks.at, locks: [] }),
+      [`GET portal/user/${userId}`]: () => json({ member: memberFixture({ _id: userId }), accessCode: null }),
+    });
+    expect(await screen.findByText('No locks yet')).toBeInTheDocument();
+    expect(await screen.findByText(/You have no keypad code yet/)).toBeInTheDocument();
+  });
+
+  it('shows an error with a retry', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    setup('/user', { [`GET user/${userId}/accessTime`]: () => apiError(500, 'internal', 'Boom') });
+    expect(await screen.findByText('Could not load your locks')).toBeInTheDocument();
+  });
+
+  it('shows one lock: its opening times in its own zone and how they open it', async () => {
+    setup('/user/locks/device-2');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bike room' })).toBeInTheDocument();
+    expect(screen.getByRole('list', { name: 'Your opening times' })).toHaveTextContent(
+      'Sat, Sun 20:00–06:00',
+    );
+    expect(screen.getByText('This app')).toBeInTheDocument();
+  });
+
+  it('offers to open a lock they may open now, and says why not otherwise', async () => {
+    setup('/user/locks/device-1');
+    expect(await screen.findByRole('button', { name: 'Unlock Front door now' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Lock Front door now' })).not.toBeInTheDocument();
+  });
+
+  it('does not offer to open a lock outside their times', async () => {
+    setup('/user/locks/device-2');
+    expect(await screen.findByText('Not right now: it is outside your opening times.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Unlock/ })).not.toBeInTheDocument();
+  });
+
+  it('says when the lock is not theirs', async () => {
+    setup('/user/locks/device-9');
+    expect(await screen.findByText("This lock doesn't exist")).toBeInTheDocument();
+  });
+});

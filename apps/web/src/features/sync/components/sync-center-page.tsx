@@ -1,0 +1,168 @@
+import type { SyncCenterItem, SyncCenterState } from '@latchkey/shared';
+import { Anchor, Badge, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { IconRefreshDot } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { EmptyList } from '@/components/empty-list';
+import { PageHeader } from '@/components/page-header';
+import { PagedListBody } from '@/components/paged-list-body';
+import { SearchInput } from '@/components/search-input';
+import { SortableTh } from '@/components/sortable-th';
+import { formatDateTime, formatRelative } from '@/lib/format';
+import { useListParams } from '@/lib/use-list-params';
+import { useSyncCenter } from '../api/get-sync-center';
+
+const SORT_FIELDS = ['name', 'lastSeenAt', 'pending'] as const;
+type SyncSort = (typeof SORT_FIELDS)[number];
+
+const STATES: Record<SyncCenterState, { label: string; color: string }> = {
+  in_sync: { label: 'In sync', color: 'teal' },
+  pending: { label: 'Pending', color: 'yellow' },
+  failing: { label: 'Refused entries', color: 'red' },
+  offline: { label: 'Offline', color: 'gray' },
+  never_connected: { label: 'Never connected', color: 'gray' },
+};
+const STATE_OPTIONS = Object.entries(STATES).map(([value, { label }]) => ({ value, label }));
+
+const version = (value: number | null) => (value === null ? '—' : `v${value}`);
+
+function SyncRow({ lock }: { lock: SyncCenterItem }) {
+  const state = STATES[lock.state];
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Anchor component={Link} to={`/app/device/${lock._id}?tab=sync`} fw={600} size="sm">
+          {lock.name}
+        </Anchor>
+      </Table.Td>
+      <Table.Td>
+        <Badge variant="light" color={state.color}>
+          {state.label}
+        </Badge>
+      </Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <Text size="sm">
+          {version(lock.confirmedVersion)} of {version(lock.desiredVersion)}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">
+          {lock.pendingCount}
+          {lock.rejectedCount > 0 && (
+            <Text span c="red" size="sm">
+              {' '}
+              · {lock.rejectedCount} refused
+            </Text>
+          )}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        {lock.lastSeenAt ? (
+          <Text size="sm" component="time" dateTime={lock.lastSeenAt} title={formatDateTime(lock.lastSeenAt)}>
+            {formatRelative(lock.lastSeenAt)}
+          </Text>
+        ) : (
+          <Text size="sm" c="dimmed">
+            Never
+          </Text>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/**
+ * /sync/center (admin): every lock's credential set, desired against confirmed, how many entries
+ * are still on their way or were refused, and when the lock was last seen.
+ */
+export function SyncCenterPage() {
+  const list = useListParams<SyncSort>({ sortFields: SORT_FIELDS, defaultSort: 'name' });
+  const state = list.param('state');
+  const locks = useSyncCenter({
+    ...list.query,
+    ...(state ? { filterBy: 'state' as const, filterValue: state } : {}),
+  });
+  const sortProps = (field: SyncSort) => ({
+    sorted: list.sortBy === field,
+    descending: list.descending,
+    onSort: () => list.toggleSort(field),
+  });
+
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title="Sync center"
+        description="Whether each lock holds the latest codes, cards and schedules: every change makes a new version that the lock must confirm."
+      />
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+        <Stack gap="md">
+          <Group gap="md" align="flex-end" wrap="wrap">
+            <SearchInput
+              label="Search locks"
+              placeholder="Lock name"
+              value={list.search}
+              onSearch={list.setSearch}
+              style={{ flex: '1 1 240px' }}
+            />
+            <Select
+              label="State"
+              placeholder="Every state"
+              data={STATE_OPTIONS}
+              value={state || null}
+              onChange={(value) => list.setParam('state', value)}
+              clearable
+              comboboxProps={{ withinPortal: true }}
+              style={{ flex: '0 1 220px' }}
+            />
+          </Group>
+          <PagedListBody
+            query={locks}
+            loadingLabel="Loading the sync center"
+            errorTitle="Could not load the sync center"
+            filtered={Boolean(list.search || state)}
+            empty={
+              <EmptyList
+                icon={<IconRefreshDot size={28} aria-hidden="true" />}
+                title="No locks yet"
+                description="Add a lock; once it connects, its credential set shows up here."
+              />
+            }
+            noMatch={
+              <EmptyList
+                icon={<IconRefreshDot size={28} aria-hidden="true" />}
+                title="No lock matches"
+                description="Try another search or state."
+              />
+            }
+            pagination={{
+              page: list.page,
+              pageSize: list.pageSize,
+              onChange: list.setPage,
+              noun: (total) => (total === 1 ? 'lock' : 'locks'),
+            }}
+            minWidth={560}
+            tableProps={{ 'aria-label': 'Locks and their credential sync' }}
+          >
+            {(items) => (
+              <>
+                <Table.Thead>
+                  <Table.Tr>
+                    <SortableTh {...sortProps('name')}>Lock</SortableTh>
+                    <Table.Th scope="col">State</Table.Th>
+                    <Table.Th scope="col">Confirmed</Table.Th>
+                    <SortableTh {...sortProps('pending')}>Pending</SortableTh>
+                    <SortableTh {...sortProps('lastSeenAt')}>Last seen</SortableTh>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {items.map((lock) => (
+                    <SyncRow key={lock._id} lock={lock} />
+                  ))}
+                </Table.Tbody>
+              </>
+            )}
+          </PagedListBody>
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,135 @@
+import { renderHook, screen, act } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { AppProvider } from '@/app/provider';
+import { FakeWebSocket } from '@/testing/fake-websocket';
+import { validToken } from '@/testing/jwt';
+import { queryClient } from '../query-client';
+import { storage } from '../storage';
+import { useLiveChannel } from './use-live-channel';
+
+const wrapper = ({ children }: { children: ReactNode }) => <AppProvider env="test">{children}</AppProvider>;
+
+function signIn(readNotification: Record<string, number> = {}) {
+  storage.setAuthToken(validToken());
+  storage.setUserData({
+    email: 'ada@example.com',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    portalOwned: 'portal-a',
+    readNotification,
+  });
+}
+
+/** Renders the hook for a portal and brings its socket to a subscription, as the server would. */
+function renderLive(portalId: string) {
+  const view = renderHook(({ portal }) => useLiveChannel(portal), {
+    wrapper,
+    initialProps: { portal: portalId },
+  });
+  const socket = FakeWebSocket.latest();
+  act(() => {
+    socket.open();
+    socket.receive({ type: 'ready' });
+  });
+  return { ...view, socket };
+}
+
+const notification = (portalId: string, at: string, title = 'Tamper alarm at Front door') => ({
+  type: 'notification',
+  portalId,
+  notification: {
+    _id: crypto.randomUUID(),
+    at,
+    kind: 'device_event',
+    title,
+    message: 'Check it',
+    deviceId: 'lock-1',
+  },
+});
+
+describe('useLiveChannel', () => {
+  it('connects to /api3/live like the page, authenticates and subscribes to the acting portal', () => {
+    signIn();
+    const { socket } = renderLive('portal-a');
+    expect(socket.url).toBe(`ws://${window.location.host}/api3/live`);
+    expect(socket.sent).toEqual([
+      { type: 'auth', token: storage.getAuthToken() },
+      { type: 'subscribe', portalId: 'portal-a' },
+    ]);
+  });
+
+  it('does not connect while signed out', () => {
+    renderHook(() => useLiveChannel('portal-a'), { wrapper });
+    expect(FakeWebSocket.instances).toHaveLength(0);
+  });
+
+  it('shows a notification as an alert and records the read time for the portal', async () => {
+    signIn({ 'portal-b': 5 });
+    const { socket } = renderLive('portal-a');
+    act(() => socket.receive(notification('portal-a', '2030-01-01T10:00:00.000Z')));
+    expect(await screen.findByText('Tamper alarm at Front door')).toBeInTheDocument();
+    expect(storage.getUserData()?.readNotification).toEqual({
+      'portal-a': Date.parse('2030-01-01T10:00:00.000Z'),
+      'portal-b': 5,
+    });
+  });
+
+  it('does not show a notification older than the portal’s read time', async () => {
+    signIn({ 'portal-a': Date.parse('2030-01-01T10:00:00.000Z') });
+    const { socket } = renderLive('portal-a');
+    act(() => {
+      socket.receive(notification('portal-a', '2030-01-01T09:00:00.000Z', 'Old news'));
+      socket.receive(notification('portal-a', '2030-01-01T11:00:00.000Z', 'Fresh news'));
+    });
+    expect(await screen.findByText('Fresh news')).toBeInTheDocument();
+    expect(screen.queryByText('Old news')).not.toBeInTheDocument();
+  });
+
+  it('resubscribes on a portal change and takes that portal’s read time', async () => {
+    signIn({ 'portal-b': Date.parse('2030-01-01T12:00:00.000Z') });
+    const { socket, rerender } = renderLive('portal-a');
+    rerender({ portal: 'portal-b' });
+    expect(socket.sent.at(-1)).toEqual({ type: 'subscribe', portalId: 'portal-b' });
+    act(() => {
+      socket.receive(notification('portal-b', '2030-01-01T11:00:00.000Z', 'Already read'));
+      socket.receive(notification('portal-b', '2030-01-01T13:00:00.000Z', 'Unread'));
+    });
+    expect(await screen.findByText('Unread')).toBeInTheDocument();
+    expect(screen.queryByText('Already read')).not.toBeInTheDocument();
+  });
+
+  it('refreshes device screens on device status and events', () => {
+    signIn();
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    const { socket } = renderLive('portal-a');
+    act(() =>
+      socket.receive({
+        type: 'device.event',
+        portalId: 'portal-a',
+        event: {
+          _id: 'e1',
+          eventId: 'lock-e1',
+          device: { _id: 'lock-1', name: 'Front door' },
+          type: 'unlock',
+          method: 'code',
+          user: null,
+          credentialId: null,
+          reason: null,
+          occurredAt: '2030-01-01T10:00:00.000Z',
+          receivedAt: '2030-01-01T10:00:00.000Z',
+        },
+      }),
+    );
+    const roots = invalidate.mock.calls.map(([filters]) => filters?.queryKey);
+    expect(roots).toEqual(expect.arrayContaining([['devices'], ['history'], ['activity']]));
+    invalidate.mockRestore();
+  });
+
+  it('closes the socket when unmounted', () => {
+    signIn();
+    const { socket, unmount } = renderLive('portal-a');
+    unmount();
+    expect(socket.closedWith?.code).toBe(1000);
+  });
+});

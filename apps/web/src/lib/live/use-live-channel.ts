@@ -1,0 +1,105 @@
+import { NOTIFICATION_TIMEOUT_MS, type LiveNotification, type LivePortalMessage } from '@latchkey/shared';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { api } from '../api-client';
+import { getValidToken } from '../auth-token';
+import { sessionQueryKey } from '../session';
+import { storage } from '../storage';
+import { useStoredValue } from '../use-storage';
+import { LiveConnection, liveChannelUrl, type LiveSocket } from './live-connection';
+
+/**
+ * The brief's live notifications (§4): on a portal change the channel is resubscribed and the
+ * read time is reset from the person's readNotification entry for that portal; each newer
+ * notification is shown as an alert for NOTIFICATION_TIMEOUT_MS and becomes the read time.
+ */
+
+/** The stored read time of a portal's notifications (ms since the epoch; 0 when never read). */
+export function readTimeOf(portalId: string): number {
+  return storage.getUserData()?.readNotification[portalId] ?? 0;
+}
+
+/** Records that the person has seen a portal's notifications up to `atMs`. */
+export function markNotificationsRead(portalId: string, atMs: number): void {
+  const userData = storage.getUserData();
+  if (!userData || (userData.readNotification[portalId] ?? 0) >= atMs) return;
+  storage.setUserData({ ...userData, readNotification: { ...userData.readNotification, [portalId]: atMs } });
+}
+
+const NOTIFICATION_COLORS: Record<LiveNotification['kind'], string> = {
+  device_event: 'red',
+  device_status: 'yellow',
+  alert: 'red',
+};
+
+/** Device screens read from these roots (the lib cannot import the features' own keys). */
+const DEVICE_STATUS_ROOTS = [['devices']] as const;
+const DEVICE_EVENT_ROOTS = [['devices'], ['history'], ['activity']] as const;
+
+/**
+ * What one message does on screen: notifications are shown (once: not older than the read time),
+ * device changes refetch the screens that show them.
+ */
+export function applyLiveMessage(
+  message: LivePortalMessage,
+  queryClient: QueryClient,
+  readTime: { current: number },
+): void {
+  if (message.type === 'notification') {
+    const { notification } = message;
+    const atMs = Date.parse(notification.at);
+    if (atMs <= readTime.current) return;
+    readTime.current = atMs;
+    notifications.show({
+      id: notification._id,
+      title: notification.title,
+      message: notification.message,
+      color: NOTIFICATION_COLORS[notification.kind],
+      autoClose: NOTIFICATION_TIMEOUT_MS,
+    });
+    markNotificationsRead(message.portalId, atMs);
+    return;
+  }
+  const roots = message.type === 'device.status' ? DEVICE_STATUS_ROOTS : DEVICE_EVENT_ROOTS;
+  for (const queryKey of roots) void queryClient.invalidateQueries({ queryKey: [...queryKey] });
+}
+
+/**
+ * Keeps the live channel open while signed in, subscribed to the portal the person acts in.
+ * Mounted once by the /app and /user layouts.
+ */
+export function useLiveChannel(
+  actingPortalId: string | null,
+  createSocket?: (url: string) => LiveSocket,
+): void {
+  const queryClient = useQueryClient();
+  const token = useStoredValue(() => getValidToken());
+  const connection = useRef<LiveConnection | null>(null);
+  const readTime = useRef(0);
+
+  useEffect(() => {
+    if (!token) return;
+    const live = new LiveConnection({
+      url: liveChannelUrl(api.baseUrl, window.location.href),
+      getToken: () => getValidToken(),
+      onMessage: (message) => applyLiveMessage(message, queryClient, readTime),
+      // GET auth decides: a revoked session ends here as everywhere else (401 → root).
+      onUnauthorized: () => void queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
+      onPortalDenied: () => void queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
+      createSocket,
+    });
+    connection.current = live;
+    live.start();
+    return () => {
+      live.stop();
+      connection.current = null;
+    };
+  }, [token, queryClient, createSocket]);
+
+  // Declared after the connection's effect so a new connection also gets the portal.
+  useEffect(() => {
+    readTime.current = actingPortalId ? readTimeOf(actingPortalId) : 0;
+    connection.current?.setPortal(actingPortalId);
+  }, [actingPortalId, token]);
+}

@@ -1,0 +1,5 @@
+export * from './simulated-lock';
+export * from './lock-fleet';
+export * from './lock-model';
+export * from './lock-memory';
+export * from './cli-commands';

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { accountTokenSchema, emailSchema, newPasswordSchema, tokenResponseSchema } from './auth.schemas';
+import { portalMemberSchema } from './portal.schemas';
+import { PORTAL_ROLES } from './roles';
+
+/** How long an invitation can be accepted. */
+export const INVITATION_DAYS = 14;
+
+/** POST user/invite: an admin invites someone by email, with a role and optional groups and locks. */
+export const userInviteSchema = z.object({
+  email: emailSchema,
+  firstName: z.string().trim().max(80).default(''),
+  lastName: z.string().trim().max(80).default(''),
+  role: z.enum(PORTAL_ROLES).default('user'),
+  groupIds: z.array(z.string().min(1).max(64)).max(100).default([]),
+  deviceIds: z.array(z.string().min(1).max(64)).max(500).default([]),
+});
+export type UserInvite = z.input<typeof userInviteSchema>;
+
+export const userInvitedSchema = z.object({
+  member: portalMemberSchema,
+  /** True when the person had no account: the mail lets them choose a password. */
+  newAccount: z.boolean(),
+});
+
+/** POST user/inviteFetchUser: the invitation behind a link. */
+export const inviteTokenSchema = z.object({ token: accountTokenSchema });
+export const invitationSchema = z.object({
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  portal: z.object({ _id: z.string(), name: z.string() }),
+  role: z.enum(PORTAL_ROLES),
+  invitedBy: z.string().nullable(),
+  /** The person has no password yet and chooses one when accepting. */
+  needsPassword: z.boolean(),
+  status: z.enum(['invited', 'accepted']),
+  expiresAt: z.iso.datetime(),
+});
+export type Invitation = z.infer<typeof invitationSchema>;
+
+/** POST user/inviteResponse (sealed: it may carry a new password). */
+export const inviteResponseSchema = z.discriminatedUnion('accept', [
+  z.object({
+    token: accountTokenSchema,
+    accept: z.literal(true),
+    password: newPasswordSchema.optional(),
+    firstName: z.string().trim().max(80).optional(),
+    lastName: z.string().trim().max(80).optional(),
+  }),
+  z.object({ token: accountTokenSchema, accept: z.literal(false) }),
+]);
+export type InviteResponse = z.infer<typeof inviteResponseSchema>;
+
+export const inviteAnsweredSchema = z.object({
+  status: z.enum(['accepted', 'declined']),
+  /** A session for a newly accepted invitation of a person without another way in; else null. */
+  session: tokenResponseSchema.nullable(),
+  portalId: z.string(),
+});
+export type InviteAnswered = z.infer<typeof inviteAnsweredSchema>;
