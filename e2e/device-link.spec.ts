@@ -113,6 +113,18 @@ test('a simulated lock confirms a schedule change, decides codes offline, report
     await expect(samPage.getByRole('status').filter({ hasText: 'The lock unlocked.' })).toBeVisible({
       timeout: 20_000,
     });
+
+    // Sam's QR page: the code the browser got opens the lock at its reader, checked offline.
+    const issued = samPage.waitForResponse(
+      (response) => response.url().endsWith('/api3/user/qr') && response.request().method() === 'POST',
+    );
+    await samPage.getByRole('link', { name: 'QR code' }).click();
+    const { token } = (await (await issued).json()) as { token: string };
+    await expect(samPage.getByRole('img', { name: "Your QR code for the lock's reader" })).toBeVisible();
+    expect(lock.scanQr(token).decision).toMatchObject({ granted: true });
+    await expect(events.getByText('Unlocked by Sam Resident with a QR code')).toBeVisible({
+      timeout: 20_000,
+    });
     await samContext.close();
   } finally {
     await lock.stop();

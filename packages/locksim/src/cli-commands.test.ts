@@ -11,6 +11,10 @@ describe('stdin commands', () => {
       command: { action: 'card', target: 'front', secret: '04A1B2C3' },
     });
     expect(parseCommandLine('finger front tmpl-1')).toMatchObject({ command: { action: 'finger' } });
+    expect(parseCommandLine('carry front LKS1.a.b')).toEqual({
+      command: { action: 'carry', target: 'front', token: 'LKS1.a.b' },
+    });
+    expect(parseCommandLine('carry front')).toEqual({ error: 'usage: carry <lock> <token>' });
     expect(parseCommandLine('qr * token')).toEqual({
       command: { action: 'qr', target: '*', secret: 'token' },
     });

@@ -28,7 +28,8 @@ Commands on stdin (<lock> is a device id, or * for every lock):
   code <lock> <pin>         enter a PIN on the keypad
   card <lock> <uid>         tap an RFID card (hex UID)
   finger <lock> <template>  present a fingerprint (template id)
-  qr <lock> <token>         scan a QR code
+  qr <lock> <token>         scan a QR code (a token from POST user/qr)
+  carry <lock> <token>      a phone hands over credentials (POST device/{id}/synclock/user/token)
   key <lock> <keyId>        present a key
   turn <lock>               turn the thumb turn from inside (toggles the bolt)
   ajar <lock> | closed <lock>   the door opens / closes
@@ -157,6 +158,7 @@ export type StdinCommand =
   | { action: SimpleAction; target: string }
   | { action: 'offline'; target: string; mode: OfflineMode }
   | { action: 'drain'; target: string; percent: number }
+  | { action: 'carry'; target: string; token: string }
   | { action: 'status'; target: string | null }
   | { action: 'help' }
   | { action: 'quit' };
@@ -194,6 +196,11 @@ export function parseCommandLine(line: string): ParsedLine {
       ? { command: { action: 'offline', target, mode } }
       : usage(word);
   }
+  if (word === 'carry') {
+    return argument !== undefined && extra.length === 0
+      ? { command: { action: 'carry', target, token: argument } }
+      : usage(word);
+  }
   if (word === 'drain') {
     const percent = Number(argument);
     return argument !== undefined &&
@@ -220,6 +227,7 @@ const LINE_USAGE: Record<string, string> = {
   online: 'online <lock>',
   offline: 'offline <lock> [drop|clean]',
   drain: 'drain <lock> <percent 1-100>',
+  carry: 'carry <lock> <token>',
   status: 'status [<lock>]',
 };
 

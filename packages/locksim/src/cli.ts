@@ -112,6 +112,15 @@ async function run(fleet: LockFleet, command: Exclude<StdinCommand, { action: 'h
       case 'tamper':
         lock.tamper();
         break;
+      case 'carry': {
+        const carried = lock.carryCredentials(command.token);
+        print(
+          carried.applied
+            ? `${lock.deviceId} took ${carried.entries} credential(s) of ${carried.userId} from a phone`
+            : `${lock.deviceId} refused the carried update: ${carried.reason}`,
+        );
+        break;
+      }
       case 'drain':
         lock.drainBattery(command.percent);
         print(`${lock.deviceId} battery ${lock.battery}%`);

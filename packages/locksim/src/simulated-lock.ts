@@ -9,7 +9,9 @@ import {
   deviceStatusSchema,
   deviceTopic,
   eventsAckSchema,
+  applySyncClaims,
   evaluateAccess,
+  evaluateQrScan,
   lockEventSchema,
   parseDeviceTopic,
   type AccessDecision,
@@ -24,6 +26,7 @@ import {
   type LockEvent,
   type LockState,
   type PresentedCredential,
+  verifySyncToken,
 } from '@latchkey/shared';
 import { LockMemory } from './lock-memory';
 import { applyCredentialSet, DEFAULT_LOCK_MODEL, type LockModel } from './lock-model';
@@ -64,6 +67,10 @@ export interface AccessAttempt {
   decision: AccessDecision;
   event: LockEvent;
 }
+
+/** What carryCredentials did: applied, or why not. */
+export type CarriedUpdate =
+  { applied: true; userId: string; entries: number } | { applied: false; reason: string };
 
 export interface CredentialsApplied {
   deviceId: string;
@@ -129,6 +136,10 @@ export class SimulatedLock extends EventEmitter<SimulatedLockEvents> {
   private heartbeat: NodeJS.Timeout | null = null;
   private relockTimer: NodeJS.Timeout | null = null;
   private readonly handledCommands = new Map<string, CommandAck>();
+  /** QR token nonces already used, with when their token expires (ms). */
+  private readonly usedQrNonces = new Map<string, number>();
+  /** Per person, the issue time (s) of the last carried update applied: older ones are refused. */
+  private readonly carriedAt = new Map<string, number>();
   private batteryLevel: number;
   private lockStateValue: LockState = 'locked';
   private doorOpen = false;
@@ -250,9 +261,44 @@ export class SimulatedLock extends EventEmitter<SimulatedLockEvents> {
     return this.present({ kind: 'fingerprint', secret: templateId });
   }
 
-  /** The QR reader passes the scanned text on as the secret (the 'qr' entry's token id). */
-  scanQr(token: string): AccessAttempt {
-    return this.present({ kind: 'qr', secret: token });
+  /**
+   * The QR reader: a portal-signed token opens like the person's app, once (phone-tokens.ts). The
+   * nonces of used tokens are kept until the token expires; a reboot forgets them, which a
+   * two-minute token makes harmless.
+   */
+  scanQr(scanned: string): AccessAttempt {
+    const now = this.now();
+    for (const [nonce, expiresAtMs] of this.usedQrNonces) {
+      if (expiresAtMs <= now.getTime()) this.usedQrNonces.delete(nonce);
+    }
+    const scan = evaluateQrScan(this.memory.credentialSet ?? emptyCredentialSet(this.deviceId), scanned, now);
+    let decision = scan.decision;
+    if (scan.claims) {
+      if (this.usedQrNonces.has(scan.claims.n)) decision = { granted: false, reason: 'unknown_credential' };
+      else this.usedQrNonces.set(scan.claims.n, scan.claims.exp * 1000);
+    }
+    return this.act({ kind: 'qr', secret: scanned }, decision);
+  }
+
+  /**
+   * A person's phone hands over their current credentials while the lock is offline
+   * (POST device/{id}/synclock/user/token): checked with the portal key of the last set received,
+   * their entries replaced, everyone else's kept, the version unchanged until the next full set.
+   */
+  carryCredentials(token: string): CarriedUpdate {
+    const set = this.memory.credentialSet;
+    if (!set) return { applied: false, reason: 'the lock has never received a credential set' };
+    const check = verifySyncToken(token, set.qrKey, this.now());
+    if (!check.ok) return { applied: false, reason: check.problem };
+    const { claims } = check;
+    if (claims.iat < (this.carriedAt.get(claims.u) ?? 0)) {
+      return { applied: false, reason: 'older than an update already applied' };
+    }
+    const merged = applySyncClaims(set, claims);
+    if (!merged) return { applied: false, reason: 'not for this lock, or older than the set it holds' };
+    this.memory.credentialSet = applyCredentialSet(this.model, merged).kept;
+    this.carriedAt.set(claims.u, claims.iat);
+    return { applied: true, userId: claims.u, entries: claims.e.length };
   }
 
   presentKey(keyId: string): AccessAttempt {
@@ -317,7 +363,11 @@ export class SimulatedLock extends EventEmitter<SimulatedLockEvents> {
 
   private present(presented: PresentedCredential): AccessAttempt {
     const credentialSet = this.memory.credentialSet ?? emptyCredentialSet(this.deviceId);
-    const decision = evaluateAccess(credentialSet, presented, this.now());
+    return this.act(presented, evaluateAccess(credentialSet, presented, this.now()));
+  }
+
+  /** Opens or refuses as decided, and records the event. */
+  private act(presented: PresentedCredential, decision: AccessDecision): AccessAttempt {
     let event: LockEvent;
     if (decision.granted) {
       this.setLockState('unlocked');

@@ -112,3 +112,41 @@ export const userSyncSchema = z.object({
   ),
 });
 export type UserSync = z.infer<typeof userSyncSchema>;
+
+/** POST user/qr: a QR code for the signed-in person to show at a lock's reader (phone-tokens.ts). */
+export const qrTokenSchema = z.object({
+  token: z.string(),
+  expiresAt: z.iso.datetime(),
+  /** The token as a PNG QR code, a data: URL. */
+  qrCode: z.string(),
+});
+export type QrToken = z.infer<typeof qrTokenSchema>;
+
+/** POST device/{id}/synclock/user/token: where the phone is when it asks (kept in the change log). */
+export const syncTokenRequestSchema = z.object({
+  location: z
+    .object({
+      latitude: z.number().min(-90).max(90),
+      longitude: z.number().min(-180).max(180),
+      /** Metres, as the phone reports it. */
+      accuracy: z.number().min(0).max(100_000).optional(),
+    })
+    .optional(),
+});
+export type SyncTokenRequest = z.infer<typeof syncTokenRequestSchema>;
+
+/** The update for the phone to carry: the person's entries on that lock, signed, short-lived. */
+export const syncTokenSchema = z.object({
+  token: z.string(),
+  expiresAt: z.iso.datetime(),
+  /** The lock's desired set version the entries were cut from. */
+  version: z.number().int().min(0),
+  /** How many of the person's credentials it carries. */
+  entries: z.number().int().min(0),
+  /**
+   * The token as a PNG QR code (data: URL), for a lock that takes it at its QR reader; null when
+   * it holds too much for one code (the phone hands it over another way, e.g. Bluetooth).
+   */
+  qrCode: z.string().nullable(),
+});
+export type SyncToken = z.infer<typeof syncTokenSchema>;

@@ -2,6 +2,7 @@ import {
   IconActivity,
   IconDialpad,
   IconHelp,
+  IconQrcode,
   IconHistory,
   IconId,
   IconInfoCircle,
@@ -141,6 +142,9 @@ const screens = {
   }),
   help: () => ({
     Component: async () => (await import('@/features/my-access/components/help-page')).HelpPage,
+  }),
+  qr: () => ({
+    Component: async () => (await import('@/features/my-access/components/qr-page')).QrPage,
   }),
   about: () => ({
     Component: async () => (await import('@/features/about/components/about-page')).AboutPage,
@@ -349,6 +353,11 @@ const userChildren = (): AppRouteObject[] => [
     lazy: screens.myLocks(),
   },
   { path: 'locks/:lockId', handle: { title: 'Lock' }, lazy: screens.myLock() },
+  {
+    path: 'qr',
+    handle: { title: 'QR code', requiresPortal: true, nav: { label: 'QR code', icon: IconQrcode } },
+    lazy: screens.qr(),
+  },
   {
     path: 'help',
     handle: { title: 'Help', nav: { label: 'Help', icon: IconHelp } },

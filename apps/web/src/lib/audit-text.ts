@@ -60,6 +60,7 @@ export function entityLabel(entityType: string): string {
 const WHOLE_ACTIONS: Record<string, string> = {
   'device.command.unlock': 'Remote unlock sent',
   'device.command.lock': 'Remote lock sent',
+  'device.synclock.token': 'Credentials taken to the lock by phone',
   'portal.create': 'Portal created',
 };
 

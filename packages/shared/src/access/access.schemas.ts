@@ -104,6 +104,15 @@ export const credentialSetSchema = z.object({
   timeZone: timeZoneSchema,
   entries: z.array(credentialEntrySchema),
   lockouts: z.array(lockoutSchema),
+  /**
+   * The portal's Ed25519 public key (base64), with which the lock checks QR codes and carried
+   * credential updates offline (phone-tokens.ts). Absent in sets built only for previews.
+   */
+  qrKey: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be a base64 32-byte key')
+    .nullable()
+    .optional(),
 });
 export type CredentialSet = z.infer<typeof credentialSetSchema>;
 

@@ -28,8 +28,11 @@ import {
   storeDesiredSet,
 } from './device-link.repository';
 
-/** Hands a lock's credential set to the broker (retained, QoS 1). */
-export type PublishCredentials = (deviceId: string, set: CredentialSet) => Promise<void>;
+/** How sets reach locks: the broker (retained, QoS 1), and the portal key a set names (`qrKey`). */
+export interface CredentialChannel {
+  publish: (deviceId: string, set: CredentialSet) => Promise<void>;
+  qrKeyOf: (portalId: string) => string;
+}
 
 /** JSON with object keys sorted, so equal content always hashes the same. */
 function canonicalJson(value: unknown): string {
@@ -63,10 +66,11 @@ function normalise(set: CredentialSet): CredentialSet {
 export async function syncLockCredentials(
   db: Database,
   device: DeviceRow,
-  publish: PublishCredentials,
+  channel: CredentialChannel,
   options: { reportedVersion?: number } = {},
 ): Promise<number | null> {
-  const set = normalise(await buildCredentialSet(db, device.portal_id, device));
+  const built = await buildCredentialSet(db, device.portal_id, device);
+  const set = normalise({ ...built, qrKey: channel.qrKeyOf(device.portal_id) });
   const hash = sha256(canonicalJson(set));
   const current = await findSync(db, device.portal_id, device.id);
   // A lock that reports a newer version than the server knows (a restored database) must still
@@ -97,7 +101,7 @@ export async function syncLockCredentials(
     return won;
   });
   if (!stored) return null;
-  await publish(device.id, message);
+  await channel.publish(device.id, message);
   await markSetSent(db, device.portal_id, device.id, version);
   return version;
 }
@@ -111,13 +115,13 @@ export async function bringLockUpToDate(
   db: Database,
   device: DeviceRow,
   reportedVersion: number,
-  publish: PublishCredentials,
+  channel: CredentialChannel,
 ): Promise<void> {
-  const published = await syncLockCredentials(db, device, publish, { reportedVersion });
+  const published = await syncLockCredentials(db, device, channel, { reportedVersion });
   if (published !== null) return;
   const current = await findSync(db, device.portal_id, device.id);
   if (!current || reportedVersion >= current.desired_version) return;
-  await publish(device.id, JSON.parse(current.desired_set) as CredentialSet);
+  await channel.publish(device.id, JSON.parse(current.desired_set) as CredentialSet);
   await markSetSent(db, device.portal_id, device.id, current.desired_version);
 }
 

@@ -3,6 +3,7 @@ import type { Config } from '../../config';
 import { DeviceLink } from './device-link.service';
 import { EmbeddedBroker } from './embedded-broker';
 import { ExternalBroker } from './external-broker';
+import { PortalSigningKeys } from './portal-signing-keys';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,6 +26,7 @@ export async function registerDeviceLink(app: FastifyInstance, config: Config): 
     heartbeatSeconds: config.MQTT_HEARTBEAT_S,
     commandTtlSeconds: config.MQTT_COMMAND_TTL_S,
     syncDebounceMs: SYNC_DEBOUNCE_MS,
+    signingKeys: new PortalSigningKeys(app.secrets.jwtKey),
   });
   await link.start();
   app.decorate('deviceLink', link);

@@ -2,8 +2,11 @@ import {
   deviceCommandRecordSchema,
   deviceCommandRequestSchema,
   deviceSyncSchema,
+  qrTokenSchema,
   syncCenterPageSchema,
   syncCenterQuerySchema,
+  syncTokenRequestSchema,
+  syncTokenSchema,
   userSyncSchema,
   type AccessDenialReason,
 } from '@latchkey/shared';
@@ -14,6 +17,7 @@ import { AppError } from '../../http/errors';
 import { decideRemoteOpening } from '../access/access.service';
 import { errorResponses } from '../../http/responses';
 import { getDeviceSync, getSyncCenter, getUserSync } from './credential-sync.service';
+import { issueQrToken, issueSyncToken } from './phone-tokens.service';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 const commandParams = idParams.extend({ commandId: z.string().min(1).max(64) });
@@ -135,5 +139,44 @@ export const deviceLinkRoutes: FastifyPluginAsyncZod = async (app) => {
       requireSelfOrAdmin(request, request.params.id);
       return getUserSync(app.db, actingPortal(request).portal.id, request.params.id);
     },
+  );
+
+  app.post(
+    '/user/qr',
+    {
+      // Only for oneself: a QR code opens doors as the person it names.
+      config: { access: access.portalMember },
+      schema: {
+        tags,
+        summary:
+          'A QR code for the signed-in person to show at a lock: signed, single-use, valid for two minutes',
+        response: { 200: qrTokenSchema, ...errorResponses },
+      },
+    },
+    async (request) =>
+      issueQrToken(app.deviceLink.signingKeys, actingPortal(request).portal.id, signedIn(request).user.id),
+  );
+
+  app.post(
+    '/device/:id/synclock/user/token',
+    {
+      config: { access: access.portalMember },
+      schema: {
+        tags,
+        summary:
+          "The caller's credentials on a lock, signed, for their phone to carry to the lock while it is offline",
+        params: idParams,
+        body: syncTokenRequestSchema,
+        response: { 200: syncTokenSchema, ...errorResponses },
+      },
+    },
+    async (request) =>
+      issueSyncToken(
+        app.db,
+        app.deviceLink.signingKeys,
+        changeContext(request),
+        request.params.id,
+        request.body,
+      ),
   );
 };

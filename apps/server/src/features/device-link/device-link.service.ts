@@ -20,7 +20,13 @@ import { AppError } from '../../http/errors';
 import { recordChange } from '../audit/audit.repository';
 import { findDevice, listAllDevices } from '../devices/devices.repository';
 import { recordDeviceEvent } from '../events/events.repository';
-import { bringLockUpToDate, recordCredentialsAck, syncLockCredentials } from './credential-sync.service';
+import {
+  bringLockUpToDate,
+  recordCredentialsAck,
+  syncLockCredentials,
+  type CredentialChannel,
+} from './credential-sync.service';
+import type { PortalSigningKeys } from './portal-signing-keys';
 import {
   answerCommand,
   findCommand,
@@ -42,6 +48,8 @@ export interface DeviceLinkOptions {
   commandTtlSeconds: number;
   /** Changes arriving within this window are folded into one recomputation per portal. */
   syncDebounceMs: number;
+  /** Each portal's key for QR codes and carried updates; its public half goes in every set. */
+  signingKeys: PortalSigningKeys;
 }
 
 /**
@@ -215,15 +223,23 @@ export class DeviceLink {
     return next;
   }
 
-  private readonly publishCredentials = (deviceId: string, set: CredentialSet) =>
-    this.transport.publish(deviceId, 'credentials', JSON.stringify(set), { retain: true });
+  /** Where credential sets go, and the portal key each one names (see credential-sync.service). */
+  private readonly channel: CredentialChannel = {
+    publish: (deviceId: string, set: CredentialSet) =>
+      this.transport.publish(deviceId, 'credentials', JSON.stringify(set), { retain: true }),
+    qrKeyOf: (portalId: string) => this.options.signingKeys.publicKeyOf(portalId),
+  };
+
+  get signingKeys(): PortalSigningKeys {
+    return this.options.signingKeys;
+  }
 
   /** Recomputes every lock of a portal, publishing only the sets whose content changed. */
   private async syncPortal(portalId: string): Promise<void> {
     if (this.closed) return;
     const devices = await listAllDevices(this.db, portalId);
     for (const device of devices) {
-      const version = await syncLockCredentials(this.db, device, this.publishCredentials);
+      const version = await syncLockCredentials(this.db, device, this.channel);
       if (version !== null)
         this.log.info({ deviceId: device.id, version }, 'device link: credentials published');
     }
@@ -292,7 +308,7 @@ export class DeviceLink {
     await saveLockStatus(this.db, device.portal_id, device.id, status);
     this.notify((listener) => listener.statusChanged(device.portal_id, device.id, previous));
     await this.enqueue(device.portal_id, () =>
-      bringLockUpToDate(this.db, device, status.credentialsVersion, this.publishCredentials),
+      bringLockUpToDate(this.db, device, status.credentialsVersion, this.channel),
     );
   }
 

@@ -11,6 +11,7 @@ import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { useSession } from '@/lib/session';
 import { useMyLocks } from '../api/get-my-access';
+import { CarryAccessPanel } from './carry-access-panel';
 import { LockNowBadge } from './lock-now-badge';
 
 /** /user/locks/{lockId}: one of the person's locks: can they open it now, and when they may. */
@@ -70,6 +71,12 @@ export function MyLockPage() {
             ? 'Nothing yet: ask your portal admin for a code or a card.'
             : lock.credentials.map((kind) => HOW[kind]).join(' · ')}
         </Text>
+      </SectionCard>
+      <SectionCard
+        title="Lock offline?"
+        description="A lock without a connection has not heard of changes made since. Your phone can bring it your latest access: show the code at the lock's reader."
+      >
+        <CarryAccessPanel deviceId={lock._id} lockName={lock.name} />
       </SectionCard>
     </Stack>
   );

@@ -98,6 +98,34 @@ describe('basic-user area', () => {
     expect(screen.queryByRole('button', { name: /^Unlock/ })).not.toBeInTheDocument();
   });
 
+  it('prepares their latest access as a code for a lock that is offline, and says when it cannot', async () => {
+    const asked = vi.fn(() =>
+      json({
+        token: 'LKS1.a.b',
+        expiresAt: '2026-11-23T10:10:00.000Z',
+        version: 4,
+        entries: 2,
+        qrCode: 'data:image/png;base64,iVBORw0KGgo=',
+      }),
+    );
+    setup('/user/locks/device-1', { 'POST device/device-1/synclock/user/token': asked });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Bring my access to Front door' }));
+    expect(
+      await screen.findByRole('img', { name: 'Your access for Front door, to show at its reader' }),
+    ).toHaveAttribute('src', 'data:image/png;base64,iVBORw0KGgo=');
+    expect(screen.getByText(/It carries 2 of your credentials/)).toBeInTheDocument();
+    expect(asked).toHaveBeenCalledTimes(1);
+
+    setup('/user/locks/device-2', {
+      'POST device/device-2/synclock/user/token': () =>
+        apiError(403, 'forbidden', 'You have no access to this lock'),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Bring my access to Bike room' }));
+    expect(await screen.findByText('Could not prepare your access')).toBeInTheDocument();
+    expect(screen.getByText('You have no access to this lock')).toBeInTheDocument();
+  });
+
   it('says when the lock is not theirs', async () => {
     setup('/user/locks/device-9');
     expect(await screen.findByText("This lock doesn't exist")).toBeInTheDocument();
