@@ -255,6 +255,18 @@ describe('keys', () => {
     expect(digital.statusCode).toBe(201);
     const key = digital.json();
     expect(key).toMatchObject({ type: 'digital', number: null, holder: { _id: holly } });
+    // Holly opens the store room with it: the lock's event lands in the key's history.
+    await recordDeviceEvent(t.app.db, {
+      portalId: admin.portalId,
+      deviceId: store,
+      eventId: 'key-use-1',
+      type: 'unlock',
+      method: 'key',
+      credentialId: key._id,
+      userId: holly,
+      reason: null,
+      occurredAt: new Date().toISOString(),
+    });
     // Holly has no grant on the lock, yet her digital key opens it; a physical key is not on the lock.
     const access = await whoCanOpen(store);
     expect(access.people).toEqual([
@@ -285,15 +297,24 @@ describe('keys', () => {
     expect((await api('DELETE', `portal/user/${holly}`)).statusCode).toBe(204);
     expect((await api('GET', `portal/keys/${physical.json()._id}`)).json().holder).toBeNull();
 
-    const history = (await api('GET', `keys/${key._id}/history`)).json();
-    expect(history.map((h: { action: string }) => h.action)).toEqual([
+    type HistoryItem =
+      | { source: 'change'; change: { action: string } }
+      | { source: 'event'; event: { eventId: string; user: { _id: string } | null } };
+    const history = (await api('GET', `keys/${key._id}/history`)).json().items as HistoryItem[];
+    expect(history.map((h) => (h.source === 'change' ? h.change.action : h.event.eventId))).toEqual([
       'key.return',
       'key.hand_over',
+      'key-use-1',
       'key.create',
     ]);
+    expect(history[2]).toMatchObject({ source: 'event', event: { user: { _id: holly } } });
+    const firstTwo = (await api('GET', `keys/${key._id}/history?limit=2`)).json();
+    expect(firstTwo.items).toHaveLength(2);
+    expect(firstTwo.nextBefore).not.toBeNull();
     expect((await api('DELETE', `portal/keys/${key._id}`)).statusCode).toBe(204);
     expect((await api('GET', `portal/keys/${key._id}`)).statusCode).toBe(404);
-    expect((await api('GET', `keys/${key._id}/history`)).json()[0].action).toBe('key.delete');
+    expect((await api('GET', `keys/${key._id}/history`)).json().items[0].change.action).toBe('key.delete');
+    expect((await api('GET', 'keys/no-such-key/history')).statusCode).toBe(404);
   });
 });
 
@@ -475,7 +496,10 @@ describe('lock events and activity', () => {
       device: { _id: gate, name: 'Events gate' },
       user: { _id: kay, name: 'kay' },
     });
-    expect((await api('GET', 'portal/device/logs?filterBy=type&filterValue=unlock')).json().total).toBe(1);
+    const unlockLogs = (await api('GET', 'portal/device/logs?filterBy=type&filterValue=unlock')).json();
+    expect(unlockLogs.items.every((item: { type: string }) => item.type === 'unlock')).toBe(true);
+    expect(unlockLogs.items.map((item: { eventId: string }) => item.eventId)).toContain('evt-1');
+    expect(unlockLogs.items.map((item: { eventId: string }) => item.eventId)).not.toContain('evt-2');
     expect((await api('GET', 'portal/device/logs?sortBy=battery')).statusCode).toBe(400);
 
     // The two events lie in the future of every change, so they open the feed; paging goes on by time.

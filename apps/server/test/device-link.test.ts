@@ -315,7 +315,7 @@ describe('device link (embedded broker)', () => {
     expect(client.messages('events/ack')).toEqual([{ eventIds: [good.eventId] }]);
   });
 
-  it('publishes a new credential set after a grant change, retained for a lock that was away', async () => {
+  it('publishes a new credential set after each change; a lock away during three gets the latest on reconnect', async () => {
     const lock = await addLock(t, portal);
     let client = await connectLock(t, lock);
     await client.subscribeAll();
@@ -325,18 +325,22 @@ describe('device link (embedded broker)', () => {
     expect(first.entries.map((e) => e.credentialId)).toContain(`remote:${portal.memberId}`);
     await client.end(true);
 
-    const code = String(crypto.randomInt(10_000_000, 99_999_999));
-    const set = await t.request({
-      method: 'POST',
-      url: '/api3/user/accessCode',
-      token: portal.admin,
-      payload: { userId: portal.memberId, code },
-    });
-    expect(set.statusCode).toBe(200);
-    await t.app.deviceLink.flushScheduledSyncs();
+    // Three changes while the lock is away: each makes a version; only the last matters to it.
+    let code = '';
+    for (let change = 1; change <= 3; change++) {
+      code = String(crypto.randomInt(10_000_000, 99_999_999));
+      const set = await t.request({
+        method: 'POST',
+        url: '/api3/user/accessCode',
+        token: portal.admin,
+        payload: { userId: portal.memberId, code },
+      });
+      expect(set.statusCode).toBe(200);
+      await t.app.deviceLink.flushScheduledSyncs();
+    }
     const sync = await syncOf(t, portal, lock.deviceId);
-    expect(sync.desiredVersion).toBe(first.version + 1);
-    expect(sync.sentVersion).toBe(first.version + 1);
+    expect(sync.desiredVersion).toBe(first.version + 3);
+    expect(sync.sentVersion).toBe(first.version + 3);
 
     // A change that does not touch this lock's set publishes nothing new for it.
     await t.request({
@@ -346,12 +350,13 @@ describe('device link (embedded broker)', () => {
       payload: { name: 'Idle' },
     });
     await t.app.deviceLink.flushScheduledSyncs();
-    expect((await syncOf(t, portal, lock.deviceId)).desiredVersion).toBe(first.version + 1);
+    expect((await syncOf(t, portal, lock.deviceId)).desiredVersion).toBe(first.version + 3);
 
     client = await connectLock(t, lock);
     await client.subscribeAll();
     const latest = await waitFor(() => client.latestCredentials(), 'the retained set');
-    expect(latest.version).toBe(first.version + 1);
+    expect(latest.version).toBe(first.version + 3);
+    expect(latest.entries.filter((e) => e.kind === 'code')).toHaveLength(1);
     expect(latest.entries.some((e) => e.kind === 'code' && e.secret === code)).toBe(true);
   });
 

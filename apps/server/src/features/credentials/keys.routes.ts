@@ -1,5 +1,6 @@
 import {
-  auditEntrySchema,
+  activityPageSchema,
+  activityQuerySchema,
   keyCreateSchema,
   keySchema,
   keysPageSchema,
@@ -157,12 +158,13 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
-        summary: "A key's history, newest first",
+        summary: "A key's history: changes to it and the lock events where it was used, newest first",
         params: idParams,
-        response: { 200: z.array(auditEntrySchema), ...errorResponses },
+        querystring: activityQuerySchema,
+        response: { 200: activityPageSchema, ...errorResponses },
       },
     },
-    async (request) => getKeyHistory(app.db, portalOf(request), request.params.id),
+    async (request) => getKeyHistory(app.db, portalOf(request), request.params.id, request.query),
   );
   app.get(
     '/user/:id/keys',

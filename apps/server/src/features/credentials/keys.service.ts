@@ -1,11 +1,10 @@
 import crypto from 'node:crypto';
-import type { AuditEntry, Key, KeyCreate, KeysQuery, KeyUpdate } from '@latchkey/shared';
+import type { ActivityPage, ActivityQuery, Key, KeyCreate, KeysQuery, KeyUpdate } from '@latchkey/shared';
 import { isUniqueViolation, type Database } from '../../db/database';
 import { nowIso, toCount, toIso } from '../../db/mappers';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
-import { toAuditEntry } from '../audit/audit.presenter';
-import { listAuditEntries, recordChange } from '../audit/audit.repository';
+import { recordChange } from '../audit/audit.repository';
 import { findDevice, findDevices } from '../devices/devices.repository';
 import { findMember } from '../portals/memberships.repository';
 import {
@@ -18,6 +17,7 @@ import {
   updateCredential,
   type HeldCredentialRow,
 } from './credentials.repository';
+import { getActivity } from '../events/events.service';
 import { holderOf } from './holder';
 
 // A key is a thing handed to a person: physical keys are tracked (who holds which key to which
@@ -224,8 +224,16 @@ export async function deleteKey(db: Database, context: ChangeContext, id: string
   });
 }
 
-/** What happened to a key, newest first: created, handed over, returned, linked, changed. */
-export async function getKeyHistory(db: Database, portalId: string, id: string): Promise<AuditEntry[]> {
+/**
+ * What happened to a key, newest first: created, handed over, returned, linked, changed, and every
+ * time it was presented at a lock; paged by time like the activity feed.
+ */
+export async function getKeyHistory(
+  db: Database,
+  portalId: string,
+  id: string,
+  query: ActivityQuery,
+): Promise<ActivityPage> {
   const exists = await db
     .selectFrom('credentials')
     .select('id')
@@ -234,11 +242,5 @@ export async function getKeyHistory(db: Database, portalId: string, id: string):
     .where('id', '=', id)
     .executeTakeFirst();
   if (!exists) throw AppError.notFound('Key');
-  const { rows } = await listAuditEntries(db, portalId, {
-    skip: 0,
-    limit: 200,
-    descending: true,
-    filter: { entityType: 'key', entityId: id },
-  });
-  return rows.map(toAuditEntry);
+  return getActivity(db, portalId, query, { keyId: id });
 }

@@ -51,6 +51,8 @@ export async function listDeviceEvents(
     descending: boolean;
     deviceId?: string;
     userId?: string;
+    /** The credential presented (a key's history). */
+    credentialId?: string;
     type?: string;
     /** The lock's own id for the event (with deviceId: exactly one event). */
     eventId?: string;
@@ -67,6 +69,7 @@ export async function listDeviceEvents(
     .where('e.portal_id', '=', portalId);
   if (query.deviceId) base = base.where('e.device_id', '=', query.deviceId);
   if (query.userId) base = base.where('e.user_id', '=', query.userId);
+  if (query.credentialId) base = base.where('e.credential_id', '=', query.credentialId);
   if (query.type) base = base.where('e.type', '=', query.type as DeviceEventType);
   if (query.eventId) base = base.where('e.event_id', '=', query.eventId);
   if (query.before) base = base.where('e.occurred_at', '<', new Date(query.before).toISOString());

@@ -15,8 +15,23 @@ import { findDevice } from '../devices/devices.repository';
 import { findMember } from '../portals/memberships.repository';
 import { listDeviceEvents, type DeviceEventListRow } from './events.repository';
 
-/** What a history is about: the whole portal (the activity feed), one lock, or one person. */
-export type HistorySubject = { deviceId: string } | { userId: string } | Record<string, never>;
+/**
+ * What a history is about: the whole portal (the activity feed), one lock, one person, or one key
+ * (the changes to it, and the lock events where it was presented).
+ */
+export type HistorySubject =
+  { deviceId: string } | { userId: string } | { keyId: string } | Record<string, never>;
+
+/** The subject as a filter on each source: locks and people name themselves in both. */
+function filtersOf(subject: HistorySubject) {
+  if ('keyId' in subject) {
+    return {
+      changes: { entityType: 'key', entityId: subject.keyId },
+      events: { credentialId: subject.keyId },
+    };
+  }
+  return { changes: subject, events: subject };
+}
 
 function toDeviceEvent(row: DeviceEventListRow): DeviceEvent {
   const userName = [row.user_first_name, row.user_last_name].filter(Boolean).join(' ');
@@ -59,9 +74,10 @@ export async function getActivity(
   subject: HistorySubject = {},
 ): Promise<ActivityPage> {
   const page = { skip: 0, limit: query.limit, descending: true, before: query.before };
+  const filters = filtersOf(subject);
   const [changes, events] = await Promise.all([
-    listAuditEntries(db, portalId, { ...page, filter: subject }),
-    listDeviceEvents(db, portalId, { ...page, ...subject }),
+    listAuditEntries(db, portalId, { ...page, filter: filters.changes }),
+    listDeviceEvents(db, portalId, { ...page, ...filters.events }),
   ]);
   const items: ActivityItem[] = [
     ...changes.rows.map((row) => {

@@ -1,11 +1,18 @@
-import { auditEntrySchema, type AuditEntry } from '@latchkey/shared';
+import { activityPageSchema, type ActivityPage } from '@latchkey/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { keyKeys } from './query-keys';
 
-/** GET keys/{id}/history (admin): what happened to a key, newest first. */
-export async function getKeyHistory(keyId: string): Promise<AuditEntry[]> {
-  return auditEntrySchema.array().parse(await api.get<unknown>(`keys/${encodeURIComponent(keyId)}/history`));
+/** How much of a key's history the key page shows: its newest entries. */
+export const KEY_HISTORY_LIMIT = 100;
+
+/** GET keys/{id}/history (admin): changes to a key and the lock events where it was used, newest first. */
+export async function getKeyHistory(keyId: string): Promise<ActivityPage> {
+  return activityPageSchema.parse(
+    await api.get<unknown>(`keys/${encodeURIComponent(keyId)}/history`, {
+      query: { limit: KEY_HISTORY_LIMIT },
+    }),
+  );
 }
 
 export const keyHistoryQueryOptions = (keyId: string) =>

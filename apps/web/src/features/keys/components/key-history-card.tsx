@@ -1,27 +1,38 @@
-import type { AuditEntry } from '@latchkey/shared';
+import type { ActivityItem, AuditEntry } from '@latchkey/shared';
 import { Stack, Table, Text } from '@mantine/core';
 import { IconHistory } from '@tabler/icons-react';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
+import { eventSentence } from '@/lib/device-events';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { useKeyHistory } from '../api/get-key-history';
 import { describeKeyEvent } from './key-text';
 
 const actorName = (entry: AuditEntry) => (entry.actor ? entry.actor.name || entry.actor.email : 'the system');
 
-function EventRow({ entry }: { entry: AuditEntry }) {
-  const { title, detail } = describeKeyEvent(entry);
+/** One row: when, who, what; a change in the key's own words, a use as the lock reported it. */
+function HistoryRow({
+  at,
+  who,
+  title,
+  detail,
+}: {
+  at: string;
+  who: string;
+  title: string;
+  detail: string | null;
+}) {
   return (
     <Table.Tr>
       <Table.Td miw={96} style={{ verticalAlign: 'top' }}>
-        <Text size="sm" component="time" dateTime={entry.createdAt} title={formatRelative(entry.createdAt)}>
-          {formatDateTime(entry.createdAt)}
+        <Text size="sm" component="time" dateTime={at} title={formatRelative(at)}>
+          {formatDateTime(at)}
         </Text>
       </Table.Td>
       <Table.Td visibleFrom="sm" style={{ verticalAlign: 'top' }}>
-        <Text size="sm" title={entry.actor?.email} style={{ overflowWrap: 'anywhere' }}>
-          {entry.actor ? entry.actor.name || entry.actor.email : 'System'}
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {who}
         </Text>
       </Table.Td>
       <Table.Td style={{ verticalAlign: 'top' }}>
@@ -34,10 +45,33 @@ function EventRow({ entry }: { entry: AuditEntry }) {
           </Text>
         )}
         <Text size="xs" c="dimmed" hiddenFrom="sm">
-          by {actorName(entry)}
+          by {who}
         </Text>
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+function ItemRow({ item }: { item: ActivityItem }) {
+  if (item.source === 'event') {
+    const { event } = item;
+    return (
+      <HistoryRow
+        at={event.occurredAt}
+        who={event.user?.name ?? 'Unknown'}
+        title={eventSentence(event)}
+        detail={null}
+      />
+    );
+  }
+  const { title, detail } = describeKeyEvent(item.change);
+  return (
+    <HistoryRow
+      at={item.change.createdAt}
+      who={item.change.actor ? actorName(item.change) : 'System'}
+      title={title}
+      detail={detail}
+    />
   );
 }
 
@@ -55,7 +89,7 @@ export function KeyHistoryCard({ keyId }: { keyId: string }) {
         onRetry={() => void history.refetch()}
       />
     );
-  } else if (history.data.length === 0) {
+  } else if (history.data.items.length === 0) {
     body = (
       <Stack align="center" gap={6} py="md" ta="center">
         <IconHistory size={32} stroke={1.4} aria-hidden="true" color="var(--mantine-color-dimmed)" />
@@ -76,8 +110,8 @@ export function KeyHistoryCard({ keyId }: { keyId: string }) {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {history.data.map((entry) => (
-              <EventRow key={entry._id} entry={entry} />
+            {history.data.items.map((item) => (
+              <ItemRow key={item.source === 'event' ? item.event._id : item.change._id} item={item} />
             ))}
           </Table.Tbody>
         </Table>
@@ -88,7 +122,7 @@ export function KeyHistoryCard({ keyId }: { keyId: string }) {
   return (
     <SectionCard
       title="History"
-      description="Created, handed over, returned, linked: every change to this key, newest first."
+      description="Created, handed over, returned, linked, and every time it was used at a lock, newest first."
     >
       {body}
     </SectionCard>

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
-import { auditFixture, deviceFixture, sessionFixture } from '@/testing/fixtures';
+import { auditFixture, deviceEventFixture, deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 
@@ -58,7 +58,25 @@ function setup(routes: Record<string, MockHandler> = {}, initial = keyFixture())
   const api = renderApp(`/app/keys/${initial._id}`, {
     'GET auth': () => json(sessionFixture(['admin'])),
     [`GET portal/keys/${initial._id}`]: () => json(key),
-    [`GET keys/${initial._id}/history`]: () => json(history(initial)),
+    [`GET keys/${initial._id}/history`]: () =>
+      json({
+        items: [
+          {
+            source: 'event',
+            at: '2026-03-01T08:00:00.000Z',
+            event: deviceEventFixture({
+              _id: 'event-1',
+              type: 'unlock',
+              method: 'key',
+              credentialId: initial._id,
+              user: { _id: 'user-2', name: 'Grace Hopper' },
+              occurredAt: '2026-03-01T08:00:00.000Z',
+            }),
+          },
+          ...history(initial).map((change) => ({ source: 'change', at: change.createdAt, change })),
+        ],
+        nextBefore: null,
+      }),
     'GET portal/scopedUsers': () => json(scoped),
     'GET portal/devices': () =>
       json({ items: [deviceFixture(), deviceFixture({ _id: 'device-2', name: 'Back gate' })], total: 2 }),
@@ -84,6 +102,7 @@ describe('KeyPage', () => {
       '/app/device/device-1',
     );
     const table = await screen.findByRole('table', { name: 'Key history' });
+    expect(within(table).getByText('Front door unlocked by Grace Hopper with a key')).toBeInTheDocument();
     expect(within(table).getByText('Handed over')).toBeInTheDocument();
     expect(within(table).getByText('From Alan Turing to Grace Hopper')).toBeInTheDocument();
     expect(within(table).getByText('Created')).toBeInTheDocument();
