@@ -24,7 +24,7 @@ import type { PortalSigningKeys } from './portal-signing-keys';
 
 /** A token as a PNG QR code; medium error correction reads well off a bright or scratched screen. */
 function asQrCode(token: string): Promise<string> {
-  return QRCode.toDataURL(token, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
+  return QRCode.toDataURL(token, { errorCorrectionLevel: 'M', margin: 2, width: 480 });
 }
 
 /** POST user/qr: a fresh single-use QR code for the signed-in person in the acting portal. */

@@ -2,7 +2,7 @@ import type { Session } from '@latchkey/shared';
 import { AppShell, Box, Burger, Container, Group, NavLink, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
-import { Link, NavLink as RouterNavLink, useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { Logo, LogoMark } from '@/components/logo';
 import { SessionBanners } from '@/components/session-banners';
 import { hasRequiredRole } from '@/lib/authorization';
@@ -81,11 +81,14 @@ export function AppFrame({
           {visible.map((item) => (
             <NavLink
               key={item.to}
-              component={RouterNavLink}
+              // A plain link: React Router's NavLink would also mark the /user home as the
+              // current page on every /user/… page.
+              component={Link}
               to={item.to}
               label={item.label}
               className={classes.navLink}
               active={item.to === activeTo}
+              aria-current={item.to === activeTo ? 'page' : undefined}
               leftSection={<item.icon size={20} stroke={1.7} aria-hidden="true" />}
               onClick={close}
             />

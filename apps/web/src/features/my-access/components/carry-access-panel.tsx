@@ -25,13 +25,9 @@ export function CarryAccessPanel({ deviceId, lockName }: { deviceId: string; loc
       {token &&
         (token.qrCode ? (
           <Stack gap={6} align="flex-start">
-            <Paper withBorder radius="lg" p="sm" bg="white">
-              <Image
-                src={token.qrCode}
-                alt={`Your access for ${lockName}, to show at its reader`}
-                w={260}
-                h={260}
-              />
+            {/* A dense code: as large as the screen allows, so a reader resolves every module. */}
+            <Paper withBorder radius="lg" p="sm" bg="white" w="100%" maw={440}>
+              <Image src={token.qrCode} alt={`Your access for ${lockName}, to show at its reader`} w="100%" />
             </Paper>
             <Text size="sm" role="status">
               Show this at the lock&apos;s reader before{' '}

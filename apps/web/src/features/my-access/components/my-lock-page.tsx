@@ -98,5 +98,5 @@ const HOW = {
   fingerprint: 'Your fingerprint',
   key: 'Your key',
   qr: 'Your QR code',
-  remote: 'This app',
+  remote: 'This app or your QR code',
 } as const;

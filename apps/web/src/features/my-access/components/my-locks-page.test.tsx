@@ -83,7 +83,7 @@ describe('basic-user area', () => {
     expect(screen.getByRole('list', { name: 'Your opening times' })).toHaveTextContent(
       'Sat, Sun 20:00–06:00',
     );
-    expect(screen.getByText('This app')).toBeInTheDocument();
+    expect(screen.getByText('This app or your QR code')).toBeInTheDocument();
   });
 
   it('offers to open a lock they may open now, and says why not otherwise', async () => {
