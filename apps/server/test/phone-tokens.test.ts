@@ -45,7 +45,9 @@ describe('phone tokens', () => {
       timeZone: 'UTC',
     });
     deviceId = created.json().device._id;
-    expect((await as(admin.token, 'PUT', `user/${member.userId}/device/${deviceId}`)).statusCode).toBeLessThan(300);
+    expect(
+      (await as(admin.token, 'PUT', `user/${member.userId}/device/${deviceId}`)).statusCode,
+    ).toBeLessThan(300);
     expect(
       (await as(admin.token, 'POST', 'user/accessCode', { userId: member.userId, code: '246810' }))
         .statusCode,
