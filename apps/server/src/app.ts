@@ -6,6 +6,8 @@ import type { Config } from './config';
 import { openDatabase, type Database, type DialectName } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { aboutRoutes } from './features/about/about.routes';
+import { registerAlerts } from './features/alerts/alerts.plugin';
+import { alertRoutes } from './features/alerts/alerts.routes';
 import { accessRoutes } from './features/access/access.routes';
 import { auditRoutes } from './features/audit/audit.routes';
 import { AuthLimits } from './features/auth/auth-limits';
@@ -122,6 +124,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(fastifyCompress, { encodings: ['br', 'gzip'] });
   await registerOpenApi(app, API_BASE_PATH);
   await registerLive(app, config);
+  registerAlerts(app, config);
   deviceLink.listen(liveDeviceActivity(app));
 
   await app.register(authRoutes, { prefix: API_BASE_PATH });
@@ -134,6 +137,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     memberRoutes,
     groupRoutes,
     lockoutRoutes,
+    alertRoutes,
     rfidRoutes,
     companyCodeRoutes,
     fingerprintRoutes,

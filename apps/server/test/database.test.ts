@@ -28,6 +28,7 @@ describe('migrations', () => {
     expect(await migrateToLatest(db)).toEqual([]);
     expect(Object.keys(await shapeOf(db)).sort()).toEqual([
       'account_tokens',
+      'alert_rules',
       'audit_log',
       'credential_devices',
       'credentials',
@@ -46,6 +47,8 @@ describe('migrations', () => {
       'lockouts',
       'mail_outbox',
       'memberships',
+      'notification_reads',
+      'notifications',
       'portals',
       'recovery_codes',
       'seal_nonces',

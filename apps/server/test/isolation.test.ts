@@ -23,6 +23,7 @@ interface Tenant {
   fingerprintId: string;
   keyId: string;
   inviteId: string;
+  alertRuleId: string;
 }
 let a: Tenant & { user: string };
 let b: Tenant;
@@ -47,6 +48,7 @@ function paramKind(url: string, name: string): keyof Tenant | 'status' | 'comman
   if (/^\/api3\/(portal\/)?group\//.test(url)) return 'groupId';
   if (/^\/api3\/portal\/lockout\//.test(url)) return 'lockoutId';
   if (/^\/api3\/portal\/rfid\//.test(url)) return 'rfidId';
+  if (/^\/api3\/portal\/alerts\/rules\//.test(url)) return 'alertRuleId';
   if (/^\/api3\/(portal\/)?user\//.test(url)) return 'userId';
   throw new Error(`isolation test: say what :id of ${url} names`);
 }
@@ -108,6 +110,11 @@ async function makeTenant(portalName?: string) {
     deviceIds: [deviceId],
   });
   const invite = await post(`/api3/device/${deviceId}/invite`, inviteBody());
+  const alertRule = await post('/api3/portal/alerts/rules', {
+    kind: 'tamper',
+    name: 'Forced',
+    deviceIds: [deviceId],
+  });
   return {
     tenant: {
       admin: admin.token,
@@ -121,6 +128,7 @@ async function makeTenant(portalName?: string) {
       fingerprintId: fingerprint.json()._id,
       keyId: key.json()._id,
       inviteId: invite.json()._id,
+      alertRuleId: alertRule.json()._id,
     },
     memberToken: member.token,
   };
@@ -170,6 +178,12 @@ const exampleBodies: Record<string, (tenant: Tenant) => object> = {
   'POST /api3/device/:id/command': () => ({ action: 'unlock' }),
   'POST /api3/device/:id/invite/:inviteId': inviteBody,
   'POST /api3/user/:id/portal': () => ({ name: 'A place of my own' }),
+  'POST /api3/portal/alerts/rules': (tenant) => ({
+    kind: 'tamper',
+    name: 'Watch',
+    deviceIds: [tenant.deviceId],
+  }),
+  'POST /api3/portal/alerts/rules/:id': () => ({ kind: 'tamper', name: 'Renamed' }),
 };
 
 /** Routes a person calls about themselves: the right person to call them is the member, with their id. */

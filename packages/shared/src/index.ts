@@ -21,3 +21,4 @@ export * from './mail.schemas';
 export * from './device-protocol';
 export * from './device-link.schemas';
 export * from './live.schemas';
+export * from './alerts.schemas';

@@ -9,6 +9,7 @@ import * as twoFactor from './migrations/2026-11-22-0007-two-factor';
 import * as auditSubjects from './migrations/2026-11-23-0008-audit-subjects';
 import * as deviceLink from './migrations/2026-11-23-0009-device-link';
 import * as eventCredentials from './migrations/2026-11-24-0010-event-credentials';
+import * as alerts from './migrations/2026-11-24-0011-alerts';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-0008-audit-subjects': auditSubjects,
   '2026-11-23-0009-device-link': deviceLink,
   '2026-11-24-0010-event-credentials': eventCredentials,
+  '2026-11-24-0011-alerts': alerts,
 };
 
 /** The names of every migration, in order. */

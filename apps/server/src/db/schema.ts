@@ -1,5 +1,6 @@
 import type {
   AccessDenialReason,
+  AlertKind,
   CredentialHolderType,
   CredentialRejection,
   DeviceEventType,
@@ -335,6 +336,45 @@ export interface DeviceCommandsTable {
 }
 export type DeviceCommandRow = Selectable<DeviceCommandsTable>;
 
+export interface AlertRulesTable {
+  id: string;
+  portal_id: string;
+  kind: AlertKind;
+  name: string;
+  /** 0 or 1 on both dialects. */
+  enabled: number;
+  email: number;
+  /** JSON array of lock ids; [] watches every lock. */
+  device_ids_json: string;
+  minutes: number | null;
+  count: number | null;
+  user_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type AlertRuleRow = Selectable<AlertRulesTable>;
+
+export interface NotificationsTable {
+  id: string;
+  portal_id: string;
+  rule_id: string | null;
+  kind: AlertKind;
+  device_id: string | null;
+  user_id: string | null;
+  title: string;
+  message: string;
+  /** Unique per portal: what the alert is about, so the same happening is told once. */
+  once_key: string;
+  created_at: Timestamp;
+}
+export type NotificationRow = Selectable<NotificationsTable>;
+
+export interface NotificationReadsTable {
+  portal_id: string;
+  user_id: string;
+  read_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   portals: PortalsTable;
@@ -360,4 +400,7 @@ export interface DB {
   device_credential_entries: DeviceCredentialEntriesTable;
   device_credential_rejections: DeviceCredentialRejectionsTable;
   device_commands: DeviceCommandsTable;
+  alert_rules: AlertRulesTable;
+  notifications: NotificationsTable;
+  notification_reads: NotificationReadsTable;
 }

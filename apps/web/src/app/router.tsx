@@ -1,5 +1,6 @@
 import {
   IconActivity,
+  IconBell,
   IconDialpad,
   IconHelp,
   IconQrcode,
@@ -125,6 +126,9 @@ const screens = {
     Component: async () =>
       (await import('@/features/devices/components/offline-devices-page')).OfflineDevicesPage,
   }),
+  alerts: () => ({
+    Component: async () => (await import('@/features/alerts/components/alerts-page')).AlertsPage,
+  }),
   activity: () => ({
     Component: async () => (await import('@/features/activity/components/activity-page')).ActivityPage,
   }),
@@ -212,6 +216,16 @@ const appChildren = (): AppRouteObject[] => [
       nav: { label: 'Offline locks', icon: IconWifiOff },
     },
     lazy: screens.offline(),
+  },
+  {
+    path: 'notificationAndAlert',
+    handle: {
+      title: 'Alerts',
+      roles: ADMIN,
+      requiresPortal: true,
+      nav: { label: 'Alerts', icon: IconBell },
+    },
+    lazy: screens.alerts(),
   },
   {
     path: 'user',

@@ -14,6 +14,7 @@ export const ENTITY_LABELS: Record<string, string> = {
   key: 'Key',
   company_code: 'Company code',
   device_invite: 'Guest invite',
+  alert_rule: 'Alert rule',
 };
 
 /** Action subjects that are not entity types ("invite.create" is a device invite). */

@@ -23,6 +23,8 @@ export const PORTAL_DATA_ROOTS: readonly QueryKey[] = [
   // The portal's card list (a card's holder, label or validity), and the activity feed.
   ['cards'],
   ['activity'],
+  // Alert rules name locks and people.
+  ['alerts'],
 ];
 
 /**

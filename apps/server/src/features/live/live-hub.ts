@@ -95,10 +95,17 @@ export class LiveHub<Person = unknown> {
     }
   }
 
-  /** A stored lock event: refreshes the screens that show it, and raises an alert if it deserves one. */
-  async publishDeviceEvent(portalId: string, event: DeviceEvent): Promise<void> {
+  /**
+   * A stored lock event: refreshes the screens that show it, and raises an alert if it deserves one
+   * (unless an alert rule already raised its own: `builtInAlert: false`).
+   */
+  async publishDeviceEvent(
+    portalId: string,
+    event: DeviceEvent,
+    { builtInAlert = true }: { builtInAlert?: boolean } = {},
+  ): Promise<void> {
     await this.publish(portalId, { type: 'device.event', event });
-    const notification = notificationForDeviceEvent(event);
+    const notification = builtInAlert ? notificationForDeviceEvent(event) : null;
     if (notification) await this.publish(portalId, { type: 'notification', notification });
   }
 
@@ -110,9 +117,10 @@ export class LiveHub<Person = unknown> {
     portalId: string,
     device: Device,
     previous: Pick<Device, 'online' | 'battery'> | null = null,
+    { builtInAlert = true }: { builtInAlert?: boolean } = {},
   ): Promise<void> {
     await this.publish(portalId, { type: 'device.status', device });
-    const notification = notificationForStatusChange(previous, device);
+    const notification = builtInAlert ? notificationForStatusChange(previous, device) : null;
     if (notification) await this.publish(portalId, { type: 'notification', notification });
   }
 

@@ -110,3 +110,14 @@ export function invitationMail(facts: {
     link: facts.link,
   });
 }
+
+/** An alert rule fired (notificationAndAlert): what happened, and where to see every alert. */
+export function alertMail(facts: { title: string; message: string; link: string }): RenderedMail {
+  return linkMail({
+    title: `Latchkey alert: ${facts.title}`,
+    greeting: 'Hello,',
+    lines: [facts.title, facts.message, 'You get this mail because you are an admin of the portal.'],
+    action: 'See the alerts',
+    link: facts.link,
+  });
+}

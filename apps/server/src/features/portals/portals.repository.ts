@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
 import type { NewPortalRow, PortalRow } from '../../db/schema';
+import { insertDefaultAlertRules } from '../alerts/alerts.repository';
 import { insertMembership } from './memberships.repository';
 
 // The portals table is the tenant list itself: a lookup by id is how tenancy is resolved.
@@ -36,6 +37,7 @@ export async function insertOwnedPortal(
     created_at: owned.now,
     updated_at: owned.now,
   });
+  await insertDefaultAlertRules(db, owned.portalId, owned.now);
 }
 
 /** The portal a person owns, if any (each person owns at most one: their `portalOwned`). */

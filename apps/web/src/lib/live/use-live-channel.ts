@@ -59,6 +59,9 @@ export function applyLiveMessage(
       autoClose: NOTIFICATION_TIMEOUT_MS,
     });
     markNotificationsRead(message.portalId, atMs);
+    // A rule's alert is stored: the alerts screen shows it (as unread) without a reload.
+    if (notification.kind === 'alert')
+      void queryClient.invalidateQueries({ queryKey: ['alerts', 'notifications'] });
     return;
   }
   const roots = message.type === 'device.status' ? DEVICE_STATUS_ROOTS : DEVICE_EVENT_ROOTS;

@@ -9,7 +9,6 @@ export const keyKeys = {
   list: (params: KeysParams) => ['keys', 'list', params] as const,
   detail: (keyId: string) => ['keys', 'detail', keyId] as const,
   history: (keyId: string) => ['keys', 'detail', keyId, 'history'] as const,
-  lockOptions: (search: string) => ['keys', 'lockOptions', search] as const,
 };
 
 export const keyPath = (keyId: string) => `portal/keys/${encodeURIComponent(keyId)}`;

@@ -1,7 +1,7 @@
 import { MultiSelect, type MultiSelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
-import { useLockOptions } from '../api/search-locks';
+import { useLockOptions } from '@/lib/lock-options';
 
 interface LockMultiSelectProps extends Omit<
   MultiSelectProps,

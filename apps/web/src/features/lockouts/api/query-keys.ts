@@ -8,7 +8,6 @@ export type LockoutsParams = Partial<
 export const lockoutKeys = {
   list: (params: LockoutsParams) => ['lockouts', 'list', params] as const,
   detail: (lockoutId: string) => ['lockouts', 'detail', lockoutId] as const,
-  lockOptions: () => ['lockouts', 'lockOptions'] as const,
 };
 
 export const lockoutPath = (lockoutId: string) => `portal/lockout/${encodeURIComponent(lockoutId)}`;

@@ -16,5 +16,4 @@ export const memberKeys = {
   keys: (userId: string) => ['members', userId, 'keys'] as const,
   fingerprints: (userId: string) => ['members', userId, 'fingerprints'] as const,
   keyOptions: () => ['members', 'keyOptions'] as const,
-  lockOptions: (search: string) => ['members', 'lockOptions', search] as const,
 };

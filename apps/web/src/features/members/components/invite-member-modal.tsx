@@ -19,7 +19,7 @@ import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
 import { formResolver } from '@/lib/forms';
 import { useGroupOptions } from '../api/group-options';
 import { useInviteMember } from '../api/invite-member';
-import { useLockOptions } from '../api/search-locks';
+import { useLockOptions } from '@/lib/lock-options';
 
 interface InviteValues {
   email: string;

@@ -19,7 +19,7 @@ import { REASON_TEXT } from '@/lib/access-words';
 import { errorMessage } from '@/lib/errors';
 import { displayName } from '@/lib/session';
 import { useMemberAccessNow, useMemberDevices } from '../api/get-member-devices';
-import { useLockOptions } from '../api/search-locks';
+import { useLockOptions } from '@/lib/lock-options';
 
 type AccessNow = MemberAccessTime['locks'][number];
 

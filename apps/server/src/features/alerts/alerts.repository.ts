@@ -1,0 +1,194 @@
+import crypto from 'node:crypto';
+import type { AlertKind } from '@latchkey/shared';
+import type { Insertable } from 'kysely';
+import type { Database } from '../../db/database';
+import type { AlertRulesTable, NotificationsTable } from '../../db/schema';
+
+/**
+ * The rules a new portal starts with: what every operator wants to hear about, mailed to the
+ * admins. They can be changed or deleted like any other.
+ */
+const DEFAULT_ALERT_RULES = [
+  { kind: 'low_battery', name: 'Low battery', minutes: null },
+  { kind: 'tamper', name: 'Tamper alarm', minutes: null },
+  { kind: 'offline', name: 'Offline for 30 minutes', minutes: 30 },
+] as const;
+
+export async function insertDefaultAlertRules(db: Database, portalId: string, now: string): Promise<void> {
+  await db
+    .insertInto('alert_rules')
+    .values(
+      DEFAULT_ALERT_RULES.map((rule) => ({
+        id: crypto.randomUUID(),
+        portal_id: portalId,
+        kind: rule.kind,
+        name: rule.name,
+        enabled: 1,
+        email: 1,
+        device_ids_json: '[]',
+        minutes: rule.minutes,
+        count: null,
+        user_id: null,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .execute();
+}
+
+export function listRules(db: Database, portalId: string) {
+  return db
+    .selectFrom('alert_rules')
+    .selectAll()
+    .where('portal_id', '=', portalId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export function findRule(db: Database, portalId: string, id: string) {
+  return db
+    .selectFrom('alert_rules')
+    .selectAll()
+    .where('portal_id', '=', portalId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The enabled rules of one kind; without a portal, every portal's (the offline sweep). */
+export function listEnabledRules(db: Database, kind: AlertKind, portalId?: string) {
+  let query = db.selectFrom('alert_rules').selectAll().where('kind', '=', kind).where('enabled', '=', 1);
+  if (portalId) query = query.where('portal_id', '=', portalId);
+  return query.execute();
+}
+
+export async function insertRule(db: Database, row: Insertable<AlertRulesTable>): Promise<void> {
+  await db.insertInto('alert_rules').values(row).execute();
+}
+
+export async function updateRule(
+  db: Database,
+  portalId: string,
+  id: string,
+  patch: Omit<Insertable<AlertRulesTable>, 'id' | 'portal_id' | 'created_at'>,
+): Promise<void> {
+  await db
+    .updateTable('alert_rules')
+    .set(patch)
+    .where('portal_id', '=', portalId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteRule(db: Database, portalId: string, id: string): Promise<void> {
+  await db.deleteFrom('alert_rules').where('portal_id', '=', portalId).where('id', '=', id).execute();
+}
+
+/** Stores a notification unless one with its once_key exists; answers whether it was new. */
+export async function insertNotificationOnce(
+  db: Database,
+  row: Insertable<NotificationsTable>,
+): Promise<boolean> {
+  const result = await db
+    .insertInto('notifications')
+    .values(row)
+    .onConflict((oc) => oc.columns(['portal_id', 'once_key']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function listNotifications(
+  db: Database,
+  portalId: string,
+  query: { skip: number; limit: number; descending: boolean; kind?: string },
+) {
+  let base = db.selectFrom('notifications as n').where('n.portal_id', '=', portalId);
+  if (query.kind) base = base.where('n.kind', '=', query.kind as AlertKind);
+  const direction = query.descending ? 'desc' : 'asc';
+  const [rows, count] = await Promise.all([
+    base
+      .leftJoin('devices as d', (join) =>
+        join.onRef('d.id', '=', 'n.device_id').onRef('d.portal_id', '=', 'n.portal_id'),
+      )
+      .selectAll('n')
+      .select('d.name as device_name')
+      .orderBy('n.created_at', direction)
+      .orderBy('n.id', direction)
+      .limit(query.limit)
+      .offset(query.skip)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.total };
+}
+
+export async function countNotificationsSince(db: Database, portalId: string, since: string | null) {
+  let query = db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('portal_id', '=', portalId);
+  if (since) query = query.where('created_at', '>', since);
+  return (await query.executeTakeFirstOrThrow()).total;
+}
+
+export async function findReadAt(db: Database, portalId: string, userId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('notification_reads')
+    .select('read_at')
+    .where('portal_id', '=', portalId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row ? new Date(row.read_at).toISOString() : null;
+}
+
+export async function saveReadAt(
+  db: Database,
+  portalId: string,
+  userId: string,
+  readAt: string,
+): Promise<void> {
+  await db
+    .insertInto('notification_reads')
+    .values({ portal_id: portalId, user_id: userId, read_at: readAt })
+    .onConflict((oc) => oc.columns(['portal_id', 'user_id']).doUpdateSet({ read_at: readAt }))
+    .execute();
+}
+
+/** Refusals at one lock since an instant (the denied-attempts rule). */
+export async function countDenialsSince(db: Database, portalId: string, deviceId: string, since: string) {
+  const row = await db
+    .selectFrom('device_events')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('portal_id', '=', portalId)
+    .where('device_id', '=', deviceId)
+    .where('type', '=', 'denied')
+    .where('occurred_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/** The portal's locks offline and silent since before `cutoff` (the offline rule's sweep). */
+export function listLocksOfflineSince(db: Database, portalId: string, cutoff: string) {
+  return db
+    .selectFrom('devices')
+    .select(['id', 'name', 'last_seen_at'])
+    .where('portal_id', '=', portalId)
+    .where('deleted_at', 'is', null)
+    .where('online', '=', 0)
+    .where('last_seen_at', 'is not', null)
+    .where('last_seen_at', '<', cutoff)
+    .execute();
+}
+
+/** Where alert mail goes: the portal's active admins. */
+export async function listAdminEmails(db: Database, portalId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select('u.email')
+    .where('m.portal_id', '=', portalId)
+    .where('m.role', '=', 'admin')
+    .where('m.status', '=', 'active')
+    .execute();
+  return rows.map((row) => row.email);
+}

@@ -1,0 +1,367 @@
+import crypto from 'node:crypto';
+import type {
+  AlertRule,
+  AlertRuleInput,
+  Device,
+  DeviceEvent,
+  LiveNotification,
+  NotificationsPage,
+  NotificationsQuery,
+} from '@latchkey/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/database';
+import { nowIso, toCount, toIso } from '../../db/mappers';
+import type { AlertRuleRow } from '../../db/schema';
+import type { ChangeContext } from '../../http/access';
+import { AppError } from '../../http/errors';
+import { recordChange } from '../audit/audit.repository';
+import { findDevices } from '../devices/devices.repository';
+import { alertMail } from '../mail/mail.templates';
+import { enqueueMail } from '../mail/mail.repository';
+import { findMember, findMembers } from '../portals/memberships.repository';
+import {
+  countDenialsSince,
+  countNotificationsSince,
+  deleteRule,
+  findReadAt,
+  findRule,
+  insertNotificationOnce,
+  insertRule,
+  listAdminEmails,
+  listEnabledRules,
+  listLocksOfflineSince,
+  listNotifications,
+  listRules,
+  saveReadAt,
+  updateRule,
+} from './alerts.repository';
+
+const deviceIdsOf = (row: AlertRuleRow) => JSON.parse(row.device_ids_json) as string[];
+const personName = (m: { first_name: string; last_name: string; email: string }) =>
+  [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email;
+
+async function toRules(db: Database, portalId: string, rows: AlertRuleRow[]): Promise<AlertRule[]> {
+  const deviceIds = [...new Set(rows.flatMap(deviceIdsOf))];
+  const userIds = [...new Set(rows.flatMap((row) => (row.user_id ? [row.user_id] : [])))];
+  const [devices, members] = await Promise.all([
+    deviceIds.length > 0 ? findDevices(db, portalId, deviceIds) : [],
+    userIds.length > 0 ? findMembers(db, portalId, userIds) : [],
+  ]);
+  const deviceById = new Map(devices.map((d) => [d.id, { _id: d.id, name: d.name }]));
+  const memberById = new Map(members.map((m) => [m.id, { _id: m.id, name: personName(m) }]));
+  return rows.map((row) => ({
+    _id: row.id,
+    kind: row.kind,
+    name: row.name,
+    enabled: Number(row.enabled) === 1,
+    email: Number(row.email) === 1,
+    // A lock deleted since drops out of the rule; the rest stay.
+    devices: deviceIdsOf(row).flatMap((id) => deviceById.get(id) ?? []),
+    minutes: row.minutes,
+    count: row.count,
+    user: row.user_id ? (memberById.get(row.user_id) ?? { _id: row.user_id, name: 'A former member' }) : null,
+    createdAt: toIso(row.created_at)!,
+  }));
+}
+
+/** GET portal/alerts/rules: the portal's rules, oldest first. */
+export async function getAlertRules(db: Database, portalId: string): Promise<AlertRule[]> {
+  return toRules(db, portalId, await listRules(db, portalId));
+}
+
+/** Checks what a rule names against the portal, and gives the columns to store. */
+async function columnsOf(db: Database, portalId: string, input: AlertRuleInput) {
+  const deviceIds = [...new Set(input.deviceIds)];
+  // Ids of another portal are unknown here, as everywhere (404).
+  if (deviceIds.length > 0 && (await findDevices(db, portalId, deviceIds)).length !== deviceIds.length) {
+    throw AppError.notFound('Lock');
+  }
+  const userId = input.kind === 'user_access' ? input.userId : null;
+  if (userId && !(await findMember(db, portalId, userId))) throw AppError.notFound('Person');
+  // Each kind keeps only the settings it uses.
+  return {
+    kind: input.kind,
+    name: input.name,
+    enabled: input.enabled ? 1 : 0,
+    email: input.email ? 1 : 0,
+    device_ids_json: JSON.stringify(deviceIds),
+    minutes: input.kind === 'offline' || input.kind === 'denied_attempts' ? input.minutes : null,
+    count: input.kind === 'denied_attempts' ? input.count : null,
+    user_id: userId,
+    updated_at: nowIso(),
+  };
+}
+
+async function requireRule(db: Database, portalId: string, id: string) {
+  const row = await findRule(db, portalId, id);
+  if (!row) throw AppError.notFound('Alert rule');
+  return row;
+}
+
+/** POST portal/alerts/rules (create, id null) and POST portal/alerts/rules/{id} (save). */
+export async function putAlertRule(
+  db: Database,
+  context: ChangeContext,
+  id: string | null,
+  input: AlertRuleInput,
+): Promise<AlertRule> {
+  return db.transaction().execute(async (trx) => {
+    const before = id
+      ? (await toRules(trx, context.portalId, [await requireRule(trx, context.portalId, id)]))[0]
+      : null;
+    const columns = await columnsOf(trx, context.portalId, input);
+    const ruleId = id ?? crypto.randomUUID();
+    if (id) await updateRule(trx, context.portalId, id, columns);
+    else
+      await insertRule(trx, {
+        id: ruleId,
+        portal_id: context.portalId,
+        created_at: columns.updated_at,
+        ...columns,
+      });
+    const [after] = await toRules(trx, context.portalId, [await requireRule(trx, context.portalId, ruleId)]);
+    await recordChange(trx, context, {
+      action: id ? 'alert_rule.update' : 'alert_rule.create',
+      entityType: 'alert_rule',
+      entityId: ruleId,
+      before,
+      after,
+    });
+    return after!;
+  });
+}
+
+/** DELETE portal/alerts/rules/{id}: the rule stops; the notifications it made stay. */
+export async function removeAlertRule(db: Database, context: ChangeContext, id: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const [before] = await toRules(trx, context.portalId, [await requireRule(trx, context.portalId, id)]);
+    await deleteRule(trx, context.portalId, id);
+    await recordChange(trx, context, {
+      action: 'alert_rule.delete',
+      entityType: 'alert_rule',
+      entityId: id,
+      before,
+    });
+  });
+}
+
+/** GET portal/notifications: newest first, each marked unread when newer than the reader's last read. */
+export async function getNotifications(
+  db: Database,
+  portalId: string,
+  userId: string,
+  query: NotificationsQuery,
+): Promise<NotificationsPage> {
+  const readAt = await findReadAt(db, portalId, userId);
+  const [{ rows, total }, unread] = await Promise.all([
+    listNotifications(db, portalId, {
+      skip: query.skip,
+      limit: query.limit,
+      descending: query.sortBy ? query.descending : true,
+      kind: query.filterBy === 'kind' ? query.filterValue : undefined,
+    }),
+    countNotificationsSince(db, portalId, readAt),
+  ]);
+  return {
+    items: rows.map((row) => {
+      const createdAt = toIso(row.created_at)!;
+      return {
+        _id: row.id,
+        kind: row.kind,
+        ruleId: row.rule_id,
+        device: row.device_id ? { _id: row.device_id, name: row.device_name ?? 'A deleted lock' } : null,
+        title: row.title,
+        message: row.message,
+        createdAt,
+        unread: readAt === null || createdAt > readAt,
+      };
+    }),
+    total: toCount(total),
+    unread: toCount(unread),
+  };
+}
+
+/** POST portal/notifications/read: everything up to now counts as read for this person here. */
+export async function markNotificationsRead(db: Database, portalId: string, userId: string) {
+  const readAt = nowIso();
+  await saveReadAt(db, portalId, userId, readAt);
+  return { readAt };
+}
+
+/** What the monitor tells the rest of the app: the live channel, and where links in mail point. */
+export interface AlertDelivery {
+  live: (portalId: string, notification: LiveNotification) => Promise<void>;
+  link: string;
+}
+
+interface Alert {
+  deviceId: string | null;
+  userId: string | null;
+  title: string;
+  message: string;
+  /** What this alert is about, unique per portal: the same happening is told once. */
+  onceKey: string;
+}
+
+const watches = (rule: AlertRuleRow, deviceId: string) => {
+  const ids = deviceIdsOf(rule);
+  return ids.length === 0 || ids.includes(deviceId);
+};
+
+/**
+ * Turns what locks report into alerts by the portal's rules: stores each as a notification (once,
+ * whichever server sees it first), sends it on the live channel and, when the rule says so, mails
+ * the portal's admins through the outbox. Answers whether a rule fired, so the live channel's
+ * built-in alert for the same happening is not shown twice.
+ */
+export class AlertMonitor {
+  constructor(
+    private readonly db: Database,
+    private readonly log: FastifyBaseLogger,
+    private readonly delivery: AlertDelivery,
+  ) {}
+
+  async eventStored(portalId: string, event: DeviceEvent): Promise<boolean> {
+    const lock = event.device;
+    const fired: boolean[] = [];
+    if (event.type === 'tamper') {
+      for (const rule of await this.rulesFor(portalId, 'tamper', lock._id)) {
+        fired.push(
+          await this.fire(rule, {
+            deviceId: lock._id,
+            userId: null,
+            title: `Tamper alarm at ${lock.name}`,
+            message: 'The lock reported that someone forced it.',
+            onceKey: `event:${rule.id}:${event._id}`,
+          }),
+        );
+      }
+    }
+    if (event.type === 'denied') {
+      for (const rule of await this.rulesFor(portalId, 'denied_attempts', lock._id)) {
+        const windowMs = rule.minutes! * 60_000;
+        const since = new Date(Date.parse(event.occurredAt) - windowMs).toISOString();
+        const denials = await countDenialsSince(this.db, portalId, lock._id, since);
+        if (denials < rule.count!) continue;
+        // Once per window of the rule's length, however many refusals follow in it.
+        const window = Math.floor(Date.parse(event.occurredAt) / windowMs);
+        fired.push(
+          await this.fire(rule, {
+            deviceId: lock._id,
+            userId: null,
+            title: `${denials} refused attempts at ${lock.name}`,
+            message: `At least ${rule.count} refusals within ${rule.minutes} minutes.`,
+            onceKey: `denied:${rule.id}:${lock._id}:${window}`,
+          }),
+        );
+      }
+    }
+    if (event.type === 'unlock' && event.user) {
+      for (const rule of await this.rulesFor(portalId, 'user_access', lock._id)) {
+        if (rule.user_id !== event.user._id) continue;
+        fired.push(
+          await this.fire(rule, {
+            deviceId: lock._id,
+            userId: event.user._id,
+            title: `${event.user.name} opened ${lock.name}`,
+            message: `Reported by the lock at ${event.occurredAt}.`,
+            onceKey: `event:${rule.id}:${event._id}`,
+          }),
+        );
+      }
+    }
+    return fired.includes(true);
+  }
+
+  /** A status change: the battery falling to the lock's low level. */
+  async statusChanged(
+    portalId: string,
+    device: Device,
+    previous: Pick<Device, 'online' | 'battery'> | null,
+  ): Promise<boolean> {
+    const fellToLow =
+      previous !== null &&
+      device.battery !== null &&
+      device.battery <= device.lowBatteryLevel &&
+      (previous.battery === null || previous.battery > device.lowBatteryLevel);
+    if (!fellToLow) return false;
+    const fired: boolean[] = [];
+    for (const rule of await this.rulesFor(portalId, 'low_battery', device._id)) {
+      fired.push(
+        await this.fire(rule, {
+          deviceId: device._id,
+          userId: null,
+          title: `Low battery at ${device.name}`,
+          message: `Battery at ${device.battery}% (the lock's alert level is ${device.lowBatteryLevel}%).`,
+          onceKey: `battery:${rule.id}:${device._id}:${device.lastSeenAt ?? nowIso()}`,
+        }),
+      );
+    }
+    return fired.includes(true);
+  }
+
+  /**
+   * Offline rules: every lock offline and silent for longer than a rule's minutes is told once per
+   * offline period (its last-seen time names the period). Safe to run on every server at once.
+   */
+  async sweepOffline(now = new Date()): Promise<number> {
+    let count = 0;
+    for (const rule of await listEnabledRules(this.db, 'offline')) {
+      const cutoff = new Date(now.getTime() - rule.minutes! * 60_000).toISOString();
+      for (const lock of await listLocksOfflineSince(this.db, rule.portal_id, cutoff)) {
+        if (!watches(rule, lock.id)) continue;
+        const lastSeen = toIso(lock.last_seen_at)!;
+        const fired = await this.fire(rule, {
+          deviceId: lock.id,
+          userId: null,
+          title: `${lock.name} has been offline for over ${rule.minutes} minutes`,
+          message: `Last heard from at ${lastSeen}.`,
+          onceKey: `offline:${rule.id}:${lock.id}:${lastSeen}`,
+        });
+        if (fired) count++;
+      }
+    }
+    return count;
+  }
+
+  private async rulesFor(portalId: string, kind: AlertRuleRow['kind'], deviceId: string) {
+    return (await listEnabledRules(this.db, kind, portalId)).filter((rule) => watches(rule, deviceId));
+  }
+
+  private async fire(rule: AlertRuleRow, alert: Alert): Promise<boolean> {
+    const id = crypto.randomUUID();
+    const at = nowIso();
+    const stored = await this.db.transaction().execute(async (trx) => {
+      const fresh = await insertNotificationOnce(trx, {
+        id,
+        portal_id: rule.portal_id,
+        rule_id: rule.id,
+        kind: rule.kind,
+        device_id: alert.deviceId,
+        user_id: alert.userId,
+        title: alert.title,
+        message: alert.message,
+        once_key: alert.onceKey,
+        created_at: at,
+      });
+      if (fresh && Number(rule.email) === 1) {
+        const mail = alertMail({ title: alert.title, message: alert.message, link: this.delivery.link });
+        for (const to of await listAdminEmails(trx, rule.portal_id)) {
+          await enqueueMail(trx, { portalId: rule.portal_id, template: 'alert', to, ...mail });
+        }
+      }
+      return fresh;
+    });
+    if (!stored) return false;
+    this.log.info({ portalId: rule.portal_id, ruleId: rule.id, kind: rule.kind }, 'alert fired');
+    await this.delivery.live(rule.portal_id, {
+      _id: id,
+      at,
+      kind: 'alert',
+      title: alert.title,
+      message: alert.message,
+      deviceId: alert.deviceId,
+    });
+    return true;
+  }
+}
