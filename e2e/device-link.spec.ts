@@ -126,6 +126,17 @@ test('a simulated lock confirms a schedule change, decides codes offline, report
       timeout: 20_000,
     });
     await samContext.close();
+
+    // Someone forces the lock: the portal's tamper rule raises an alert live, and it is listed unread.
+    lock.tamper();
+    await expect(page.getByText(`Tamper alarm at ${lockName}`).first()).toBeVisible({
+      timeout: 20_000,
+    });
+    await page.getByRole('link', { name: 'Alerts' }).click();
+    const alerts = page.getByRole('list', { name: 'Alerts' });
+    await expect(
+      alerts.getByRole('listitem').filter({ hasText: `Tamper alarm at ${lockName}` }),
+    ).toContainText('New');
   } finally {
     await lock.stop();
   }

@@ -36,6 +36,19 @@ import {
   updateRule,
 } from './alerts.repository';
 
+/** "2026-11-24 15:17 UTC": a time for alert texts and mail, read the same anywhere. */
+const utcMinute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+/** How a person opened a lock, after "Opened". */
+const HOW_OPENED: Record<string, string> = {
+  remote: 'from the app',
+  qr: 'with their QR code',
+  code: 'with their code',
+  rfid: 'with their card',
+  fingerprint: 'with their fingerprint',
+  key: 'with a key',
+};
+
 const deviceIdsOf = (row: AlertRuleRow) => JSON.parse(row.device_ids_json) as string[];
 const personName = (m: { first_name: string; last_name: string; email: string }) =>
   [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email;
@@ -264,7 +277,13 @@ export class AlertMonitor {
             deviceId: lock._id,
             userId: event.user._id,
             title: `${event.user.name} opened ${lock.name}`,
-            message: `Reported by the lock at ${event.occurredAt}.`,
+            message: [
+              'Opened',
+              event.method && HOW_OPENED[event.method],
+              `at ${utcMinute(event.occurredAt)}.`,
+            ]
+              .filter(Boolean)
+              .join(' '),
             onceKey: `event:${rule.id}:${event._id}`,
           }),
         );
@@ -315,7 +334,7 @@ export class AlertMonitor {
           deviceId: lock.id,
           userId: null,
           title: `${lock.name} has been offline for over ${rule.minutes} minutes`,
-          message: `Last heard from at ${lastSeen}.`,
+          message: `Last heard from at ${utcMinute(lastSeen)}.`,
           onceKey: `offline:${rule.id}:${lock.id}:${lastSeen}`,
         });
         if (fired) count++;
