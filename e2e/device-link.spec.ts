@@ -29,7 +29,7 @@ function apiAsPage(page: Page, method: string, path: string, body?: unknown) {
 /** "HH:MM" of an instant in UTC. */
 const clock = (at: Date) => at.toISOString().slice(11, 16);
 
-test('a simulated lock confirms a schedule change, decides codes offline, reports live, and opens for a basic user', async ({
+test('a simulated lock confirms a schedule change, decides codes offline, reports live, opens for a basic user by app and QR code, and raises a tamper alert', async ({
   page,
   browser,
 }) => {
