@@ -66,6 +66,7 @@ describe('route guards', () => {
       Activity: '/app/activity',
       Locks: '/app/device',
       'Offline locks': '/app/offline',
+      Alerts: '/app/notificationAndAlert',
       People: '/app/user',
       Groups: '/app/group',
       Cards: '/app/cards',
