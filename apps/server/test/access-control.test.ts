@@ -261,6 +261,9 @@ describe('who can open a lock', () => {
           canOpen: false,
           reason: 'outside_schedule',
           credentials: ['remote', 'code'],
+          // Never connected: the person sees that a change has not reached it.
+          online: false,
+          lastSeenAt: null,
         }),
         expect.objectContaining({ name: 'Garage', schedule: null, canOpen: true, reason: null }),
       ],

@@ -78,6 +78,9 @@ export const memberAccessTimeSchema = z.object({
       canOpen: z.boolean(),
       reason: z.enum(ACCESS_DENIAL_REASONS).nullable(),
       credentials: z.array(credentialKindSchema),
+      /** The lock's connection as last reported, so the person knows whether a change reached it. */
+      online: z.boolean(),
+      lastSeenAt: z.iso.datetime().nullable(),
     }),
   ),
 });

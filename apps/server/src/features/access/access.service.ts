@@ -358,11 +358,14 @@ export async function getUserAccessTime(
   const answers = [];
   // One set per lock: a person reaches a handful of locks, and each set is what that lock holds.
   for (const lock of locks) {
-    const { set } = await loadCredentialSet(db, portalId, deviceById.get(lock._id)!);
+    const device = deviceById.get(lock._id)!;
+    const { set } = await loadCredentialSet(db, portalId, device);
     answers.push({
       ...lock,
       localTime: formatLocalTime(at, lock.timeZone),
       ...personDecision(set, userId, at),
+      online: Number(device.online) === 1,
+      lastSeenAt: toIso(device.last_seen_at),
     });
   }
   return { at: at.toISOString(), locks: answers };

@@ -9,6 +9,7 @@ import { QueryError } from '@/components/query-error';
 import { describeWindow, describeDates } from '@/components/schedule/describe-schedule';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
+import { formatRelative } from '@/lib/format';
 import { useSession } from '@/lib/session';
 import { useMyLocks } from '../api/get-my-access';
 import { CarryAccessPanel } from './carry-access-panel';
@@ -38,6 +39,15 @@ export function MyLockPage() {
         description={`${lock.timeZone} · now ${lock.localTime} there`}
         aside={<LockNowBadge lock={lock} />}
       />
+      {/* A lock that has never connected has no portal key yet: nothing carried would be taken. */}
+      {!lock.online && lock.lastSeenAt && (
+        <SectionCard
+          title="This lock is offline"
+          description={`Last heard from ${formatRelative(lock.lastSeenAt)}. It has not heard of changes made since; your phone can bring it your latest access: show the code at the lock's reader.`}
+        >
+          <CarryAccessPanel deviceId={lock._id} lockName={lock.name} />
+        </SectionCard>
+      )}
       <SectionCard title="Open it from here" description="The lock opens within seconds if it is online.">
         {lock.canOpen && lock.credentials.includes('remote') ? (
           <RemoteCommandPanel deviceId={lock._id} lockName={lock.name} withLock={false} />
@@ -71,12 +81,6 @@ export function MyLockPage() {
             ? 'Nothing yet: ask your portal admin for a code or a card.'
             : lock.credentials.map((kind) => HOW[kind]).join(' · ')}
         </Text>
-      </SectionCard>
-      <SectionCard
-        title="Lock offline?"
-        description="A lock without a connection has not heard of changes made since. Your phone can bring it your latest access: show the code at the lock's reader."
-      >
-        <CarryAccessPanel deviceId={lock._id} lockName={lock.name} />
       </SectionCard>
     </Stack>
   );

@@ -20,6 +20,8 @@ const myLocks = {
       canOpen: true,
       reason: null,
       credentials: ['remote', 'code'],
+      online: false,
+      lastSeenAt: '2026-11-23T09:00:00.000Z',
     },
     {
       ...memberDeviceFixture({ _id: 'device-2', name: 'Bike room', timeZone: 'Europe/Berlin' }),
@@ -28,6 +30,8 @@ const myLocks = {
       canOpen: false,
       reason: 'outside_schedule',
       credentials: ['remote'],
+      online: false,
+      lastSeenAt: '2026-11-23T10:59:00.000Z',
     },
   ],
 };
@@ -124,6 +128,13 @@ describe('basic-user area', () => {
     await user.click(await screen.findByRole('button', { name: 'Bring my access to Bike room' }));
     expect(await screen.findByText('Could not prepare your access')).toBeInTheDocument();
     expect(screen.getByText('You have no access to this lock')).toBeInTheDocument();
+  });
+
+  it('offers to bring access only to a lock that is offline and has connected before', async () => {
+    const online = { ...myLocks, locks: myLocks.locks.map((lock) => ({ ...lock, online: true })) };
+    setup('/user/locks/device-1', { [`GET user/${userId}/accessTime`]: () => json(online) });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Front door' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Bring my access/ })).not.toBeInTheDocument();
   });
 
   it('says when the lock is not theirs', async () => {

@@ -5,6 +5,7 @@ import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { describeSchedule } from '@/components/schedule/describe-schedule';
 import { TableSkeleton } from '@/components/table-skeleton';
+import { formatRelative } from '@/lib/format';
 import { useSession } from '@/lib/session';
 import { useMyLocks } from '../api/get-my-access';
 import { LockNowBadge } from './lock-now-badge';
@@ -54,6 +55,9 @@ export function MyLocksPage() {
               <Text size="sm">{describeSchedule(lock.schedule)}</Text>
               <Text size="xs" c="dimmed">
                 {lock.timeZone} · now {lock.localTime.slice(4)} there
+                {!lock.online && lock.lastSeenAt
+                  ? ` · offline, last heard from ${formatRelative(lock.lastSeenAt)}`
+                  : ''}
               </Text>
             </Stack>
           </Paper>

@@ -20,6 +20,8 @@ function lock(id: string, name: string, canOpen: boolean) {
     canOpen,
     reason: canOpen ? null : 'outside_schedule',
     credentials: ['remote'],
+    online: true,
+    lastSeenAt: '2026-11-23T10:59:00.000Z',
   };
 }
 
