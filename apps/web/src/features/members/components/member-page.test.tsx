@@ -37,6 +37,8 @@ function setup(routes: Record<string, MockHandler> = {}, member = memberFixture(
             canOpen: false,
             reason: 'outside_schedule',
             credentials: ['remote', 'code'],
+            online: true,
+            lastSeenAt: '2026-11-23T09:59:00.000Z',
           },
         ],
       }),
