@@ -69,6 +69,11 @@ export function useListParams<Sort extends string>({
     },
     [descending, sortBy, update],
   );
+  /** The props a SortableTh needs for one column: `<SortableTh {...list.sortProps('name')}>`. */
+  const sortProps = useCallback(
+    (field: Sort) => ({ sorted: sortBy === field, descending, onSort: () => toggleSort(field) }),
+    [descending, sortBy, toggleSort],
+  );
   const param = useCallback((key: string) => searchParams.get(key) ?? '', [searchParams]);
   const setParam = useCallback((key: string, value: string | null) => update({ [key]: value }), [update]);
   /**
@@ -97,6 +102,7 @@ export function useListParams<Sort extends string>({
     sortBy,
     descending,
     toggleSort,
+    sortProps,
     param,
     setParam,
     setParams,

@@ -140,12 +140,6 @@ export function CardsPage() {
   const [editing, setEditing] = useState<RfidCard | null>(null);
   const [revoking, setRevoking] = useState<RfidCard | null>(null);
 
-  const sortProps = (field: CardSort) => ({
-    sorted: list.sortBy === field,
-    descending: list.descending,
-    onSort: () => list.toggleSort(field),
-  });
-
   const confirmRevoke = async () => {
     if (!revoking) return;
     try {
@@ -219,8 +213,8 @@ export function CardsPage() {
             <>
               <Table.Thead>
                 <Table.Tr>
-                  <SortableTh {...sortProps('uid')}>UID</SortableTh>
-                  <SortableTh {...sortProps('name')} visibleFrom="sm">
+                  <SortableTh {...list.sortProps('uid')}>UID</SortableTh>
+                  <SortableTh {...list.sortProps('name')} visibleFrom="sm">
                     Label
                   </SortableTh>
                   <Table.Th scope="col" visibleFrom="sm">
@@ -229,7 +223,7 @@ export function CardsPage() {
                   <Table.Th scope="col" visibleFrom="md">
                     Valid
                   </Table.Th>
-                  <SortableTh {...sortProps('createdAt')} visibleFrom="md">
+                  <SortableTh {...list.sortProps('createdAt')} visibleFrom="md">
                     Added
                   </SortableTh>
                   <Table.Th scope="col" ta="right">

@@ -110,12 +110,6 @@ export function DevicesPage() {
   };
   const filtered = Boolean(list.search || model);
 
-  const sortProps = (field: DeviceSort) => ({
-    sorted: list.sortBy === field,
-    descending: list.descending,
-    onSort: () => list.toggleSort(field),
-  });
-
   const addButton = (
     <Button leftSection={<IconLockPlus size={18} aria-hidden="true" />} onClick={openAdd}>
       Add lock
@@ -173,15 +167,15 @@ export function DevicesPage() {
         <>
           <Table.Thead>
             <Table.Tr>
-              <SortableTh {...sortProps('name')}>Name</SortableTh>
-              <SortableTh {...sortProps('model')} visibleFrom="sm">
+              <SortableTh {...list.sortProps('name')}>Name</SortableTh>
+              <SortableTh {...list.sortProps('model')} visibleFrom="sm">
                 Model
               </SortableTh>
-              <SortableTh {...sortProps('timeZone')} visibleFrom="md">
+              <SortableTh {...list.sortProps('timeZone')} visibleFrom="md">
                 Time zone
               </SortableTh>
-              <SortableTh {...sortProps('battery')}>Battery</SortableTh>
-              <SortableTh {...sortProps('lastSeenAt')} visibleFrom="sm">
+              <SortableTh {...list.sortProps('battery')}>Battery</SortableTh>
+              <SortableTh {...list.sortProps('lastSeenAt')} visibleFrom="sm">
                 Last seen
               </SortableTh>
             </Table.Tr>

@@ -58,12 +58,6 @@ export function OfflineDevicesPage() {
   const list = useListParams<OfflineSort>({ sortFields: SORT_FIELDS, defaultSort: 'lastSeenAt' });
   const devices = useDevices({ ...list.query, filterBy: 'online', filterValue: 'false' });
 
-  const sortProps = (field: OfflineSort) => ({
-    sorted: list.sortBy === field,
-    descending: list.descending,
-    onSort: () => list.toggleSort(field),
-  });
-
   const allOnline = (
     <EmptyList
       icon={<IconWifi size={28} aria-hidden="true" />}
@@ -98,8 +92,8 @@ export function OfflineDevicesPage() {
             <>
               <Table.Thead>
                 <Table.Tr>
-                  <SortableTh {...sortProps('name')}>Name</SortableTh>
-                  <SortableTh {...sortProps('lastSeenAt')}>Last seen</SortableTh>
+                  <SortableTh {...list.sortProps('name')}>Name</SortableTh>
+                  <SortableTh {...list.sortProps('lastSeenAt')}>Last seen</SortableTh>
                   <Table.Th scope="col">Battery</Table.Th>
                 </Table.Tr>
               </Table.Thead>

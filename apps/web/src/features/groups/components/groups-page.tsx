@@ -108,12 +108,6 @@ export function GroupsPage() {
   const groups = useGroups(list.query);
   const [creating, { open, close }] = useDisclosure(false);
 
-  const sortProps = (field: GroupSort) => ({
-    sorted: list.sortBy === field,
-    descending: list.descending,
-    onSort: () => list.toggleSort(field),
-  });
-
   const createButton = (
     <Button leftSection={<IconPlus size={18} aria-hidden="true" />} onClick={open}>
       New group
@@ -161,14 +155,14 @@ export function GroupsPage() {
         <>
           <Table.Thead>
             <Table.Tr>
-              <SortableTh {...sortProps('name')}>Name</SortableTh>
+              <SortableTh {...list.sortProps('name')}>Name</SortableTh>
               <Table.Th scope="col" visibleFrom="sm">
                 People
               </Table.Th>
               <Table.Th scope="col" visibleFrom="sm">
                 Locks
               </Table.Th>
-              <SortableTh {...sortProps('createdAt')} visibleFrom="xs">
+              <SortableTh {...list.sortProps('createdAt')} visibleFrom="xs">
                 Created
               </SortableTh>
             </Table.Tr>

@@ -110,12 +110,6 @@ export function KeysPage() {
   const [creating, { open, close }] = useDisclosure(false);
   const filtered = Boolean(list.search || type);
 
-  const sortProps = (field: KeySort) => ({
-    sorted: list.sortBy === field,
-    descending: list.descending,
-    onSort: () => list.toggleSort(field),
-  });
-
   const newButton = (
     <Button leftSection={<IconPlus size={18} aria-hidden="true" />} onClick={open}>
       New key
@@ -160,18 +154,18 @@ export function KeysPage() {
         <>
           <Table.Thead>
             <Table.Tr>
-              <SortableTh {...sortProps('name')}>Name</SortableTh>
-              <SortableTh {...sortProps('type')} visibleFrom="sm">
+              <SortableTh {...list.sortProps('name')}>Name</SortableTh>
+              <SortableTh {...list.sortProps('type')} visibleFrom="sm">
                 Type
               </SortableTh>
-              <SortableTh {...sortProps('number')} visibleFrom="sm">
+              <SortableTh {...list.sortProps('number')} visibleFrom="sm">
                 Number
               </SortableTh>
               <Table.Th scope="col" visibleFrom="sm">
                 Holder
               </Table.Th>
               <Table.Th scope="col">Locks</Table.Th>
-              <SortableTh {...sortProps('createdAt')} visibleFrom="md">
+              <SortableTh {...list.sortProps('createdAt')} visibleFrom="md">
                 Added
               </SortableTh>
             </Table.Tr>

@@ -68,12 +68,6 @@ export function LockoutsPage() {
   const lockouts = useLockouts(params);
   const filtered = Boolean(list.search || state);
 
-  const sortProps = (field: LockoutSort) => ({
-    sorted: list.sortBy === field,
-    descending: list.descending,
-    onSort: () => list.toggleSort(field),
-  });
-
   const newButton = (
     <Button
       component={Link}
@@ -122,8 +116,8 @@ export function LockoutsPage() {
         <>
           <Table.Thead>
             <Table.Tr>
-              <SortableTh {...sortProps('name')}>Name</SortableTh>
-              <SortableTh {...sortProps('from')} visibleFrom="sm">
+              <SortableTh {...list.sortProps('name')}>Name</SortableTh>
+              <SortableTh {...list.sortProps('from')} visibleFrom="sm">
                 Period
               </SortableTh>
               <Table.Th scope="col" visibleFrom="sm">

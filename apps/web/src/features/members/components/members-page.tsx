@@ -103,12 +103,6 @@ export function MembersPage() {
   const [added, setAdded] = useState<MemberAdded | null>(null);
   const filtered = Boolean(list.search || show);
 
-  const sortProps = (field: MemberSort) => ({
-    sorted: list.sortBy === field,
-    descending: list.descending,
-    onSort: () => list.toggleSort(field),
-  });
-
   const onAdded = (result: MemberAdded) => {
     closeAdd();
     const name = displayName(result.member);
@@ -186,17 +180,17 @@ export function MembersPage() {
         <>
           <Table.Thead>
             <Table.Tr>
-              <SortableTh {...sortProps('firstName')}>Name</SortableTh>
-              <SortableTh {...sortProps('email')} visibleFrom="md">
+              <SortableTh {...list.sortProps('firstName')}>Name</SortableTh>
+              <SortableTh {...list.sortProps('email')} visibleFrom="md">
                 Email
               </SortableTh>
-              <SortableTh {...sortProps('role')} visibleFrom="sm">
+              <SortableTh {...list.sortProps('role')} visibleFrom="sm">
                 Role
               </SortableTh>
-              <SortableTh {...sortProps('status')} visibleFrom="sm">
+              <SortableTh {...list.sortProps('status')} visibleFrom="sm">
                 Status
               </SortableTh>
-              <SortableTh {...sortProps('joinedAt')} visibleFrom="xs">
+              <SortableTh {...list.sortProps('joinedAt')} visibleFrom="xs">
                 Joined
               </SortableTh>
               <Table.Th visibleFrom="sm">

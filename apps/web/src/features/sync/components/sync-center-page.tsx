@@ -81,11 +81,6 @@ export function SyncCenterPage() {
     ...list.query,
     ...(state ? { filterBy: 'state' as const, filterValue: state } : {}),
   });
-  const sortProps = (field: SyncSort) => ({
-    sorted: list.sortBy === field,
-    descending: list.descending,
-    onSort: () => list.toggleSort(field),
-  });
 
   return (
     <Stack gap="lg">
@@ -146,11 +141,11 @@ export function SyncCenterPage() {
               <>
                 <Table.Thead>
                   <Table.Tr>
-                    <SortableTh {...sortProps('name')}>Lock</SortableTh>
+                    <SortableTh {...list.sortProps('name')}>Lock</SortableTh>
                     <Table.Th scope="col">State</Table.Th>
                     <Table.Th scope="col">Confirmed</Table.Th>
-                    <SortableTh {...sortProps('pending')}>Pending</SortableTh>
-                    <SortableTh {...sortProps('lastSeenAt')}>Last seen</SortableTh>
+                    <SortableTh {...list.sortProps('pending')}>Pending</SortableTh>
+                    <SortableTh {...list.sortProps('lastSeenAt')}>Last seen</SortableTh>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
