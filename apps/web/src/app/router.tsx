@@ -356,7 +356,9 @@ const appChildren = (): AppRouteObject[] => [
     handle: { title: 'Settings', nav: { label: 'Settings', icon: IconSettings } },
     lazy: screens.settings(),
   },
-  // The earlier address of the same page (links in old mails and bookmarks).
+  // The same page under the brief's other names: settingsProfile (a child route of /app in the
+  // brief) and profile (the earlier address, in old mails and bookmarks).
+  { path: 'settingsProfile', handle: { title: 'Settings' }, lazy: screens.settings() },
   { path: 'profile', handle: { title: 'Settings' }, lazy: screens.settings() },
 ];
 

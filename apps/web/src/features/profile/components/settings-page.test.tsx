@@ -30,7 +30,8 @@ describe('SettingsPage: profile and password', () => {
   it('changes the password (sealed) and stores the new token', async () => {
     storage.setAuthToken(validToken('old'));
     const fresh = validToken('new');
-    const { calls } = renderApp('/app/profile', {
+    // /app/settingsProfile: the brief's address of the same page.
+    const { calls } = renderApp('/app/settingsProfile', {
       'GET auth': () => json(sessionFixture(['admin'])),
       'POST auth/password': () => json({ token: fresh, expiresAt: '2099-01-01T00:00:00.000Z' }),
     });

@@ -1,0 +1,97 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { demo, signIn } from './helpers';
+
+// Every screen a person reaches is held to WCAG 2.1 AA as axe-core checks it in Chromium:
+// contrast, names of controls and links, landmarks, headings, forms. The detail pages are
+// reached by following the first link of their list, so the test needs no ids.
+
+const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+async function expectAccessible(page: Page, what: string) {
+  await page.waitForLoadState('networkidle');
+  // The route's lazy screen and its first query have settled: no loader is left on the page.
+  await expect(page.getByRole('progressbar')).toHaveCount(0);
+  await expect(page.locator('[role="status"][aria-label^="Loading"]')).toHaveCount(0);
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();
+  const found = violations.map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.help}\n` +
+      violation.nodes
+        .slice(0, 5)
+        .map((node) => `    ${node.target.join(' ')}: ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`)
+        .join('\n'),
+  );
+  expect(found, `accessibility of ${what}`).toEqual([]);
+}
+
+async function scanPages(page: Page, paths: string[]) {
+  for (const path of paths) {
+    await page.goto(path);
+    await expectAccessible(page, path);
+  }
+}
+
+async function scanFirstDetail(page: Page, listPath: string, detailPrefix: string) {
+  await page.goto(listPath);
+  const link = page.locator(`main a[href^="${detailPrefix}"]`).first();
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(detailPrefix.replace(/\//g, '\\/')));
+  await expectAccessible(page, `${listPath} → ${page.url()}`);
+}
+
+test('public pages meet WCAG 2.1 AA, the sign-in form with its errors too', async ({ page }) => {
+  await scanPages(page, [
+    '/',
+    '/signup',
+    '/auth/forgot',
+    '/auth/reset?token=not-a-real-token',
+    '/verify?token=not-a-real-token',
+    '/invite?token=not-a-real-token',
+    '/reset/not-a-real-token',
+    '/no-such-page',
+  ]);
+  await page.goto('/');
+  await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
+  await expectAccessible(page, 'the sign-in form with its field errors');
+});
+
+test('admin screens meet WCAG 2.1 AA, with a dialog open', async ({ page }) => {
+  await signIn(page, demo.admin.email, demo.admin.password);
+  await expect(page).toHaveURL(/\/app/);
+  await scanPages(page, [
+    '/app/dashboard',
+    '/app/activity',
+    '/app/device',
+    '/app/offline',
+    '/app/notificationAndAlert',
+    '/app/user',
+    '/app/group',
+    '/app/cards',
+    '/app/lockout',
+    '/app/keys',
+    '/app/access-codes',
+    '/app/access-code/new',
+    '/app/adminChangeLog',
+    '/app/about',
+    '/app/settings',
+    '/sync/center',
+    '/sync/user',
+  ]);
+  await scanFirstDetail(page, '/app/device', '/app/device/');
+  await scanFirstDetail(page, '/app/user', '/app/user/');
+  await scanFirstDetail(page, '/app/group', '/app/group/');
+
+  await page.goto('/app/device');
+  await page.getByRole('button', { name: 'Add lock' }).click();
+  await expect(page.getByRole('dialog', { name: 'Add lock' })).toBeVisible();
+  await expectAccessible(page, 'the "Add lock" dialog');
+});
+
+test('the basic-user area meets WCAG 2.1 AA', async ({ page }) => {
+  await signIn(page, demo.user.email, demo.user.password);
+  await expect(page).toHaveURL(/\/user/);
+  await scanPages(page, ['/user', '/user/qr', '/user/help', '/user/settingsProfile']);
+  await scanFirstDetail(page, '/user', '/user/locks/');
+});
