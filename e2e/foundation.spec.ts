@@ -75,6 +75,14 @@ test('an unknown address shows the not-found page', async ({ page }) => {
   expect((await api.json()).error.code).toBe('not_found');
 });
 
+test('robots.txt keeps search engines out of the signed-in screens', async ({ page }) => {
+  const robots = await page.request.get('/robots.txt');
+  expect(robots.status()).toBe(200);
+  expect(robots.headers()['content-type']).toMatch(/^text\/plain/);
+  const rules = await robots.text();
+  for (const area of ['/app/', '/user/', '/sync/', '/api3/']) expect(rules).toContain(`Disallow: ${area}`);
+});
+
 test('a basic user sees their own locks, and cannot open the admin dashboard, in the screen or through the API', async ({
   page,
 }) => {
