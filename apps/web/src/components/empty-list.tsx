@@ -1,4 +1,5 @@
-import { EmptyState } from '@mantine/core';
+import { Button, EmptyState } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 
 interface EmptyListProps {
@@ -20,5 +21,30 @@ export function EmptyList({ icon, title, description, action, invite = false }: 
       <EmptyState.Description>{description}</EmptyState.Description>
       {action && <EmptyState.Actions>{action}</EmptyState.Actions>}
     </EmptyState>
+  );
+}
+
+interface NoMatchListProps {
+  title: string;
+  /** What to try instead. */
+  description: ReactNode;
+  /** The label of the button that clears the search and filters ("Show all locks"). */
+  showAll: string;
+  onShowAll: () => void;
+}
+
+/** A search or filter that found nothing: what to try, and a way back to the whole list. */
+export function NoMatchList({ title, description, showAll, onShowAll }: NoMatchListProps) {
+  return (
+    <EmptyList
+      icon={<IconSearch size={28} aria-hidden="true" />}
+      title={title}
+      description={description}
+      action={
+        <Button variant="default" onClick={onShowAll}>
+          {showAll}
+        </Button>
+      }
+    />
   );
 }

@@ -22,13 +22,10 @@ interface PagedListBodyProps<T> {
   empty: ReactNode;
   /** The {@link EmptyList} when nothing matches, with a way out. */
   noMatch: ReactNode;
-  pagination: {
-    page: number;
-    pageSize: number;
-    onChange: (page: number) => void;
-    /** What the list holds, for this total ("lock" or "locks"). */
-    noun: (total: number) => string;
-  };
+  /** The page controls of the list's `useListParams`. */
+  list: { page: number; pageSize: number; setPage: (page: number) => void };
+  /** What the list holds, one and many: `['lock', 'locks']`. */
+  noun: readonly [one: string, many: string];
   minWidth?: number;
   tableProps?: Omit<TableProps, 'style' | 'children'>;
   /** The table head and body for the page's items. */
@@ -43,7 +40,8 @@ export function PagedListBody<T>({
   filtered,
   empty,
   noMatch,
-  pagination,
+  list,
+  noun,
   minWidth = 300,
   tableProps,
   children,
@@ -67,11 +65,11 @@ export function PagedListBody<T>({
         </Table>
       </Table.ScrollContainer>
       <ListPagination
-        page={pagination.page}
-        pageSize={pagination.pageSize}
+        page={list.page}
+        pageSize={list.pageSize}
         total={data.total}
-        onChange={pagination.onChange}
-        noun={pagination.noun(data.total)}
+        onChange={list.setPage}
+        noun={data.total === 1 ? noun[0] : noun[1]}
       />
     </>
   );

@@ -240,12 +240,8 @@ export function ChangeLogPage() {
       filtered={filtered}
       empty={emptyList}
       noMatch={emptyList}
-      pagination={{
-        page: list.page,
-        pageSize: list.pageSize,
-        onChange: list.setPage,
-        noun: (total) => (total === 1 ? 'change' : 'changes'),
-      }}
+      list={list}
+      noun={['change', 'changes']}
       minWidth={320}
       tableProps={{ verticalSpacing: 'xs', highlightOnHover: false }}
     >

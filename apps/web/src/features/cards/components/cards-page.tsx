@@ -1,12 +1,12 @@
 import type { RfidCard } from '@latchkey/shared';
 import { ActionIcon, Anchor, Badge, Button, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconId, IconPencil, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconId, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { EditCardModal } from '@/components/cards/edit-card-modal';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { EmptyList } from '@/components/empty-list';
+import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
 import { SearchInput } from '@/components/search-input';
@@ -190,23 +190,15 @@ export function CardsPage() {
             />
           }
           noMatch={
-            <EmptyList
-              icon={<IconSearch size={28} aria-hidden="true" />}
+            <NoMatchList
               title="No cards match"
               description="Try another UID, label or name."
-              action={
-                <Button variant="default" onClick={() => list.setParams({ search: null })}>
-                  Show all cards
-                </Button>
-              }
+              showAll="Show all cards"
+              onShowAll={() => list.setParams({ search: null })}
             />
           }
-          pagination={{
-            page: list.page,
-            pageSize: list.pageSize,
-            onChange: list.setPage,
-            noun: (total) => (total === 1 ? 'card' : 'cards'),
-          }}
+          list={list}
+          noun={['card', 'cards']}
           minWidth={320}
         >
           {(items) => (

@@ -1,6 +1,6 @@
-import { Accordion, Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
-import { IconInbox, IconSearch } from '@tabler/icons-react';
-import { EmptyList } from '@/components/empty-list';
+import { Accordion, Group, Paper, Select, Stack, Text } from '@mantine/core';
+import { IconInbox } from '@tabler/icons-react';
+import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { ListPagination } from '@/components/list-pagination';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
@@ -51,15 +51,11 @@ export function DevMailboxPage() {
     );
   else if (mail.data.items.length === 0)
     body = (
-      <EmptyList
-        icon={<IconSearch size={28} aria-hidden="true" />}
+      <NoMatchList
         title="No mail matches"
         description="Try another address or subject, or show every kind."
-        action={
-          <Button variant="default" onClick={() => list.setParams({ search: null, kind: null })}>
-            Show all mail
-          </Button>
-        }
+        showAll="Show all mail"
+        onShowAll={() => list.setParams({ search: null, kind: null })}
       />
     );
   else

@@ -2,10 +2,10 @@ import type { Device, DeviceCreated } from '@latchkey/shared';
 import { Alert, Anchor, Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconBatteryOff, IconDialpad, IconLock, IconLockPlus, IconSearch } from '@tabler/icons-react';
+import { IconBatteryOff, IconDialpad, IconLock, IconLockPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { EmptyList } from '@/components/empty-list';
+import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { OneTimeSecretModal } from '@/components/one-time-secret-modal';
 import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
@@ -144,23 +144,15 @@ export function DevicesPage() {
         />
       }
       noMatch={
-        <EmptyList
-          icon={<IconSearch size={28} aria-hidden="true" />}
+        <NoMatchList
           title="No locks match"
           description="Try another name or serial, or another model."
-          action={
-            <Button variant="default" onClick={() => list.setParams({ model: null, search: null })}>
-              Show all locks
-            </Button>
-          }
+          showAll="Show all locks"
+          onShowAll={() => list.setParams({ model: null, search: null })}
         />
       }
-      pagination={{
-        page: list.page,
-        pageSize: list.pageSize,
-        onChange: list.setPage,
-        noun: (total) => (total === 1 ? 'lock' : 'locks'),
-      }}
+      list={list}
+      noun={['lock', 'locks']}
       minWidth={320}
     >
       {(items) => (

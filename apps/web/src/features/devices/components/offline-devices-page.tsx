@@ -80,12 +80,8 @@ export function OfflineDevicesPage() {
           filtered={false}
           empty={allOnline}
           noMatch={allOnline}
-          pagination={{
-            page: list.page,
-            pageSize: list.pageSize,
-            onChange: list.setPage,
-            noun: (total) => (total === 1 ? 'offline lock' : 'offline locks'),
-          }}
+          list={list}
+          noun={['offline lock', 'offline locks']}
           minWidth={320}
         >
           {(items) => (

@@ -3,9 +3,9 @@ import { Anchor, Button, Group, Modal, Paper, Stack, Table, Text } from '@mantin
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconPlus, IconSearch, IconUsersGroup } from '@tabler/icons-react';
+import { IconPlus, IconUsersGroup } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
-import { EmptyList } from '@/components/empty-list';
+import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
 import { SearchInput } from '@/components/search-input';
@@ -115,15 +115,11 @@ export function GroupsPage() {
   );
 
   const noGroupsMatch = (
-    <EmptyList
-      icon={<IconSearch size={28} aria-hidden="true" />}
+    <NoMatchList
       title="No groups match"
       description="Try another name."
-      action={
-        <Button variant="default" onClick={() => list.setSearch('')}>
-          Show all groups
-        </Button>
-      }
+      showAll="Show all groups"
+      onShowAll={() => list.setSearch('')}
     />
   );
   const noGroupsYet = (
@@ -144,12 +140,8 @@ export function GroupsPage() {
       filtered={Boolean(list.search)}
       empty={noGroupsYet}
       noMatch={list.search ? noGroupsMatch : noGroupsYet}
-      pagination={{
-        page: list.page,
-        pageSize: list.pageSize,
-        onChange: list.setPage,
-        noun: (total) => (total === 1 ? 'group' : 'groups'),
-      }}
+      list={list}
+      noun={['group', 'groups']}
     >
       {(items) => (
         <>

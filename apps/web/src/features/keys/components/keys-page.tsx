@@ -2,9 +2,9 @@ import { KEY_TYPES, type Key, type KeyType } from '@latchkey/shared';
 import { Anchor, Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconKey, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconKey, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { EmptyList } from '@/components/empty-list';
+import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { KeyTypeBadge } from '@/components/key-type-badge';
 import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
@@ -132,23 +132,15 @@ export function KeysPage() {
         />
       }
       noMatch={
-        <EmptyList
-          icon={<IconSearch size={28} aria-hidden="true" />}
+        <NoMatchList
           title="No keys match"
           description="Try another name or number, or another type."
-          action={
-            <Button variant="default" onClick={() => list.setParams({ type: null, search: null })}>
-              Show all keys
-            </Button>
-          }
+          showAll="Show all keys"
+          onShowAll={() => list.setParams({ type: null, search: null })}
         />
       }
-      pagination={{
-        page: list.page,
-        pageSize: list.pageSize,
-        onChange: list.setPage,
-        noun: (total) => (total === 1 ? 'key' : 'keys'),
-      }}
+      list={list}
+      noun={['key', 'keys']}
     >
       {(items) => (
         <>

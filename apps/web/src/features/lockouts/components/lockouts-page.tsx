@@ -1,8 +1,8 @@
 import { LOCKOUT_STATES, type LockoutRecord } from '@latchkey/shared';
 import { Anchor, Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
-import { IconLockCancel, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconLockCancel, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { EmptyList } from '@/components/empty-list';
+import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
 import { SearchInput } from '@/components/search-input';
@@ -94,23 +94,15 @@ export function LockoutsPage() {
         />
       }
       noMatch={
-        <EmptyList
-          icon={<IconSearch size={28} aria-hidden="true" />}
+        <NoMatchList
           title="No lockouts match"
           description="Try another name, or another state."
-          action={
-            <Button variant="default" onClick={() => list.setParams({ state: null, search: null })}>
-              Show all lockouts
-            </Button>
-          }
+          showAll="Show all lockouts"
+          onShowAll={() => list.setParams({ state: null, search: null })}
         />
       }
-      pagination={{
-        page: list.page,
-        pageSize: list.pageSize,
-        onChange: list.setPage,
-        noun: (total) => (total === 1 ? 'lockout' : 'lockouts'),
-      }}
+      list={list}
+      noun={['lockout', 'lockouts']}
     >
       {(items) => (
         <>

@@ -2,10 +2,10 @@ import type { PortalMember } from '@latchkey/shared';
 import { Anchor, Button, Group, Paper, Select, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconMailPlus, IconSearch, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { IconMailPlus, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { EmptyList } from '@/components/empty-list';
+import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { MemberStatusBadge, RoleBadge } from '@/components/member-badges';
 import { OneTimeSecretModal } from '@/components/one-time-secret-modal';
 import { PageHeader } from '@/components/page-header';
@@ -140,15 +140,11 @@ export function MembersPage() {
   );
 
   const nobodyMatches = (
-    <EmptyList
-      icon={<IconSearch size={28} aria-hidden="true" />}
+    <NoMatchList
       title="Nobody matches"
       description="Try another name or email, or show everyone."
-      action={
-        <Button variant="default" onClick={() => list.setParams({ show: null, search: null })}>
-          Show everyone
-        </Button>
-      }
+      showAll="Show everyone"
+      onShowAll={() => list.setParams({ show: null, search: null })}
     />
   );
   const nobodyYet = (
@@ -169,12 +165,8 @@ export function MembersPage() {
       filtered={filtered}
       empty={nobodyYet}
       noMatch={filtered ? nobodyMatches : nobodyYet}
-      pagination={{
-        page: list.page,
-        pageSize: list.pageSize,
-        onChange: list.setPage,
-        noun: (total) => (total === 1 ? 'person' : 'people'),
-      }}
+      list={list}
+      noun={['person', 'people']}
     >
       {(items) => (
         <>

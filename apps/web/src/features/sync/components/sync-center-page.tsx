@@ -128,12 +128,8 @@ export function SyncCenterPage() {
                 description="Try another search or state."
               />
             }
-            pagination={{
-              page: list.page,
-              pageSize: list.pageSize,
-              onChange: list.setPage,
-              noun: (total) => (total === 1 ? 'lock' : 'locks'),
-            }}
+            list={list}
+            noun={['lock', 'locks']}
             minWidth={560}
             tableProps={{ 'aria-label': 'Locks and their credential sync' }}
           >
