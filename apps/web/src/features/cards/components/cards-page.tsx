@@ -9,7 +9,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
-import { SearchInput } from '@/components/search-input';
+import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
 import { errorMessage } from '@/lib/errors';
 import { formatDate, formatRelative, formatUid, formatValidity } from '@/lib/format';
@@ -162,15 +162,7 @@ export function CardsPage() {
         description="Every RFID card in the portal and who carries it. Register new cards on a person's page."
       />
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
-        <Group gap="sm" mb="md" align="flex-end" wrap="wrap">
-          <SearchInput
-            label="Search cards"
-            placeholder="UID, label or holder"
-            value={list.search}
-            onSearch={list.setSearch}
-            style={{ flex: '1 1 240px' }}
-          />
-        </Group>
+        <ListFilters list={list} searchLabel="Search cards" searchPlaceholder="UID, label or holder" />
         <PagedListBody
           query={cards}
           loadingLabel="Loading cards"

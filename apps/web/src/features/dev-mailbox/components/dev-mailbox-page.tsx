@@ -1,10 +1,10 @@
-import { Accordion, Group, Paper, Select, Stack, Text } from '@mantine/core';
+import { Accordion, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconInbox } from '@tabler/icons-react';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { ListPagination } from '@/components/list-pagination';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
-import { SearchInput } from '@/components/search-input';
+import { ListFilters } from '@/components/list-filters';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { useListParams } from '@/lib/use-list-params';
@@ -108,25 +108,18 @@ export function DevMailboxPage() {
         description="Every message the server wrote, newest first, whether it was sent or not. Links in the text open in a new tab."
       />
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
-        <Group gap="sm" mb="md" align="flex-end" wrap="wrap">
-          <SearchInput
-            label="Search mail"
-            placeholder="Address or subject"
-            value={list.search}
-            onSearch={list.setSearch}
-            style={{ flex: '1 1 240px' }}
-          />
-          <Select
-            label="Kind"
-            placeholder="Every kind"
-            data={TEMPLATES}
-            value={template || null}
-            onChange={(value) => list.setParam('kind', value)}
-            clearable
-            comboboxProps={{ withinPortal: true }}
-            style={{ flex: '0 1 200px' }}
-          />
-        </Group>
+        <ListFilters
+          list={list}
+          searchLabel="Search mail"
+          searchPlaceholder="Address or subject"
+          filter={{
+            param: 'kind',
+            label: 'Kind',
+            placeholder: 'Every kind',
+            data: TEMPLATES,
+            value: template || null,
+          }}
+        />
         {body}
       </Paper>
     </Stack>

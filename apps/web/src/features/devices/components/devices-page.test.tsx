@@ -74,6 +74,25 @@ describe('DevicesPage', () => {
     expect(screen.getByRole('columnheader', { name: 'Battery' })).toHaveAttribute('aria-sort', 'ascending');
   });
 
+  it('filters by model on the server, keeps the choice in the address, and clears it', async () => {
+    const { calls, router } = setup();
+    const user = userEvent.setup();
+    await screen.findByRole('table');
+    await user.click(screen.getByLabelText('Model', { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Keypad code lock' }));
+    await waitFor(() => expect(router.state.location.search).toContain('model=generic-codelock'));
+    const lastFilter = () => {
+      const params = new URL(calls.filter((c) => c.path === 'portal/devices').at(-1)!.url, 'http://x')
+        .searchParams;
+      return [params.get('filterBy'), params.get('filterValue')];
+    };
+    await waitFor(() => expect(lastFilter()).toEqual(['model', 'generic-codelock']));
+
+    await user.click(screen.getByRole('button', { name: 'Clear model' }));
+    await waitFor(() => expect(router.state.location.search).not.toContain('model='));
+    expect(screen.getByLabelText('Model', { selector: 'input' })).toHaveValue('');
+  }, 15_000);
+
   it('says when nothing matches, and clears both the search and the model filter', async () => {
     const { router } = setup();
     await screen.findByRole('table');

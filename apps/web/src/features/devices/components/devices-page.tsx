@@ -1,5 +1,5 @@
 import type { Device, DeviceCreated } from '@latchkey/shared';
-import { Alert, Anchor, Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconBatteryOff, IconDialpad, IconLock, IconLockPlus } from '@tabler/icons-react';
@@ -9,7 +9,7 @@ import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { OneTimeSecretModal } from '@/components/one-time-secret-modal';
 import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
-import { SearchInput } from '@/components/search-input';
+import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
 import { useListParams } from '@/lib/use-list-params';
 import { useSession } from '@/lib/session';
@@ -191,25 +191,19 @@ export function DevicesPage() {
       />
       <LowBatteryAlert />
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
-        <Group gap="sm" mb="md" align="flex-end" wrap="wrap">
-          <SearchInput
-            label="Search locks"
-            placeholder="Name or serial"
-            value={list.search}
-            onSearch={list.setSearch}
-            style={{ flex: '1 1 240px' }}
-          />
-          <Select
-            label="Model"
-            placeholder="All models"
-            data={MODEL_OPTIONS}
-            value={model || null}
-            onChange={(value) => list.setParam('model', value)}
-            clearable
-            comboboxProps={{ withinPortal: true }}
-            style={{ flex: '0 1 240px' }}
-          />
-        </Group>
+        <ListFilters
+          list={list}
+          searchLabel="Search locks"
+          searchPlaceholder="Name or serial"
+          filter={{
+            param: 'model',
+            label: 'Model',
+            placeholder: 'All models',
+            data: MODEL_OPTIONS,
+            value: model || null,
+            width: 240,
+          }}
+        />
         {body}
       </Paper>
       <AddDeviceModal

@@ -1,5 +1,5 @@
 import { KEY_TYPES, type Key, type KeyType } from '@latchkey/shared';
-import { Anchor, Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconKey, IconPlus } from '@tabler/icons-react';
@@ -8,7 +8,7 @@ import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { KeyTypeBadge } from '@/components/key-type-badge';
 import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
-import { SearchInput } from '@/components/search-input';
+import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
 import { KEY_TYPE_OPTIONS } from '@/lib/credential-labels';
 import { formatDate, formatRelative } from '@/lib/format';
@@ -180,25 +180,18 @@ export function KeysPage() {
         aside={newButton}
       />
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
-        <Group gap="sm" mb="md" align="flex-end" wrap="wrap">
-          <SearchInput
-            label="Search keys"
-            placeholder="Name or number"
-            value={list.search}
-            onSearch={list.setSearch}
-            style={{ flex: '1 1 240px' }}
-          />
-          <Select
-            label="Type"
-            placeholder="All types"
-            data={KEY_TYPE_OPTIONS}
-            value={type}
-            onChange={(value) => list.setParam('type', value)}
-            clearable
-            comboboxProps={{ withinPortal: true }}
-            style={{ flex: '0 1 200px' }}
-          />
-        </Group>
+        <ListFilters
+          list={list}
+          searchLabel="Search keys"
+          searchPlaceholder="Name or number"
+          filter={{
+            param: 'type',
+            label: 'Type',
+            placeholder: 'All types',
+            data: KEY_TYPE_OPTIONS,
+            value: type,
+          }}
+        />
         {body}
       </Paper>
       <NewKeyModal

@@ -1,11 +1,11 @@
 import { LOCKOUT_STATES, type LockoutRecord } from '@latchkey/shared';
-import { Anchor, Button, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconLockCancel, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
-import { SearchInput } from '@/components/search-input';
+import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
 import { useListParams } from '@/lib/use-list-params';
 import { useLockouts } from '../api/get-lockouts';
@@ -136,25 +136,18 @@ export function LockoutsPage() {
         aside={newButton}
       />
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
-        <Group gap="sm" mb="md" align="flex-end" wrap="wrap">
-          <SearchInput
-            label="Search lockouts"
-            placeholder="Lockout name"
-            value={list.search}
-            onSearch={list.setSearch}
-            style={{ flex: '1 1 240px' }}
-          />
-          <Select
-            label="State"
-            placeholder="All states"
-            data={STATE_OPTIONS}
-            value={state}
-            onChange={(value) => list.setParam('state', value)}
-            clearable
-            comboboxProps={{ withinPortal: true }}
-            style={{ flex: '0 1 200px' }}
-          />
-        </Group>
+        <ListFilters
+          list={list}
+          searchLabel="Search lockouts"
+          searchPlaceholder="Lockout name"
+          filter={{
+            param: 'state',
+            label: 'State',
+            placeholder: 'All states',
+            data: STATE_OPTIONS,
+            value: state,
+          }}
+        />
         {body}
       </Paper>
     </Stack>

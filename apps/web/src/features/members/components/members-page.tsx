@@ -1,5 +1,5 @@
 import type { PortalMember } from '@latchkey/shared';
-import { Anchor, Button, Group, Paper, Select, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconMailPlus, IconUserPlus, IconUsers } from '@tabler/icons-react';
@@ -10,7 +10,7 @@ import { MemberStatusBadge, RoleBadge } from '@/components/member-badges';
 import { OneTimeSecretModal } from '@/components/one-time-secret-modal';
 import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
-import { SearchInput } from '@/components/search-input';
+import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
 import { formatDate, formatRelative } from '@/lib/format';
 import { displayName } from '@/lib/session';
@@ -214,25 +214,18 @@ export function MembersPage() {
         }
       />
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
-        <Group gap="sm" mb="md" align="flex-end" wrap="wrap">
-          <SearchInput
-            label="Search people"
-            placeholder="Name or email"
-            value={list.search}
-            onSearch={list.setSearch}
-            style={{ flex: '1 1 240px' }}
-          />
-          <Select
-            label="Show"
-            placeholder="Everyone"
-            data={SHOW_OPTIONS}
-            value={show || null}
-            onChange={(value) => list.setParam('show', value)}
-            clearable
-            comboboxProps={{ withinPortal: true }}
-            style={{ flex: '0 1 200px' }}
-          />
-        </Group>
+        <ListFilters
+          list={list}
+          searchLabel="Search people"
+          searchPlaceholder="Name or email"
+          filter={{
+            param: 'show',
+            label: 'Show',
+            placeholder: 'Everyone',
+            data: SHOW_OPTIONS,
+            value: show || null,
+          }}
+        />
         {body}
       </Paper>
       <AddMemberModal opened={adding} onCancel={closeAdd} onAdded={onAdded} />
