@@ -40,58 +40,65 @@ async function scanFirstDetail(page: Page, listPath: string, detailPrefix: strin
   await expectAccessible(page, `${listPath} → ${page.url()}`);
 }
 
-test('public pages meet WCAG 2.1 AA, the sign-in form with its errors too', async ({ page }) => {
-  await scanPages(page, [
-    '/',
-    '/signup',
-    '/auth/forgot',
-    '/auth/reset?token=not-a-real-token',
-    '/verify?token=not-a-real-token',
-    '/invite?token=not-a-real-token',
-    '/reset/not-a-real-token',
-    '/no-such-page',
-  ]);
-  await page.goto('/');
-  await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
-  await expectAccessible(page, 'the sign-in form with its field errors');
-});
+// The app follows the device's colour scheme: both are checked.
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(`WCAG 2.1 AA in the ${colorScheme} scheme`, () => {
+    test.use({ colorScheme });
 
-test('admin screens meet WCAG 2.1 AA, with a dialog open', async ({ page }) => {
-  await signIn(page, demo.admin.email, demo.admin.password);
-  await expect(page).toHaveURL(/\/app/);
-  await scanPages(page, [
-    '/app/dashboard',
-    '/app/activity',
-    '/app/device',
-    '/app/offline',
-    '/app/notificationAndAlert',
-    '/app/user',
-    '/app/group',
-    '/app/cards',
-    '/app/lockout',
-    '/app/keys',
-    '/app/access-codes',
-    '/app/access-code/new',
-    '/app/adminChangeLog',
-    '/app/about',
-    '/app/settings',
-    '/sync/center',
-    '/sync/user',
-  ]);
-  await scanFirstDetail(page, '/app/device', '/app/device/');
-  await scanFirstDetail(page, '/app/user', '/app/user/');
-  await scanFirstDetail(page, '/app/group', '/app/group/');
+    test('public pages, and the sign-in form with its errors', async ({ page }) => {
+      await scanPages(page, [
+        '/',
+        '/signup',
+        '/auth/forgot',
+        '/auth/reset?token=not-a-real-token',
+        '/verify?token=not-a-real-token',
+        '/invite?token=not-a-real-token',
+        '/reset/not-a-real-token',
+        '/no-such-page',
+      ]);
+      await page.goto('/');
+      await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
+      await expectAccessible(page, 'the sign-in form with its field errors');
+    });
 
-  await page.goto('/app/device');
-  await page.getByRole('button', { name: 'Add lock' }).click();
-  await expect(page.getByRole('dialog', { name: 'Add lock' })).toBeVisible();
-  await expectAccessible(page, 'the "Add lock" dialog');
-});
+    test('admin screens, with a dialog open', async ({ page }) => {
+      await signIn(page, demo.admin.email, demo.admin.password);
+      await expect(page).toHaveURL(/\/app/);
+      await scanPages(page, [
+        '/app/dashboard',
+        '/app/activity',
+        '/app/device',
+        '/app/offline',
+        '/app/notificationAndAlert',
+        '/app/user',
+        '/app/group',
+        '/app/cards',
+        '/app/lockout',
+        '/app/keys',
+        '/app/access-codes',
+        '/app/access-code/new',
+        '/app/adminChangeLog',
+        '/app/about',
+        '/app/settings',
+        '/sync/center',
+        '/sync/user',
+      ]);
+      await scanFirstDetail(page, '/app/device', '/app/device/');
+      await scanFirstDetail(page, '/app/user', '/app/user/');
+      await scanFirstDetail(page, '/app/group', '/app/group/');
 
-test('the basic-user area meets WCAG 2.1 AA', async ({ page }) => {
-  await signIn(page, demo.user.email, demo.user.password);
-  await expect(page).toHaveURL(/\/user/);
-  await scanPages(page, ['/user', '/user/qr', '/user/help', '/user/settingsProfile']);
-  await scanFirstDetail(page, '/user', '/user/locks/');
-});
+      await page.goto('/app/device');
+      await page.getByRole('button', { name: 'Add lock' }).click();
+      await expect(page.getByRole('dialog', { name: 'Add lock' })).toBeVisible();
+      await expectAccessible(page, 'the "Add lock" dialog');
+    });
+
+    test('the basic-user area', async ({ page }) => {
+      await signIn(page, demo.user.email, demo.user.password);
+      await expect(page).toHaveURL(/\/user/);
+      await scanPages(page, ['/user', '/user/qr', '/user/help', '/user/settingsProfile']);
+      await scanFirstDetail(page, '/user', '/user/locks/');
+    });
+  });
+}

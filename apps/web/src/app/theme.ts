@@ -2,6 +2,7 @@ import { BREAKPOINTS_PX, COLORS } from '@latchkey/shared';
 import {
   createTheme,
   darken,
+  lighten,
   luminance,
   type CSSVariablesResolver,
   type MantineColorsTuple,
@@ -50,16 +51,16 @@ const contrast = (a: string, b: string) => {
 };
 
 /**
- * The colour, darkened in 5 % steps until it reads at 4.5:1 on every given background. Mantine's
- * shade 6 does not for most colours (red 3.3:1 on white, teal 2.6:1), and neither does shade 9 on
- * shade 1 for yellow or orange.
+ * The colour, darkened (or, on dark backgrounds, lightened) in 5 % steps until it reads at 4.5:1
+ * on every given background. Mantine's shade 6 does not for most colours (red 3.3:1 on white,
+ * teal 2.6:1), nor shade 9 on shade 1 for yellow or orange, nor dimmed text in the dark scheme.
  */
-function readable(color: string, backgrounds: string[]): string {
+function readable(color: string, backgrounds: string[], adjust: typeof darken = darken): string {
   const passes = (candidate: string) =>
     backgrounds.every((background) => contrast(candidate, background) >= READABLE);
   let step = 0;
-  while (!passes(darken(color, step)) && step < 1) step += 0.05;
-  return darken(color, step);
+  while (!passes(adjust(color, step)) && step < 1) step += 0.05;
+  return adjust(color, step);
 }
 
 /**
@@ -67,8 +68,9 @@ function readable(color: string, backgrounds: string[]): string {
  *
  * In the light scheme every colour's text, outline and filled variants (white text on it) use its
  * shade 6 darkened until readable, and so does the text of light badges and alerts on their tinted background;
- * dimmed text (gray 6, 3.3:1 on white) becomes readable on the grey page background too.
- * e2e/accessibility.spec.ts holds the screens to WCAG AA with axe.
+ * dimmed text (gray 6, 3.3:1 on white) becomes readable on the grey page background too. In the
+ * dark scheme, dimmed text (dark 2, 4.0:1 on the cards) and error text are lightened until readable.
+ * e2e/accessibility.spec.ts holds the screens, in both schemes, to WCAG AA with axe.
  */
 export const cssVariablesResolver: CSSVariablesResolver = (resolved) => {
   const white = resolved.white;
@@ -87,5 +89,13 @@ export const cssVariablesResolver: CSSVariablesResolver = (resolved) => {
     light[`--mantine-color-${name}-outline`] = strong;
     light[`--mantine-color-${name}-light-color`] = readable(shades[9]!, [shades[1]!, shades[2]!]);
   }
-  return { variables: {}, light, dark: { '--mantine-color-text': COLORS.light } };
+  const { dark: darks } = resolved.colors;
+  const dark = {
+    '--mantine-color-text': COLORS.light,
+    // Cards and the page: dark 7 and dark 8.
+    '--mantine-color-dimmed': readable(darks[2], [darks[7], darks[8]], lighten),
+    // Field errors: on inputs (dark 6) and cards.
+    '--mantine-color-error': readable(resolved.colors.red[6], [darks[6], darks[7]], lighten),
+  };
+  return { variables: {}, light, dark };
 };
