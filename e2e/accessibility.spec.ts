@@ -69,6 +69,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
         '/app/dashboard',
         '/app/activity',
         '/app/device',
+        // Filtered: the filter's clear button shows, and must be a named button.
+        '/app/device?model=generic-codelock',
         '/app/offline',
         '/app/notificationAndAlert',
         '/app/user',

@@ -1,6 +1,8 @@
 import { BREAKPOINTS_PX, COLORS } from '@latchkey/shared';
 import {
   createTheme,
+  MultiSelect,
+  Select,
   darken,
   lighten,
   luminance,
@@ -25,6 +27,8 @@ export const latchkeyBlue: MantineColorsTuple = [
 const em = (px: number) => `${px / 16}em`;
 const [sm, md, lg, xl] = BREAKPOINTS_PX;
 
+const ACCESSIBLE_CLEAR_BUTTON = { 'aria-label': 'Clear', 'aria-hidden': false, tabIndex: 0 };
+
 export const theme = createTheme({
   primaryColor: 'latchkey',
   primaryShade: { light: 6, dark: 6 },
@@ -40,6 +44,12 @@ export const theme = createTheme({
   fontFamily:
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '650' },
+  components: {
+    // Mantine hides a clearable field's clear button from keyboards and screen readers; it is
+    // the one way to empty a choice, so it is a named, focusable button here.
+    Select: Select.extend({ defaultProps: { clearButtonProps: ACCESSIBLE_CLEAR_BUTTON } }),
+    MultiSelect: MultiSelect.extend({ defaultProps: { clearButtonProps: ACCESSIBLE_CLEAR_BUTTON } }),
+  },
 });
 
 /** WCAG AA for normal-size text. */

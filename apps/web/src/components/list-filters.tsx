@@ -43,8 +43,7 @@ export function ListFilters({ list, searchLabel, searchPlaceholder, filter }: Li
           value={filter.value}
           onChange={(value) => list.setParam(filter.param, value)}
           clearable
-          // Mantine hides the clear button from keyboards and screen readers; here it is the
-          // one-step way back to the whole list, so it is a named, focusable button.
+          // Named for what it clears (the theme makes every clear button focusable and named).
           clearButtonProps={{
             'aria-label': `Clear ${filter.label.toLowerCase()}`,
             'aria-hidden': false,
