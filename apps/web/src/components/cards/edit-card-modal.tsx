@@ -1,5 +1,5 @@
 import { rfidInputSchema, type RfidCard, type RfidInput } from '@latchkey/shared';
-import { Alert, Button, Group, Modal, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle } from '@tabler/icons-react';
@@ -7,8 +7,9 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { formatUid } from '@/lib/format';
+import { ValidityFields } from '@/components/validity-fields';
 import { formResolver } from '@/lib/forms';
-import { browserTimeZone, isoToLocalInput, localInputToIso } from '@/lib/local-datetime';
+import { isoToLocalInput, localInputToIso } from '@/lib/local-datetime';
 import { useUpdateRfid } from '@/lib/rfid-api';
 import { useScopedUsers } from '@/lib/scoped-users';
 
@@ -127,7 +128,6 @@ function EditCardForm({ card, onSaved, onCancel }: EditCardFormProps) {
     },
     validate: validator(card.uid),
   });
-  const timeHint = `Optional, on your clock (${browserTimeZone()}).`;
 
   const submit = form.onSubmit(async (values) => {
     setFailure(null);
@@ -172,22 +172,7 @@ function EditCardForm({ card, onSaved, onCancel }: EditCardFormProps) {
           onChange={(value) => form.setFieldValue('userId', value)}
           error={form.errors.userId}
         />
-        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-          <TextInput
-            type="datetime-local"
-            label={LABELS.validFrom}
-            description={timeHint}
-            inputWrapperOrder={['label', 'input', 'description', 'error']}
-            {...form.getInputProps('validFrom')}
-          />
-          <TextInput
-            type="datetime-local"
-            label={LABELS.validUntil}
-            description={timeHint}
-            inputWrapperOrder={['label', 'input', 'description', 'error']}
-            {...form.getInputProps('validUntil')}
-          />
-        </SimpleGrid>
+        <ValidityFields from={form.getInputProps('validFrom')} until={form.getInputProps('validUntil')} />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel} disabled={update.isPending}>
             Cancel

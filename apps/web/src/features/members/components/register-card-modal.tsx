@@ -1,12 +1,13 @@
 import { rfidInputSchema, type PortalMember, type RfidCard, type RfidInput } from '@latchkey/shared';
-import { Alert, Button, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
+import { ValidityFields } from '@/components/validity-fields';
 import { formResolver } from '@/lib/forms';
-import { browserTimeZone, localInputToIso } from '@/lib/local-datetime';
+import { localInputToIso } from '@/lib/local-datetime';
 import { displayName } from '@/lib/session';
 import { useRegisterRfid } from '../api/register-rfid';
 
@@ -64,7 +65,6 @@ function RegisterCardForm({ member, onRegistered, onCancel }: RegisterCardFormPr
     initialValues: { uid: '', name: '', validFrom: '', validUntil: '' },
     validate: validator(member._id),
   });
-  const timeHint = `Optional, on your clock (${browserTimeZone()}).`;
 
   const submit = form.onSubmit(async (values) => {
     setFailure(null);
@@ -108,22 +108,7 @@ function RegisterCardForm({ member, onRegistered, onCancel }: RegisterCardFormPr
           maxLength={80}
           {...form.getInputProps('name')}
         />
-        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-          <TextInput
-            type="datetime-local"
-            label={LABELS.validFrom}
-            description={timeHint}
-            inputWrapperOrder={['label', 'input', 'description', 'error']}
-            {...form.getInputProps('validFrom')}
-          />
-          <TextInput
-            type="datetime-local"
-            label={LABELS.validUntil}
-            description={timeHint}
-            inputWrapperOrder={['label', 'input', 'description', 'error']}
-            {...form.getInputProps('validUntil')}
-          />
-        </SimpleGrid>
+        <ValidityFields from={form.getInputProps('validFrom')} until={form.getInputProps('validUntil')} />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel} disabled={register.isPending}>
             Cancel
