@@ -1,35 +1,19 @@
 import { memberCreateSchema, PASSWORD_MIN_LENGTH, type PortalMember } from '@latchkey/shared';
-import {
-  Button,
-  Group,
-  Modal,
-  PasswordInput,
-  SegmentedControl,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
 import { formResolver } from '@/lib/forms';
 import { useCreateMember } from '../api/create-member';
+import { PERSON_LABELS, PersonFields, type PersonValues } from './person-fields';
 
-interface AddMemberValues {
-  email: string;
-  firstName: string;
-  lastName: string;
-  role: 'admin' | 'user';
+interface AddMemberValues extends PersonValues {
   password: string;
 }
 
 const LABELS: Record<keyof AddMemberValues, string> = {
-  email: 'Email',
-  firstName: 'First name',
-  lastName: 'Last name',
-  role: 'Role',
+  ...PERSON_LABELS,
   password: 'Password',
 };
 
@@ -77,41 +61,7 @@ function AddMemberForm({ onAdded, onCancel }: AddMemberFormProps) {
   return (
     <form onSubmit={submit} noValidate aria-label="Add person">
       <Stack gap="md">
-        <TextInput
-          label={LABELS.email}
-          type="email"
-          autoComplete="off"
-          required
-          data-autofocus
-          {...form.getInputProps('email')}
-        />
-        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-          <TextInput
-            label={LABELS.firstName}
-            autoComplete="off"
-            maxLength={80}
-            {...form.getInputProps('firstName')}
-          />
-          <TextInput
-            label={LABELS.lastName}
-            autoComplete="off"
-            maxLength={80}
-            {...form.getInputProps('lastName')}
-          />
-        </SimpleGrid>
-        <Stack gap={4}>
-          <Text size="sm" fw={500} id="add-member-role">
-            {LABELS.role}
-          </Text>
-          <SegmentedControl
-            aria-labelledby="add-member-role"
-            data={[
-              { value: 'user', label: 'User: opens locks' },
-              { value: 'admin', label: 'Admin: runs the portal' },
-            ]}
-            {...form.getInputProps('role')}
-          />
-        </Stack>
+        <PersonFields form={form} />
         <PasswordInput
           label={LABELS.password}
           description={`Optional, for someone without a Latchkey account: at least ${PASSWORD_MIN_LENGTH} characters. Leave it empty to have one made up and shown to you once.`}

@@ -1,15 +1,5 @@
 import { userInviteSchema, type PortalMember } from '@latchkey/shared';
-import {
-  Button,
-  Group,
-  Modal,
-  MultiSelect,
-  SegmentedControl,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Button, Group, Modal, MultiSelect, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -19,22 +9,16 @@ import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
 import { formResolver } from '@/lib/forms';
 import { useGroupOptions } from '../api/group-options';
 import { useInviteMember } from '../api/invite-member';
+import { PERSON_LABELS, PersonFields, type PersonValues } from './person-fields';
 import { useLockOptions } from '@/lib/lock-options';
 
-interface InviteValues {
-  email: string;
-  firstName: string;
-  lastName: string;
-  role: 'admin' | 'user';
+interface InviteValues extends PersonValues {
   groupIds: string[];
   deviceIds: string[];
 }
 
 const LABELS: Record<keyof InviteValues, string> = {
-  email: 'Email',
-  firstName: 'First name',
-  lastName: 'Last name',
-  role: 'Role',
+  ...PERSON_LABELS,
   groupIds: 'Groups',
   deviceIds: 'Locks',
 };
@@ -103,41 +87,7 @@ function InviteMemberForm({ onInvited, onCancel }: InviteMemberFormProps) {
         <Text size="sm" c="dimmed">
           They get a mail with a link to join. Groups and locks take effect once they accept.
         </Text>
-        <TextInput
-          label={LABELS.email}
-          type="email"
-          autoComplete="off"
-          required
-          data-autofocus
-          {...form.getInputProps('email')}
-        />
-        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-          <TextInput
-            label={LABELS.firstName}
-            autoComplete="off"
-            maxLength={80}
-            {...form.getInputProps('firstName')}
-          />
-          <TextInput
-            label={LABELS.lastName}
-            autoComplete="off"
-            maxLength={80}
-            {...form.getInputProps('lastName')}
-          />
-        </SimpleGrid>
-        <Stack gap={4}>
-          <Text size="sm" fw={500} id="invite-member-role">
-            {LABELS.role}
-          </Text>
-          <SegmentedControl
-            aria-labelledby="invite-member-role"
-            data={[
-              { value: 'user', label: 'User: opens locks' },
-              { value: 'admin', label: 'Admin: runs the portal' },
-            ]}
-            {...form.getInputProps('role')}
-          />
-        </Stack>
+        <PersonFields form={form} />
         <MultiSelect
           label={LABELS.groupIds}
           description="Optional: the groups they join."
