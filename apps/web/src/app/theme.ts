@@ -9,6 +9,7 @@ import {
   type CSSVariablesResolver,
   type MantineColorsTuple,
 } from '@mantine/core';
+import { accessibleClearButton } from '@/lib/clear-button';
 
 /** Ten shades of the brand slate blue; index 6 is the brand colour itself (#3F5B68). */
 export const latchkeyBlue: MantineColorsTuple = [
@@ -27,8 +28,6 @@ export const latchkeyBlue: MantineColorsTuple = [
 const em = (px: number) => `${px / 16}em`;
 const [sm, md, lg, xl] = BREAKPOINTS_PX;
 
-const ACCESSIBLE_CLEAR_BUTTON = { 'aria-label': 'Clear', 'aria-hidden': false, tabIndex: 0 };
-
 export const theme = createTheme({
   primaryColor: 'latchkey',
   primaryShade: { light: 6, dark: 6 },
@@ -45,10 +44,8 @@ export const theme = createTheme({
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '650' },
   components: {
-    // Mantine hides a clearable field's clear button from keyboards and screen readers; it is
-    // the one way to empty a choice, so it is a named, focusable button here.
-    Select: Select.extend({ defaultProps: { clearButtonProps: ACCESSIBLE_CLEAR_BUTTON } }),
-    MultiSelect: MultiSelect.extend({ defaultProps: { clearButtonProps: ACCESSIBLE_CLEAR_BUTTON } }),
+    Select: Select.extend({ defaultProps: { clearButtonProps: accessibleClearButton() } }),
+    MultiSelect: MultiSelect.extend({ defaultProps: { clearButtonProps: accessibleClearButton() } }),
   },
 });
 

@@ -1,4 +1,5 @@
 import { Group, Select, type ComboboxData } from '@mantine/core';
+import { accessibleClearButton } from '@/lib/clear-button';
 import { SearchInput } from './search-input';
 
 /** A list's narrowing choice, kept in the address under `param` like the search. */
@@ -43,12 +44,7 @@ export function ListFilters({ list, searchLabel, searchPlaceholder, filter }: Li
           value={filter.value}
           onChange={(value) => list.setParam(filter.param, value)}
           clearable
-          // Named for what it clears (the theme makes every clear button focusable and named).
-          clearButtonProps={{
-            'aria-label': `Clear ${filter.label.toLowerCase()}`,
-            'aria-hidden': false,
-            tabIndex: 0,
-          }}
+          clearButtonProps={accessibleClearButton(`Clear ${filter.label.toLowerCase()}`)}
           comboboxProps={{ withinPortal: true }}
           style={{ flex: `0 1 ${filter.width ?? 200}px` }}
         />

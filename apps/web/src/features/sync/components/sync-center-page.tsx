@@ -1,11 +1,11 @@
 import type { SyncCenterItem, SyncCenterState } from '@latchkey/shared';
-import { Anchor, Badge, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconRefreshDot } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { EmptyList } from '@/components/empty-list';
 import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
-import { SearchInput } from '@/components/search-input';
+import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { useListParams } from '@/lib/use-list-params';
@@ -89,70 +89,62 @@ export function SyncCenterPage() {
         description="Whether each lock holds the latest codes, cards and schedules: every change makes a new version that the lock must confirm."
       />
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
-        <Stack gap="md">
-          <Group gap="md" align="flex-end" wrap="wrap">
-            <SearchInput
-              label="Search locks"
-              placeholder="Lock name"
-              value={list.search}
-              onSearch={list.setSearch}
-              style={{ flex: '1 1 240px' }}
+        <ListFilters
+          list={list}
+          searchLabel="Search locks"
+          searchPlaceholder="Lock name"
+          filter={{
+            param: 'state',
+            label: 'State',
+            placeholder: 'Every state',
+            data: STATE_OPTIONS,
+            value: state || null,
+            width: 220,
+          }}
+        />
+        <PagedListBody
+          query={locks}
+          loadingLabel="Loading the sync center"
+          errorTitle="Could not load the sync center"
+          filtered={Boolean(list.search || state)}
+          empty={
+            <EmptyList
+              icon={<IconRefreshDot size={28} aria-hidden="true" />}
+              title="No locks yet"
+              description="Add a lock; once it connects, its credential set shows up here."
             />
-            <Select
-              label="State"
-              placeholder="Every state"
-              data={STATE_OPTIONS}
-              value={state || null}
-              onChange={(value) => list.setParam('state', value)}
-              clearable
-              comboboxProps={{ withinPortal: true }}
-              style={{ flex: '0 1 220px' }}
+          }
+          noMatch={
+            <EmptyList
+              icon={<IconRefreshDot size={28} aria-hidden="true" />}
+              title="No lock matches"
+              description="Try another search or state."
             />
-          </Group>
-          <PagedListBody
-            query={locks}
-            loadingLabel="Loading the sync center"
-            errorTitle="Could not load the sync center"
-            filtered={Boolean(list.search || state)}
-            empty={
-              <EmptyList
-                icon={<IconRefreshDot size={28} aria-hidden="true" />}
-                title="No locks yet"
-                description="Add a lock; once it connects, its credential set shows up here."
-              />
-            }
-            noMatch={
-              <EmptyList
-                icon={<IconRefreshDot size={28} aria-hidden="true" />}
-                title="No lock matches"
-                description="Try another search or state."
-              />
-            }
-            list={list}
-            noun={['lock', 'locks']}
-            minWidth={560}
-            tableProps={{ 'aria-label': 'Locks and their credential sync' }}
-          >
-            {(items) => (
-              <>
-                <Table.Thead>
-                  <Table.Tr>
-                    <SortableTh {...list.sortProps('name')}>Lock</SortableTh>
-                    <Table.Th scope="col">State</Table.Th>
-                    <Table.Th scope="col">Confirmed</Table.Th>
-                    <SortableTh {...list.sortProps('pending')}>Pending</SortableTh>
-                    <SortableTh {...list.sortProps('lastSeenAt')}>Last seen</SortableTh>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {items.map((lock) => (
-                    <SyncRow key={lock._id} lock={lock} />
-                  ))}
-                </Table.Tbody>
-              </>
-            )}
-          </PagedListBody>
-        </Stack>
+          }
+          list={list}
+          noun={['lock', 'locks']}
+          minWidth={560}
+          tableProps={{ 'aria-label': 'Locks and their credential sync' }}
+        >
+          {(items) => (
+            <>
+              <Table.Thead>
+                <Table.Tr>
+                  <SortableTh {...list.sortProps('name')}>Lock</SortableTh>
+                  <Table.Th scope="col">State</Table.Th>
+                  <Table.Th scope="col">Confirmed</Table.Th>
+                  <SortableTh {...list.sortProps('pending')}>Pending</SortableTh>
+                  <SortableTh {...list.sortProps('lastSeenAt')}>Last seen</SortableTh>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {items.map((lock) => (
+                  <SyncRow key={lock._id} lock={lock} />
+                ))}
+              </Table.Tbody>
+            </>
+          )}
+        </PagedListBody>
       </Paper>
     </Stack>
   );
