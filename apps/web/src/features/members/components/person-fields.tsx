@@ -1,4 +1,4 @@
-import { SegmentedControl, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { SegmentedControl, SimpleGrid, Stack, Text, TextInput, useMatches } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useId } from 'react';
 
@@ -20,6 +20,8 @@ export const PERSON_LABELS: Record<keyof PersonValues, string> = {
 /** Email (focused first), first and last name side by side, and the role as two choices. */
 export function PersonFields<Values extends PersonValues>({ form }: { form: UseFormReturnType<Values> }) {
   const roleLabel = useId();
+  // Side by side the two roles' words need ≈ 400 px: on a phone they stack instead of being cut.
+  const roleOrientation = useMatches<'vertical' | 'horizontal'>({ base: 'vertical', xs: 'horizontal' });
   return (
     <>
       <TextInput
@@ -50,6 +52,7 @@ export function PersonFields<Values extends PersonValues>({ form }: { form: UseF
         </Text>
         <SegmentedControl
           aria-labelledby={roleLabel}
+          orientation={roleOrientation}
           data={[
             { value: 'user', label: 'User: opens locks' },
             { value: 'admin', label: 'Admin: runs the portal' },
