@@ -82,6 +82,15 @@ function withStatementCache(sqlite: SQLite.Database) {
   };
 }
 
+/**
+ * Runs several reads on one snapshot, so that what they return agrees with itself. PostgreSQL's
+ * default (read committed) gives each statement its own snapshot: a write committed between two
+ * reads shows in one and not the other. A SQLite transaction is one snapshot already.
+ */
+export function readConsistently<T>(db: Database, read: (trx: Database) => Promise<T>): Promise<T> {
+  return db.transaction().setIsolationLevel('repeatable read').execute(read);
+}
+
 /** True when an error from either driver is a unique-constraint violation. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

@@ -9,7 +9,7 @@ import {
   type SyncCenterState,
   type UserSync,
 } from '@latchkey/shared';
-import type { Database } from '../../db/database';
+import { readConsistently, type Database } from '../../db/database';
 import { toCount, toIso } from '../../db/mappers';
 import type { DeviceRow } from '../../db/schema';
 import { AppError } from '../../http/errors';
@@ -180,15 +180,18 @@ async function describeHolders(db: Database, portalId: string, desiredSet: strin
 
 /** GET device/{id}/sync: how far the lock's credential set got, credential by credential. */
 export async function getDeviceSync(db: Database, portalId: string, deviceId: string): Promise<DeviceSync> {
-  const device = await findDevice(db, portalId, deviceId);
-  if (!device) throw AppError.notFound('Lock');
-  const [sync, rejections, entries] = await Promise.all([
-    findSync(db, portalId, deviceId),
-    listRejections(db, portalId, deviceId),
-    listDesiredEntries(db, portalId, deviceId),
-  ]);
+  // One snapshot: an ack stored between reading the versions and the rejections would show a
+  // confirmed set without the entries the lock refused.
+  const { device, sync, rejections, entries, holderOf } = await readConsistently(db, async (trx) => {
+    const device = await findDevice(trx, portalId, deviceId);
+    if (!device) throw AppError.notFound('Lock');
+    const sync = await findSync(trx, portalId, deviceId);
+    const rejections = await listRejections(trx, portalId, deviceId);
+    const entries = await listDesiredEntries(trx, portalId, deviceId);
+    const holderOf = await describeHolders(trx, portalId, sync?.desired_set ?? null);
+    return { device, sync, rejections, entries, holderOf };
+  });
   const rejectionById = new Map(rejections.map((r) => [r.credential_id, r]));
-  const holderOf = await describeHolders(db, portalId, sync?.desired_set ?? null);
   const sent = sync?.sent_version ?? 0;
   const confirmed = sync?.confirmed_version ?? 0;
   return {
