@@ -23,6 +23,11 @@ export interface LiveConnectionOptions {
   getToken: () => string | null;
   /** Messages of the subscribed portal. */
   onMessage: (message: LivePortalMessage) => void;
+  /**
+   * The portal's messages reach this client from now on. What was published before (while the page
+   * loaded, or while the connection was down) is not replayed: the screens should read it again.
+   */
+  onSubscribed?: () => void;
   /** The server refused the session: reconnecting will not help until the person signs in again. */
   onUnauthorized?: () => void;
   /** The server refused (or stopped) the portal's subscription: the person may no longer act there. */
@@ -120,6 +125,7 @@ export class LiveConnection {
         if (this.portalId) this.send({ type: 'subscribe', portalId: this.portalId });
         return;
       case 'subscribed':
+        if (message.portalId === this.portalId) this.options.onSubscribed?.();
         return;
       case 'error':
         if (message.code === 'portal_override_denied') this.options.onPortalDenied?.();

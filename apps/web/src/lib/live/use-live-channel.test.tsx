@@ -126,6 +126,23 @@ describe('useLiveChannel', () => {
     invalidate.mockRestore();
   });
 
+  it('reads the live screens again once subscribed: what was published before is not replayed', () => {
+    signIn();
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    const { socket } = renderLive('portal-a');
+    expect(invalidate).not.toHaveBeenCalled();
+    act(() => socket.receive({ type: 'subscribed', portalId: 'portal-a' }));
+    const roots = invalidate.mock.calls.map(([filters]) => filters?.queryKey);
+    expect(roots).toEqual(
+      expect.arrayContaining([['devices'], ['history'], ['activity'], ['alerts', 'notifications']]),
+    );
+    invalidate.mockClear();
+    // A late confirmation for a portal the person has left changes nothing.
+    act(() => socket.receive({ type: 'subscribed', portalId: 'portal-b' }));
+    expect(invalidate).not.toHaveBeenCalled();
+    invalidate.mockRestore();
+  });
+
   it('closes the socket when unmounted', () => {
     signIn();
     const { socket, unmount } = renderLive('portal-a');

@@ -65,7 +65,20 @@ export function applyLiveMessage(
     return;
   }
   const roots = message.type === 'device.status' ? DEVICE_STATUS_ROOTS : DEVICE_EVENT_ROOTS;
+  refetch(queryClient, roots);
+}
+
+function refetch(queryClient: QueryClient, roots: readonly (readonly string[])[]): void {
   for (const queryKey of roots) void queryClient.invalidateQueries({ queryKey: [...queryKey] });
+}
+
+/**
+ * Once subscribed (first connection, reconnection, another portal), the screens the channel keeps
+ * fresh read again: an event stored while the page loaded or while the connection was down was
+ * published before this client listened, and would otherwise never show.
+ */
+function catchUp(queryClient: QueryClient): void {
+  refetch(queryClient, [...DEVICE_EVENT_ROOTS, ['alerts', 'notifications']]);
 }
 
 /**
@@ -87,6 +100,7 @@ export function useLiveChannel(
       url: liveChannelUrl(api.baseUrl, window.location.href),
       getToken: () => getValidToken(),
       onMessage: (message) => applyLiveMessage(message, queryClient, readTime),
+      onSubscribed: () => catchUp(queryClient),
       // GET auth decides: a revoked session ends here as everywhere else (401 → root).
       onUnauthorized: () => void queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
       onPortalDenied: () => void queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
