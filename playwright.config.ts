@@ -48,7 +48,8 @@ export default defineConfig({
       env: { SMTP_PORT: String(smtpPort), HTTP_PORT: String(mailboxPort) },
     },
     {
-      command: `rm -rf ${dataDir} && npm run build && node --import tsx apps/server/src/main.ts`,
+      // The production build, as npm start runs it (npm run build makes the web app and the server).
+      command: `rm -rf ${dataDir} && npm run build && node apps/server/dist/main.js`,
       url: `http://127.0.0.1:${port}/api3/auth/sealKey`,
       timeout: 180_000,
       reuseExistingServer: false,
@@ -67,6 +68,8 @@ export default defineConfig({
         MQTT_PORT: String(mqttPort),
         // The tests bring their own locks; the demo's simulated ones would change what screens show.
         DEMO_LOCKS: 'false',
+        // A guest whose stay ended is mailed the review link within a second (rental-center.spec.ts).
+        REVIEW_MAIL_CHECK_MS: '1000',
       },
     },
   ],

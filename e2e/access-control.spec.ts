@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { linkTo, waitForMail } from './mailbox';
 
 /** A form field by its label, whether or not the label carries the required marker " *". */
 function field(scope: Page | Locator, label: string) {
@@ -13,14 +14,18 @@ async function choose(page: Page, scope: Page | Locator, label: string, option: 
   await page.getByRole('option', { name: option }).click();
 }
 
+/** A new operator who signs up and confirms their address (only then may they invite people). */
 async function signUpOperator(page: Page) {
+  const email = `access-${Date.now()}@example.com`;
   await page.goto('/signup');
   const form = page.getByRole('form', { name: 'Create your account' });
-  await form.getByLabel('Email').fill(`access-${Date.now()}@example.com`);
+  await form.getByLabel('Email').fill(email);
   await form.getByRole('textbox', { name: 'Password', exact: true }).fill('a sturdy passphrase');
   await form.getByLabel('Portal name').fill('Access Lofts');
   await form.getByRole('button', { name: 'Create account' }).click();
   await expect(page).toHaveURL(/\/app\/dashboard$/);
+  await page.goto(linkTo(await waitForMail(email, /Confirm your email address/), '/verify'));
+  await expect(page.getByRole('heading', { name: 'Email address confirmed' })).toBeVisible();
 }
 
 async function addLock(page: Page, name: string) {
@@ -57,8 +62,10 @@ test('an admin gives a person weekday access through a group, and who-can-open f
   await field(person, 'Email').fill(`wanda-${Date.now()}@example.com`);
   await person.getByLabel('First name').fill('Wanda');
   await person.getByLabel('Last name').fill('Worker');
-  await person.getByRole('button', { name: 'Add person' }).click();
-  await page.getByRole('button', { name: 'I have saved it' }).click();
+  await person.getByRole('button', { name: 'Send invitation' }).click();
+  // Invited: her code will work on the locks before she ever signs in.
+  await expect(person).toBeHidden();
+  await expect(page.getByRole('row', { name: /Wanda Worker/ })).toContainText('Invited');
 
   await page.goto('/app/group');
   await page.getByRole('button', { name: 'New group' }).first().click();

@@ -49,11 +49,25 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await scanPages(page, [
         '/',
         '/signup',
+        '/reseller-signup',
         '/auth/forgot',
         '/auth/reset?token=not-a-real-token',
         '/verify?token=not-a-real-token',
         '/invite?token=not-a-real-token',
         '/reset/not-a-real-token',
+        // Share-lock pages (rentals, issue 12): a landing without and with a dead link.
+        '/s',
+        '/s?t=not-a-real-token',
+        // A guest's review page (rentals R2) without and with a dead link.
+        '/review',
+        '/review?t=not-a-real-token',
+        // The shop and the pages a payment provider returns to (commerce, issue 13).
+        '/product',
+        '/product/smart-lock',
+        '/cart',
+        '/success',
+        '/canceled',
+        '/goto-app',
         '/no-such-page',
       ]);
       await page.goto('/');
@@ -82,13 +96,40 @@ for (const colorScheme of ['light', 'dark'] as const) {
         '/app/access-code/new',
         '/app/adminChangeLog',
         '/app/about',
+        '/app/upgrade',
+        '/app/gopro',
+        '/app/upgradeLegacy',
+        '/app/products',
+        '/app/product/smart-lock',
+        '/app/orders',
         '/app/settings',
+        '/app/billing',
+        '/app/reseller',
         '/sync/center',
         '/sync/user',
+        // Rentals R2: today's arrivals and departures, requests, calendar sync, stays.
+        '/app/rentalcenter',
       ]);
       await scanFirstDetail(page, '/app/device', '/app/device/');
       await scanFirstDetail(page, '/app/user', '/app/user/');
       await scanFirstDetail(page, '/app/group', '/app/group/');
+      await scanFirstDetail(page, '/app/billing', '/app/billing/');
+      await scanFirstDetail(page, '/app/billing', '/print/bill/');
+      // Rentals (issue 12): listings, a listing, its first request, the new-listing form, the
+      // public request page and a guest's landing page.
+      await scanPages(page, ['/app/listing', '/app/listing/edit/new']);
+      await scanFirstDetail(page, '/app/listing', '/app/listing/');
+      const listingPath = new URL(page.url()).pathname;
+      const requestPage = await page.locator('main a[href^="/s/r/"]').first().getAttribute('href');
+      await scanFirstDetail(page, listingPath, `${listingPath}/request/`);
+      await scanPages(page, [`/app/listing/edit/${listingPath.split('/').pop()}`, requestPage!]);
+      await page.goto(listingPath);
+      await page
+        .getByRole('button', { name: /^Arrival instructions for / })
+        .first()
+        .click();
+      await expect(page.getByRole('dialog', { name: /^Arrival instructions:/ })).toBeVisible();
+      await expectAccessible(page, 'the arrival instructions dialog');
 
       await page.goto('/app/device');
       await page.getByRole('button', { name: 'Add lock' }).click();
@@ -96,10 +137,39 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectAccessible(page, 'the "Add lock" dialog');
     });
 
+    test('checkout steps with a cart, the address form with its errors, and staff payments', async ({
+      page,
+    }) => {
+      await page.goto('/product/wireless-keypad');
+      await page.getByRole('button', { name: 'Add to cart' }).click();
+      await scanPages(page, ['/cart']);
+      await page.goto('/address');
+      await page.getByRole('button', { name: 'Continue to shipping' }).click();
+      await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
+      await expectAccessible(page, 'the address form with its field errors');
+      await page.getByLabel(/^Email/).fill('a11y@example.com');
+      await page.getByLabel(/^Full name/).fill('Ada');
+      await page.getByLabel(/^Street and number/).fill('Street 1');
+      await page.getByLabel(/^Postal code/).fill('10115');
+      await page.getByLabel(/^City/).fill('Berlin');
+      await page.getByRole('button', { name: 'Continue to shipping' }).click();
+      await expect(page).toHaveURL(/\/pickShipping$/);
+      await expectAccessible(page, '/pickShipping');
+      await signIn(page, 'staff@demo.latchkey.dev', 'demo-staff-pass');
+      await expect(page).toHaveURL(/\/app/);
+      await scanPages(page, ['/app/devTools/payments']);
+    });
+
     test('the basic-user area', async ({ page }) => {
       await signIn(page, demo.user.email, demo.user.password);
       await expect(page).toHaveURL(/\/user/);
-      await scanPages(page, ['/user', '/user/qr', '/user/help', '/user/settingsProfile']);
+      await scanPages(page, [
+        '/user',
+        '/user/qr',
+        '/user/help',
+        '/user/settingsProfile',
+        '/user/rentalcenter',
+      ]);
       await scanFirstDetail(page, '/user', '/user/locks/');
     });
   });

@@ -72,8 +72,8 @@ test('an admin invites a person by email; they accept from the mail and land in 
   await signIn(page, demo.admin.email, demo.admin.password);
   await expect(page).toHaveURL(/\/app\/dashboard$/);
   await page.goto('/app/user');
-  await page.getByRole('button', { name: 'Invite by email' }).click();
-  const invite = page.getByRole('form', { name: 'Invite by email' });
+  await page.getByRole('button', { name: 'Add person' }).first().click();
+  const invite = page.getByRole('form', { name: 'Add person' });
   await invite.getByLabel('Email').fill(email);
   await invite.getByLabel('First name').fill('Ines');
   await invite.getByLabel('Last name').fill('Invitee');

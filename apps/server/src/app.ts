@@ -1,8 +1,8 @@
 import fastifyCompress from '@fastify/compress';
 import { API_BASE_PATH } from '@latchkey/shared';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Config } from './config';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { logFormatOf, type Config } from './config';
 import { openDatabase, type Database, type DialectName } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { aboutRoutes } from './features/about/about.routes';
@@ -11,10 +11,12 @@ import { alertRoutes } from './features/alerts/alerts.routes';
 import { accessRoutes } from './features/access/access.routes';
 import { auditRoutes } from './features/audit/audit.routes';
 import { AuthLimits } from './features/auth/auth-limits';
+import { RateLimitStore } from './features/auth/rate-limiters';
 import { authRoutes } from './features/auth/auth.routes';
 import { supportSessionRoutes } from './features/auth/support-session.routes';
 import { twoFactorRoutes } from './features/auth/two-factor.routes';
 import { devMailboxTransport, MailSender, smtpTransport } from './features/mail/mail-sender';
+import { MailThrottle } from './features/mail/mail-throttle';
 import { mailRoutes } from './features/mail/mail.routes';
 import { loadSecrets, type Secrets } from './features/auth/secrets';
 import { registerDeviceLink } from './features/device-link/device-link.plugin';
@@ -33,12 +35,26 @@ import { liveDeviceActivity } from './features/live/device-activity';
 import { registerLive } from './features/live/live.plugin';
 import { liveRoutes } from './features/live/live.routes';
 import { lockoutRoutes } from './features/lockouts/lockouts.routes';
+import { registerBillingCloser } from './features/billing/billing.plugin';
+import { billingRoutes } from './features/billing/billing.routes';
+import { resellerRoutes } from './features/resellers/resellers.routes';
 import { memberRoutes } from './features/members/members.routes';
 import { portalRoutes } from './features/portals/portal.routes';
+import { registerPayments } from './features/payments/payments.plugin';
+import { shopRoutes } from './features/shop/shop.routes';
+import { subscriptionRoutes } from './features/subscriptions/subscriptions.routes';
+import { listingRoutes } from './features/listings/listings.routes';
+import { shareLockRoutes } from './features/sharelock/sharelock.routes';
+import { registerRental } from './features/stays/stays.plugin';
+import { stayRoutes } from './features/stays/stays.routes';
+import { calendarRoutes } from './features/calendars/calendar.routes';
+import { rentalCenterRoutes } from './features/rental-center/rental-center.routes';
+import { reviewRoutes } from './features/reviews/reviews.routes';
 import { registerAccessControl, type RegisteredRoute } from './http/access';
-import { registerErrorHandling } from './http/errors';
+import { serializerCompiler } from './http/list-serializer';
+import { answerFrameworkError, MAX_PARAM_LENGTH, registerErrorHandling } from './http/errors';
 import { registerOpenApi } from './http/openapi';
-import { registerSecurityHeaders } from './http/security-headers';
+import { registerApiNoStore, registerSecurityHeaders } from './http/security-headers';
 import { registerSealedBodies } from './http/sealed-body';
 import { registerSpa } from './http/spa';
 
@@ -50,6 +66,8 @@ declare module 'fastify' {
     secrets: Secrets;
     authLimits: AuthLimits;
     mail: MailSender;
+    /** Limits on mail people send to others (invitations): use its enqueue, not enqueueMail. */
+    mailThrottle: MailThrottle;
     /** Every API route with its declared access: what the isolation tests walk. */
     routeRegistry: RegisteredRoute[];
   }
@@ -61,10 +79,20 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     logger: {
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization'],
-      ...(config.LOG_PRETTY && { transport: { target: 'pino-pretty', options: { colorize: true } } }),
+      // Pretty lines are formatted on pino's worker thread, so a request costs the same as with
+      // JSON (docs/decisions.md, "Production start and logs"); JSON goes straight to stdout.
+      ...(config.LOG_LEVEL !== 'silent' &&
+        logFormatOf(config) === 'pretty' && {
+          transport: {
+            target: 'pino-pretty',
+            options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
+          },
+        }),
     },
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -99,13 +127,33 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       sealSecretKey: config.SEAL_SECRET_KEY,
     }),
   );
+  const limitStore = await RateLimitStore.open({
+    redisUrl: config.REDIS_URL,
+    signingKey: app.secrets.jwtKey,
+    log: app.log,
+  });
+  app.addHook('onClose', () => limitStore.close());
   app.decorate(
     'authLimits',
-    new AuthLimits({
-      loginPerIp: config.LOGIN_LIMIT_PER_IP,
-      loginPerEmail: config.LOGIN_LIMIT_PER_EMAIL,
-      signupPerIp: config.SIGNUP_LIMIT_PER_IP,
-    }),
+    new AuthLimits(
+      {
+        loginPerIp: config.LOGIN_LIMIT_PER_IP,
+        loginPerEmail: config.LOGIN_LIMIT_PER_EMAIL,
+        signupPerIp: config.SIGNUP_LIMIT_PER_IP,
+      },
+      limitStore,
+    ),
+  );
+  app.decorate(
+    'mailThrottle',
+    new MailThrottle(
+      {
+        perRecipientPerHour: config.MAIL_LIMIT_PER_RECIPIENT,
+        perSenderPerHour: config.MAIL_LIMIT_PER_SENDER,
+        perPortalPerDay: config.MAIL_LIMIT_PER_PORTAL,
+      },
+      limitStore,
+    ),
   );
 
   try {
@@ -113,6 +161,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   } catch (error) {
     // Start-up stops here (a taken MQTT_PORT): close what is open so the process can exit.
     await mail.stop();
+    await limitStore.close();
     await database.db.destroy();
     throw error;
   }
@@ -121,10 +170,14 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('routeRegistry', registerAccessControl(app, API_BASE_PATH));
   registerSealedBodies(app);
   await registerSecurityHeaders(app, config.CORS_ORIGINS);
+  registerApiNoStore(app, API_BASE_PATH);
   await app.register(fastifyCompress, { encodings: ['br', 'gzip'] });
   await registerOpenApi(app, API_BASE_PATH);
   await registerLive(app, config);
   registerAlerts(app, config);
+  registerRental(app, config, limitStore);
+  await registerPayments(app, config);
+  registerBillingCloser(app, config);
   deviceLink.listen(liveDeviceActivity(app));
 
   await app.register(authRoutes, { prefix: API_BASE_PATH });
@@ -150,6 +203,16 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     auditRoutes,
     deviceLinkRoutes,
     liveRoutes,
+    subscriptionRoutes,
+    shopRoutes,
+    billingRoutes,
+    resellerRoutes,
+    listingRoutes,
+    stayRoutes,
+    shareLockRoutes,
+    calendarRoutes,
+    rentalCenterRoutes,
+    reviewRoutes,
   ]) {
     await app.register(routes, { prefix: API_BASE_PATH });
   }

@@ -16,7 +16,13 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  LOG_PRETTY: booleanVar.default(false),
+  /**
+   * How logs are written: `pretty` (coloured lines for a person at a terminal) or `json` (one object
+   * per line, for a log collector). Unset: pretty when stdout is a terminal, else JSON.
+   */
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
+  /** Older switch for LOG_FORMAT=pretty (true) or json (false); LOG_FORMAT wins. */
+  LOG_PRETTY: booleanVar.optional(),
   WEB_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/web/dist')),
   DEMO_DATA: booleanVar.default(true),
   /** Run the demo portal's connected locks as simulated locks (packages/locksim) beside the server. */
@@ -41,6 +47,12 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Latchkey <no-reply@latchkey.local>'),
+  /** Invitation mails (guest invites, portal invitations) to one address per hour, from all portals. */
+  MAIL_LIMIT_PER_RECIPIENT: z.coerce.number().int().min(1).default(5),
+  /** Invitation mails one person may cause per hour. */
+  MAIL_LIMIT_PER_SENDER: z.coerce.number().int().min(1).default(30),
+  /** Invitation mails one portal may cause per day. */
+  MAIL_LIMIT_PER_PORTAL: z.coerce.number().int().min(1).default(100),
   /** How often the mail sender looks for due mail; 0 turns it off (tests send by hand). */
   MAIL_POLL_MS: z.coerce.number().int().min(0).default(2000),
   /** The address people reach the portal at, for links in mail. Default: http://localhost:PORT. */
@@ -69,13 +81,24 @@ const envSchema = z.object({
    * exactly this port, and a taken one stops start-up. 0 takes any free port.
    */
   MQTT_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  /** A lock with no status for this long is marked offline. */
-  MQTT_HEARTBEAT_S: z.coerce.number().min(1).max(86_400).default(90),
+  /**
+   * A lock with no status for this long is marked offline: locks send one at least every 30 s
+   * (device protocol §3.1), and 1.5 periods is MQTT's own keep-alive grace. With the sweep every
+   * 5 s, a lock that drops without a last will is shown offline within 50 s.
+   */
+  MQTT_HEARTBEAT_S: z.coerce.number().min(1).max(86_400).default(45),
   /** How long a remote unlock/lock stays valid for the lock. */
   MQTT_COMMAND_TTL_S: z.coerce.number().min(1).max(3600).default(30),
+  /** Embedded broker: a connection that has not sent its CONNECT after this long is closed. */
+  MQTT_CONNECT_TIMEOUT_S: z.coerce.number().min(0.05).max(300).default(5),
+  /** Embedded broker: open connections per remote address (a site's locks may share one address). */
+  MQTT_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(100),
+  /** Embedded broker: failed logins per remote address and minute; then its logins wait out the minute. */
+  MQTT_FAILED_CONNECTS_PER_IP: z.coerce.number().int().min(1).default(20),
   /**
    * redis:// or rediss:// URL: live-channel messages fan out through Redis pub/sub, so a socket on
-   * one server gets what another server publishes. Without it, fan-out stays in this process.
+   * one server gets what another server publishes, and rate limits (sign-in, mail) are shared by
+   * every server. Without it, both stay in this process.
    */
   REDIS_URL: z
     .string()
@@ -83,6 +106,63 @@ const envSchema = z.object({
     .optional(),
   /** How often each live-channel socket's session is checked again (sign-out, suspension end it). */
   LIVE_SESSION_CHECK_S: z.coerce.number().min(0.05).max(3600).default(30),
+  /**
+   * Payments (features/payments): with both Stripe keys, checkout goes through Stripe; without
+   * them, through the built-in sandbox provider (test cards, no network).
+   */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_…, sk_live_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, 'must be a webhook signing secret (whsec_…)')
+    .optional(),
+  /** Where the Stripe SDK sends its requests (tests point it at a fake Stripe); default Stripe's API. */
+  STRIPE_API_URL: z.url().optional(),
+  /** How long a checkout (and the stock it holds) stays open, in minutes (Stripe: 30 to 1440). */
+  CHECKOUT_EXPIRY_MINUTES: z.coerce.number().int().min(30).max(1440).default(30),
+  /** How often open checkouts are expired and sandbox webhooks retried; 0 turns it off (tests). */
+  PAYMENTS_SWEEP_MS: z.coerce.number().int().min(0).default(60_000),
+  /** The issuer (seller) printed on every bill; set these for real invoices (README, "Billing"). */
+  INVOICE_ISSUER_NAME: z.string().min(1).max(120).default('Latchkey'),
+  /** The issuer's postal address, lines separated by ";". */
+  INVOICE_ISSUER_ADDRESS: z.string().max(400).default(''),
+  /** ISO country code of the issuer: decides domestic VAT and reverse charge. */
+  INVOICE_ISSUER_COUNTRY: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'must be an ISO country code such as DE')
+    .default('DE'),
+  INVOICE_ISSUER_VAT_ID: z.string().max(20).default(''),
+  INVOICE_ISSUER_EMAIL: z.string().max(254).default(''),
+  /** Starts every invoice number (LK-2026-000123); numbers are gap-free per prefix and year. */
+  INVOICE_PREFIX: z
+    .string()
+    .regex(/^[A-Z0-9]{1,8}$/, 'must be 1–8 capital letters or digits')
+    .default('LK'),
+  /** How often a server looks for months to close into bills; 0 turns it off. */
+  BILLING_CLOSE_INTERVAL_S: z.coerce.number().min(0).max(86_400).default(900),
+  /** Stay requests one address may send per hour from the public request pages (issue 12). */
+  RENTAL_REQUESTS_PER_IP: z.coerce.number().int().min(1).default(10),
+  /** Stay requests per hour for one requester email address (each one mails it a confirmation). */
+  RENTAL_REQUESTS_PER_EMAIL: z.coerce.number().int().min(1).default(3),
+  /** How often stays waiting for their locks are checked (guest mail, alerts); 0 turns it off (tests). */
+  STAY_ACCESS_CHECK_MS: z.coerce.number().int().min(0).default(5000),
+  /** Minutes after a stay's access changed before an unconfirmed lock raises an alert to the owner. */
+  STAY_ACCESS_ALERT_MINUTES: z.coerce.number().min(1).max(1440).default(15),
+  /** Minutes between two reads of each imported iCal feed (Airbnb, Vrbo…); 0 turns the periodic import off. */
+  ICAL_SYNC_MINUTES: z.coerce.number().int().min(0).max(1440).default(30),
+  /** How long one feed read may take, redirects included. */
+  ICAL_FETCH_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
+  /** The largest feed read (bytes, after decompression). */
+  ICAL_MAX_BYTES: z.coerce.number().int().min(1_000).max(50_000_000).default(2_000_000),
+  /**
+   * Let feed URLs reach private, loopback and link-local addresses. Off in production (a feed URL
+   * must not reach the server's own network); tests and development turn it on for a local server.
+   */
+  ICAL_ALLOW_PRIVATE_HOSTS: booleanVar.default(false),
+  /** How often stays that ended are looked for, to mail their guests the review link; 0 turns it off. */
+  REVIEW_MAIL_CHECK_MS: z.coerce.number().int().min(0).default(600_000),
   FEATURES: z
     .string()
     .default('')
@@ -99,6 +179,13 @@ export type Config = z.output<typeof envSchema>;
 /** Where links in mail point: PUBLIC_URL without a trailing slash, or this server on localhost. */
 export function publicUrlOf(config: Config): string {
   return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+}
+
+/** The log format in effect: LOG_FORMAT, else LOG_PRETTY, else pretty exactly when stdout is a terminal. */
+export function logFormatOf(config: Config, stdoutIsTty = process.stdout.isTTY === true): 'pretty' | 'json' {
+  if (config.LOG_FORMAT) return config.LOG_FORMAT;
+  if (config.LOG_PRETTY !== undefined) return config.LOG_PRETTY ? 'pretty' : 'json';
+  return stdoutIsTty ? 'pretty' : 'json';
 }
 
 export class ConfigError extends Error {}

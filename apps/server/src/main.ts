@@ -1,11 +1,13 @@
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, publicUrlOf } from './config';
 import { saveDemoLockSecrets, startDemoLocks } from './demo/demo-locks';
 import { seedDemoPortal } from './demo/seed-demo';
 import { BrokerPortError } from './features/device-link/embedded-broker';
 
 /** Starts the portal: configuration, server, demo data on first start, graceful shutdown. */
 async function main(): Promise<void> {
+  // Since the process started (performance's time origin): loading the code, then building the app.
+  const modulesLoadedMs = Math.round(performance.now());
   let config;
   try {
     config = loadConfig();
@@ -28,7 +30,12 @@ async function main(): Promise<void> {
     throw error;
   }
   if (config.DEMO_DATA) {
-    const connectedLocks = await seedDemoPortal(app.db, app.log);
+    const connectedLocks = await seedDemoPortal(
+      app.db,
+      app.log,
+      { publicUrl: publicUrlOf(config), throttle: app.mailThrottle },
+      app.rental,
+    );
     if (connectedLocks) await saveDemoLockSecrets(config.DATA_DIR, connectedLocks);
   }
   const demoLocks = config.DEMO_LOCKS
@@ -68,7 +75,15 @@ async function main(): Promise<void> {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
+  // CPU time to here: on a busy machine, what the start itself cost.
+  const cpu = process.cpuUsage();
   app.log.info(
+    {
+      port,
+      modulesLoadedMs,
+      startedMs: Math.round(performance.now()),
+      startCpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    },
     `Latchkey is running at http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`,
   );
 }

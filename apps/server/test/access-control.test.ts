@@ -19,10 +19,14 @@ async function addLock(name: string, timeZone = 'America/New_York', model = 'lat
   return response.json().device._id as string;
 }
 
-async function addPerson(email: string, extra: object = {}) {
-  const response = await api('POST', 'portal/user', { email, firstName: email.split('@')[0], ...extra });
-  expect(response.statusCode).toBe(201);
-  return response.json() as { member: { _id: string }; initialPassword: string | null };
+/** Adds a person (an invitation) who then joins through the mailed link; answers their session too. */
+async function addPerson(email: string, extra: { lastName?: string; role?: 'admin' | 'user' } = {}) {
+  const { userId, token } = await t.addPerson(admin.token, {
+    email,
+    firstName: email.split('@')[0],
+    ...extra,
+  });
+  return { member: { _id: userId }, token: token! };
 }
 
 describe('locks', () => {
@@ -77,22 +81,40 @@ describe('locks', () => {
 });
 
 describe('people', () => {
-  it('adds a new person with a one-time password they can sign in with', async () => {
-    const { member, initialPassword } = await addPerson('new.person@example.com', { role: 'user' });
-    expect(initialPassword).toBeTypeOf('string');
-    expect((await t.login('new.person@example.com', initialPassword!)).statusCode).toBe(200);
+  it('adds a new person by invitation: they choose their password from the mail and join', async () => {
+    const added = await api('POST', 'portal/user', { email: 'New.Person@example.com', firstName: 'Nell' });
+    expect(added.statusCode).toBe(201);
+    expect(added.json()).toEqual({
+      member: expect.objectContaining({
+        email: 'new.person@example.com',
+        firstName: 'Nell',
+        status: 'invited',
+      }),
+    });
+    const { member } = added.json();
+    expect((await t.login('new.person@example.com', 'a sturdy passphrase')).statusCode).toBe(401);
+    const answer = await t.request({
+      method: 'POST',
+      url: '/api3/user/inviteResponse',
+      payload: t.seal({
+        token: await t.invitationToken('new.person@example.com'),
+        accept: true,
+        password: 'nell passphrase 1',
+      }),
+    });
+    expect(answer.json().session.token).toEqual(expect.any(String));
+    expect((await t.login('new.person@example.com', 'nell passphrase 1')).statusCode).toBe(200);
     const detail = (await api('GET', `portal/user/${member._id}`)).json();
     expect(detail).toMatchObject({
-      member: { email: 'new.person@example.com', role: 'user', status: 'active' },
+      member: { email: 'new.person@example.com', firstName: 'Nell', role: 'user', status: 'active' },
       accessCode: null,
     });
   });
 
-  it('adds an existing account without touching its password, and refuses a second time', async () => {
+  it('invites an existing account without touching its password, and refuses a second time', async () => {
     const existing = await t.signUp({ email: 'existing@example.com', password: 'their own passphrase' });
-    const added = await addPerson('Existing@Example.com');
-    expect(added.initialPassword).toBeNull();
-    expect(added.member._id).toBe(existing.userId);
+    const added = await api('POST', 'portal/user', { email: 'Existing@Example.com' });
+    expect(added.json().member).toMatchObject({ _id: existing.userId, status: 'invited' });
     expect((await t.login('existing@example.com', 'their own passphrase')).statusCode).toBe(200);
     const again = await api('POST', 'portal/user', { email: 'existing@example.com' });
     expect(again.statusCode).toBe(409);
@@ -109,8 +131,7 @@ describe('people', () => {
   });
 
   it('suspends a person, which ends their acting in the portal, and reactivates them', async () => {
-    const { member, initialPassword } = await addPerson('suspend.me@example.com', { role: 'admin' });
-    const { token } = (await t.login('suspend.me@example.com', initialPassword!)).json();
+    const { member, token } = await addPerson('suspend.me@example.com', { role: 'admin' });
     const portalHeader = { portal: admin.portalId, token };
     expect(
       (await t.request({ method: 'GET', url: '/api3/portal/dashboard', ...portalHeader })).statusCode,
@@ -323,11 +344,10 @@ describe('who can open a lock', () => {
 
   it("lets a basic user read their own locks, access and code, and nobody else's", async () => {
     const lock = await addLock('Cellar');
-    const { member, initialPassword } = await addPerson('self.reader@example.com', { role: 'user' });
+    const { member, token } = await addPerson('self.reader@example.com', { role: 'user' });
     const { member: other } = await addPerson('someone.else@example.com', { role: 'user' });
     await api('PUT', `user/${member._id}/device/${lock}`);
     await api('POST', 'user/accessCode', { userId: member._id, code: '860412' });
-    const token = (await t.login('self.reader@example.com', initialPassword!)).json().token as string;
     const asThem = (url: string) => t.request({ method: 'GET', url: `/api3/${url}`, token });
 
     expect((await asThem(`user/${member._id}/devices`)).json()).toEqual([

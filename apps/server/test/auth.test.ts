@@ -178,6 +178,35 @@ describe('POST auth/secure/login', () => {
     expect(blocked.json().error.code).toBe('rate_limited');
   });
 
+  it("does not let one address's failures lock the owner out from another (OWASP)", async () => {
+    const password = 'correct horse battery';
+    const { email } = await t.signUp({ password });
+    const from = (remoteAddress: string, tried: string) =>
+      t.request({
+        method: 'POST',
+        url: '/api3/auth/secure/login',
+        payload: t.seal({ email, password: tried }),
+        remoteAddress,
+      });
+    const attacker = '203.0.113.7';
+    const statuses = [];
+    for (let i = 0; i < 12; i++) statuses.push((await from(attacker, `guess ${i}`)).statusCode);
+    // LOGIN_LIMIT_PER_EMAIL is 3 here.
+    expect(statuses).toEqual([401, 401, 401, ...Array(9).fill(429)]);
+    expect((await from(attacker, password)).statusCode).toBe(429);
+
+    // The owner, from an address that has not failed for the account, signs in.
+    expect((await from('198.51.100.20', password)).statusCode).toBe(200);
+    // That does not give the attacker new guesses.
+    expect((await from(attacker, password)).statusCode).toBe(429);
+    // While the account has had that many failures, an address that fails once is refused at once.
+    const another = '203.0.113.8';
+    expect((await from(another, 'guess')).statusCode).toBe(401);
+    const refused = await from(another, password);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
   it('keeps the admin host for platform staff', async () => {
     const { email } = await t.signUp({ password: 'correct horse battery' });
     const response = await t.login(email, 'correct horse battery', { systemType: 'admin' });
@@ -270,5 +299,38 @@ describe('own profile and password', () => {
     ).toBe(200);
     expect((await t.login(email, 'first passphrase 1')).statusCode).toBe(401);
     expect((await t.login(email, 'second passphrase 2')).statusCode).toBe(200);
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.skipIf(!redisUrl)('sign-in limits across servers (Redis)', () => {
+  it('counts failures once for every server, so a second server refuses the address too', async () => {
+    const limits = { REDIS_URL: redisUrl!, LOGIN_LIMIT_PER_EMAIL: '3' };
+    const first = await TestApp.start(limits);
+    // A second server on the same database and secrets, as behind a load balancer.
+    const second = await TestApp.start({
+      ...limits,
+      DATA_DIR: first.app.config.DATA_DIR,
+      ...(first.app.config.DATABASE_URL && { DATABASE_URL: first.app.config.DATABASE_URL }),
+    });
+    try {
+      const password = 'correct horse battery';
+      const { email } = await first.signUp({ password });
+      const login = (server: TestApp, remoteAddress: string, tried: string) =>
+        server.request({
+          method: 'POST',
+          url: '/api3/auth/secure/login',
+          payload: server.seal({ email, password: tried }),
+          remoteAddress,
+        });
+      for (let i = 0; i < 3; i++)
+        expect((await login(first, '203.0.113.9', `guess ${i}`)).statusCode).toBe(401);
+      expect((await login(second, '203.0.113.9', password)).statusCode).toBe(429);
+      expect((await login(second, '198.51.100.21', password)).statusCode).toBe(200);
+    } finally {
+      await second.close();
+      await first.close();
+    }
   });
 });

@@ -17,7 +17,7 @@ describe('configuration', () => {
   });
 
   it('leaves MQTT_PORT unset unless chosen, so a taken default can fall back', () => {
-    expect(loadConfig({})).toMatchObject({ MQTT_HEARTBEAT_S: 90, MQTT_COMMAND_TTL_S: 30 });
+    expect(loadConfig({})).toMatchObject({ MQTT_HEARTBEAT_S: 45, MQTT_COMMAND_TTL_S: 30 });
     expect(loadConfig({}).MQTT_PORT).toBeUndefined();
     expect(loadConfig({ MQTT_PORT: '0' }).MQTT_PORT).toBe(0);
     expect(() => loadConfig({ MQTT_URL: 'http://broker' })).toThrow(

@@ -8,9 +8,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const demoMail = () => ({ publicUrl: 'http://localhost:3000', throttle: t.app.mailThrottle });
+
 describe('demo data', () => {
   it('creates the demo portals once, with working sign-ins', async () => {
-    const connected = await seedDemoPortal(t.app.db, t.app.log);
+    const connected = await seedDemoPortal(t.app.db, t.app.log, demoMail());
     // The connected locks (not the keypad-only code locks) come back with their secrets.
     expect(connected?.map((lock) => lock.name).sort()).toEqual([
       'Flat 1.2',
@@ -18,7 +20,7 @@ describe('demo data', () => {
       'Lobby door',
       'Main entrance',
     ]);
-    expect(await seedDemoPortal(t.app.db, t.app.log)).toBeNull();
+    expect(await seedDemoPortal(t.app.db, t.app.log, demoMail())).toBeNull();
 
     const admin = await t.login(DEMO_ACCOUNTS.admin.email, DEMO_ACCOUNTS.admin.password);
     const session = (await t.request({ method: 'GET', url: '/api3/auth', token: admin.json().token })).json();

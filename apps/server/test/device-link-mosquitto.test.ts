@@ -11,15 +11,19 @@ import WebSocket from 'ws';
 import {
   aclFile,
   exportMosquittoFiles,
+  mosquittoConf,
+  mosquittoFilePaths,
   passwordFile,
   serverAccount,
+  serverAclFile,
 } from '../src/features/device-link/mosquitto-export';
 import { TestApp } from './test-app';
 
 /**
- * MQTT_URL mode against a real Mosquitto started for this test with the files `npm run mqtt:export`
- * writes: the broker checks the locks' secrets ($7$ hashes) and the topic ACL, and two servers on one
- * database share the lock topics through a shared subscription.
+ * MQTT_URL mode against a real Mosquitto started for this test with the files and listeners
+ * `npm run mqtt:export` writes and prints: the broker checks the locks' secrets ($7$ hashes), the
+ * topic ACL and that a lock's client id is its own, and two servers on one database share the lock
+ * topics through a shared subscription on the servers' listener.
  */
 
 const MOSQUITTO = '/usr/sbin/mosquitto';
@@ -68,7 +72,9 @@ function canConnect(port: number): Promise<boolean> {
 describe.skipIf(!haveMosquitto)('device link over an external Mosquitto (MQTT_URL)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-mosquitto-'));
   const serverPassword = crypto.randomBytes(12).toString('hex');
+  /** The locks' listener; the servers connect to their own (serverPort, in brokerUrl). */
   let port: number;
+  let serverPort: number;
   let brokerUrl: string;
   let mosquitto: ChildProcess;
   let first: TestApp;
@@ -77,25 +83,27 @@ describe.skipIf(!haveMosquitto)('device link over an external Mosquitto (MQTT_UR
 
   beforeAll(async () => {
     port = await freePort();
-    brokerUrl = `mqtt://latchkey:${serverPassword}@127.0.0.1:${port}`;
+    serverPort = await freePort();
+    brokerUrl = `mqtt://latchkey:${serverPassword}@127.0.0.1:${serverPort}`;
     // Only the server's account at first; the locks come with the export below.
-    fs.writeFileSync(path.join(dir, 'passwd'), passwordFile([serverAccount(brokerUrl)!]), { mode: 0o600 });
-    fs.writeFileSync(path.join(dir, 'acl'), aclFile('latchkey'));
+    const files = mosquittoFilePaths(dir);
+    fs.writeFileSync(files.serverPasswordPath, passwordFile([serverAccount(brokerUrl)!]), { mode: 0o600 });
+    fs.writeFileSync(files.serverAclPath, serverAclFile('latchkey'));
+    fs.writeFileSync(files.passwordPath, passwordFile([]), { mode: 0o600 });
+    fs.writeFileSync(files.aclPath, aclFile());
     const conf = path.join(dir, 'mosquitto.conf');
     fs.writeFileSync(
       conf,
       [
-        `listener ${port} 127.0.0.1`,
-        'allow_anonymous false',
-        `password_file ${path.join(dir, 'passwd')}`,
-        `acl_file ${path.join(dir, 'acl')}`,
         'persistence false',
         // Started as root, Mosquitto would drop to its own user, who cannot read the owner-only file.
         ...(process.getuid?.() === 0 ? ['user root'] : []),
+        // The listeners exactly as the export prints them.
+        mosquittoConf(dir, { lockListener: `${port} 127.0.0.1`, serverListener: `${serverPort} 127.0.0.1` }),
       ].join('\n'),
     );
     mosquitto = spawn(MOSQUITTO, ['-c', conf], { stdio: 'ignore' });
-    await waitFor(() => canConnect(port), 'mosquitto to listen');
+    await waitFor(async () => (await canConnect(port)) && canConnect(serverPort), 'mosquitto to listen');
 
     const shared = { MQTT_URL: brokerUrl, ...(redisUrl && { REDIS_URL: redisUrl }) };
     first = await TestApp.start({ ...shared, LOGIN_LIMIT_PER_IP: '1000' });
@@ -115,17 +123,48 @@ describe.skipIf(!haveMosquitto)('device link over an external Mosquitto (MQTT_UR
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const connectLock = async (deviceId: string, secret: string) => {
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
+  /** What each client receives, per topic, from its first packet on (a session's queue comes at once). */
+  const inboxes = new WeakMap<MqttClient, Map<string, unknown[]>>();
+  const inbox = (client: MqttClient) => inboxes.get(client)!;
+
+  const connectLock = async (deviceId: string, secret: string, options: mqtt.IClientOptions = {}) => {
+    const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
       clientId: deviceId,
       username: deviceId,
       password: secret,
       protocolVersion: 4,
       reconnectPeriod: 0,
       connectTimeout: 3000,
+      ...options,
     });
     clients.push(client);
+    const received = new Map<string, unknown[]>();
+    inboxes.set(client, received);
+    client.on('message', (topic, payload) => {
+      received.set(topic, [
+        ...(received.get(topic) ?? []),
+        payload.length ? JSON.parse(String(payload)) : null,
+      ]);
+    });
+    await new Promise<void>((resolve, reject) => {
+      client.once('connect', () => resolve());
+      client.once('error', (error) => {
+        client.end(true);
+        reject(error);
+      });
+      client.once('close', () => reject(new Error('closed before CONNACK')));
+    });
     return client;
+  };
+
+  const addLock = async (token: string) => {
+    const created = await first.request({
+      method: 'POST',
+      url: '/api3/portal/device/new',
+      token,
+      payload: { name: `Door ${crypto.randomUUID().slice(0, 4)}`, model: 'latchkey-sim', timeZone: 'UTC' },
+    });
+    return { deviceId: created.json().device._id as string, secret: created.json().deviceSecret as string };
   };
 
   it('admits locks from the exported files, delivers their credentials and shares their events', async () => {
@@ -241,6 +280,61 @@ describe.skipIf(!haveMosquitto)('device link over an external Mosquitto (MQTT_UR
       await waitFor(() => liveEvents.length >= events.length || undefined, 'every event on the live channel');
       expect([...liveEvents].sort()).toEqual(events.map((e) => e.eventId).sort());
       socket.close();
+    }
+  });
+
+  it("gives a lock that logs in with another lock's client id nothing of that lock's", async () => {
+    const admin = await first.signUp();
+    const attacker = await addLock(admin.token);
+    const victim = await addLock(admin.token);
+    await exportMosquittoFiles(first.app.db, dir, brokerUrl);
+    mosquitto.kill('SIGHUP');
+    const topic = (name: Parameters<typeof deviceTopic>[1]) => deviceTopic(victim.deviceId, name);
+    const sendUnlock = async () => {
+      const sent = await first.request({
+        method: 'POST',
+        url: `/api3/device/${victim.deviceId}/command`,
+        token: admin.token,
+        payload: { action: 'unlock' },
+      });
+      expect(sent.statusCode).toBe(202);
+      return sent.json().commandId as string;
+    };
+    const commandIn = (received: Map<string, unknown[]>, commandId: string) =>
+      (received.get(topic('commands')) as { commandId: string }[] | undefined)?.find(
+        (command) => command.commandId === commandId,
+      );
+
+    // The victim keeps a persistent session (clean=false, which the protocol allows).
+    const real = await waitFor(
+      () => connectLock(victim.deviceId, victim.secret, { clean: false }).catch(() => undefined),
+      'the victim to be admitted',
+    );
+    await real.subscribeAsync([topic('credentials'), topic('commands')], { qos: 1 });
+
+    // The attacker's own valid secret with the victim's id as client id.
+    const attack = () =>
+      connectLock(attacker.deviceId, attacker.secret, { clientId: victim.deviceId, clean: false }).catch(
+        () => null,
+      );
+    const intruder = await attack();
+
+    // The victim's connection was not replaced: a command sent now reaches it there.
+    const live = await sendUnlock();
+    await waitFor(() => commandIn(inbox(real), live), 'the command on the victim’s connection');
+    expect(real.connected).toBe(true);
+
+    // Away with its persistent session, the victim's queued command does not go to the attacker.
+    await real.endAsync();
+    await intruder?.endAsync();
+    const queued = await sendUnlock();
+    const again = await attack();
+    const back = await connectLock(victim.deviceId, victim.secret, { clean: false });
+    await waitFor(() => commandIn(inbox(back), queued), 'the queued command on the victim’s return');
+    // Whatever Mosquitto made of the attacker's logins, nothing of the victim's reached them.
+    for (const client of [intruder, again]) {
+      if (client)
+        expect([...inbox(client).keys()].filter((name) => name.includes(victim.deviceId))).toEqual([]);
     }
   });
 });

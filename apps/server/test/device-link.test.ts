@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -160,6 +160,9 @@ async function addLock(t: TestApp, portal: Portal, grantMember = true): Promise<
     });
     expect(grant.statusCode).toBeLessThan(300);
   }
+  // Adding the lock and the grant are two changes, each published as it commits; the lock is to
+  // find the set of both.
+  await t.app.deviceLink.flushScheduledSyncs();
   return { deviceId: device._id, secret: deviceSecret };
 }
 
@@ -726,7 +729,11 @@ describe('a lock made of mosquitto_pub and mosquitto_sub', () => {
     async () => {
       const lock = await addLock(t, portal);
       const { port, hostname } = new URL(t.app.deviceLink.transport.url);
-      const auth = ['-h', hostname, '-p', port, '-u', lock.deviceId, '-P', lock.secret, '-q', '1'];
+      // The client id is the device id on every connection (the broker refuses any other).
+      const auth = [
+        ...['-h', hostname, '-p', port, '-q', '1'],
+        ...['-i', lock.deviceId, '-u', lock.deviceId, '-P', lock.secret],
+      ];
       const topic = (name: Parameters<typeof deviceTopic>[1]) => deviceTopic(lock.deviceId, name);
 
       const status = {
@@ -737,23 +744,16 @@ describe('a lock made of mosquitto_pub and mosquitto_sub', () => {
         credentialsVersion: 0,
         ts: new Date().toISOString(),
       };
-      await run('mosquitto_pub', [
-        ...auth,
-        '-i',
-        `${lock.deviceId}-status`,
-        '-r',
-        '-t',
-        topic('status'),
-        '-m',
-        JSON.stringify(status),
-      ]);
-      await waitFor(async () => (await syncOf(t, portal, lock.deviceId)).sentVersion ?? undefined, 'a set');
+      await run('mosquitto_pub', [...auth, '-r', '-t', topic('status'), '-m', JSON.stringify(status)]);
+      await t.app.deviceLink.flushScheduledSyncs();
+      const sent = await waitFor(
+        async () => (await syncOf(t, portal, lock.deviceId)).sentVersion ?? undefined,
+        'a set',
+      );
 
       // The retained set arrives as soon as the subscription is made.
       const credentials = await run('mosquitto_sub', [
         ...auth,
-        '-i',
-        `${lock.deviceId}-sub`,
         '-t',
         topic('credentials'),
         '-C',
@@ -762,41 +762,22 @@ describe('a lock made of mosquitto_pub and mosquitto_sub', () => {
         '10',
       ]);
       const set = JSON.parse(credentials.stdout) as CredentialSet;
-      expect(set).toMatchObject({ deviceId: lock.deviceId, version: 1 });
+      // Adding the lock and giving the member access were two changes, each its own version.
+      expect(set).toMatchObject({ deviceId: lock.deviceId, version: sent });
       expect(set.entries.map((e) => e.credentialId)).toContain(`remote:${portal.memberId}`);
 
-      // Listen for the ack first, then report the event.
-      const ack = spawn('mosquitto_sub', [
-        ...auth,
-        '-i',
-        `${lock.deviceId}-ack`,
-        '-t',
-        topic('events/ack'),
-        '-C',
-        '1',
-        '-W',
-        '10',
-      ]);
-      let ackText = '';
-      ack.stdout.on('data', (chunk: Buffer) => (ackText += chunk.toString()));
-      const ackDone = new Promise((resolve) => ack.on('exit', resolve));
+      // One client id per lock, so publishing and listening take turns on a persistent session
+      // (-c): subscribe to the acks and leave, report the event, come back for the ack waiting there.
+      await run('mosquitto_sub', [...auth, '-c', '-t', topic('events/ack'), '-E']);
       const event = lockEvent({ method: 'code' });
-      // As a lock does: send, and send again until the ack comes (the subscriber may still be starting).
-      let acked = false;
-      void ackDone.then(() => (acked = true));
-      for (let attempt = 0; attempt < 10 && !acked; attempt++) {
-        await run('mosquitto_pub', [
-          ...auth,
-          '-i',
-          `${lock.deviceId}-event`,
-          '-t',
-          topic('events'),
-          '-m',
-          JSON.stringify(event),
-        ]);
-        await Promise.race([ackDone, new Promise((resolve) => setTimeout(resolve, 300))]);
+      // As a lock does: send again until the ack comes (one may reach the publishing connection).
+      let ackText = '';
+      for (let attempt = 0; attempt < 10 && !ackText; attempt++) {
+        await run('mosquitto_pub', [...auth, '-c', '-t', topic('events'), '-m', JSON.stringify(event)]);
+        ackText = await run('mosquitto_sub', [...auth, '-c', '-t', topic('events/ack'), '-C', '1', '-W', '2'])
+          .then((result) => result.stdout)
+          .catch(() => '');
       }
-      await ackDone;
       expect(JSON.parse(ackText)).toEqual({ eventIds: [event.eventId] });
       const rows = await t.app.db
         .selectFrom('device_events')

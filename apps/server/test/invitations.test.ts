@@ -39,9 +39,8 @@ describe('inviting a person without an account', () => {
       deviceIds: [lock],
     });
     expect(invited.statusCode).toBe(201);
-    expect(invited.json()).toMatchObject({
-      newAccount: true,
-      member: { email: 'nora@example.com', status: 'invited' },
+    expect(invited.json()).toEqual({
+      member: expect.objectContaining({ email: 'nora@example.com', status: 'invited' }),
     });
     const userId = invited.json().member._id;
     // Invited, not yet in: no entry on the lock, no sign-in.
@@ -123,9 +122,11 @@ describe('inviting a person without an account', () => {
 
 describe('inviting a person who has an account', () => {
   it('needs a confirmed address to accept in the app; accepting twice is harmless; declining leaves', async () => {
-    const quinn = await t.signUp({ email: 'quinn@example.com' });
+    const quinn = await t.signUp({ email: 'quinn@example.com', verified: false });
     const invited = await api('POST', 'user/invite', { email: 'quinn@example.com', role: 'admin' });
-    expect(invited.json()).toMatchObject({ newAccount: false, member: { role: 'admin', status: 'invited' } });
+    expect(invited.json()).toEqual({
+      member: expect.objectContaining({ role: 'admin', status: 'invited' }),
+    });
     const accept = () => api('POST', `portal/user/portal/${admin.portalId}/accept`, undefined, quinn.token);
 
     expect(

@@ -1,7 +1,16 @@
 import crypto from 'node:crypto';
+import {
+  liveAudienceRuleOf,
+  livePortalMessageSchema,
+  type LiveAudience,
+  type LivePortalMessageType,
+} from '@latchkey/shared';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LivePortalMessageBody } from '../src/features/live/live-hub';
 import type { RegisteredRoute } from '../src/http/access';
+import { LiveClient, listen } from './live-client';
+import { closedBillFor } from './billing-helpers';
 import { TestApp } from './test-app';
 
 /**
@@ -24,6 +33,15 @@ interface Tenant {
   keyId: string;
   inviteId: string;
   alertRuleId: string;
+  billId: string;
+  listingId: string;
+  stayId: string;
+  categoryId: string;
+  accessListId: string;
+  listingImageId: string;
+  landingImageId: string;
+  feedId: string;
+  reviewId: string;
 }
 let a: Tenant & { user: string };
 let b: Tenant;
@@ -33,14 +51,29 @@ const FOREIGN_PORTAL_NAME = 'Portal B private name';
 const UNKNOWN_COMMAND_ID = crypto.randomUUID();
 
 /** What a path parameter names: `:id` depends on the path, the others on their name. */
-function paramKind(url: string, name: string): keyof Tenant | 'status' | 'commandId' {
+function paramKind(
+  url: string,
+  name: string,
+): keyof Tenant | 'status' | 'commandId' | 'year' | 'month' | 'productId' {
   if (name === 'deviceId') return 'deviceId';
   if (name === 'commandId') return 'commandId';
   if (name === 'userId') return 'userId';
   if (name === 'status') return 'status';
   if (name === 'inviteId') return 'inviteId';
+  if (name === 'year' || name === 'month') return name;
+  // Rentals (issue 12): a listing's requests, access list and images, a lock's arrival images.
+  if (name === 'reqId') return 'stayId';
+  if (name === 'entryId') return 'accessListId';
+  if (name === 'feedId') return 'feedId';
+  if (name === 'reviewId') return 'reviewId';
+  if (name === 'imageId') return url.includes('/sharelock/landing/') ? 'landingImageId' : 'listingImageId';
   if (name !== 'id') throw new Error(`isolation test: no values for path parameter :${name} of ${url}`);
   if (/^\/api3\/portal\/(:id\/name|user\/portal\/)/.test(url)) return 'portalId';
+  // In the share-lock calls and requests, device/{id} names a listing (but not in …/landing).
+  if (/^\/api3\/device\/:id\/(sharelock$|sharelock\/token$|request\/|calendar$)/.test(url))
+    return 'listingId';
+  if (/^\/api3\/listing\//.test(url)) return 'listingId';
+  if (/^\/api3\/listingCategory\//.test(url)) return 'categoryId';
   if (/^\/api3\/(portal\/)?device\//.test(url)) return 'deviceId';
   if (/^\/api3\/portal\/code\/company\//.test(url)) return 'companyCodeId';
   if (/^\/api3\/portal\/fingerprint\//.test(url)) return 'fingerprintId';
@@ -49,7 +82,10 @@ function paramKind(url: string, name: string): keyof Tenant | 'status' | 'comman
   if (/^\/api3\/portal\/lockout\//.test(url)) return 'lockoutId';
   if (/^\/api3\/portal\/rfid\//.test(url)) return 'rfidId';
   if (/^\/api3\/portal\/alerts\/rules\//.test(url)) return 'alertRuleId';
+  if (/^\/api3\/portal\/billing\/bill\//.test(url)) return 'billId';
   if (/^\/api3\/(portal\/)?user\//.test(url)) return 'userId';
+  // The shop's catalogue is the platform's: a product id names no portal's data.
+  if (/^\/api3\/system\/inventory\//.test(url)) return 'productId';
   throw new Error(`isolation test: say what :id of ${url} names`);
 }
 
@@ -60,6 +96,10 @@ function fillUrl(url: string, side: 'own' | 'foreign'): string {
     if (kind === 'status') return 'suspended';
     // A command id alone opens nothing: the lock's id beside it decides whose command it is.
     if (kind === 'commandId') return UNKNOWN_COMMAND_ID;
+    if (kind === 'productId') return 'smart-lock';
+    // This month (its running bill); on the other side a month before any portal existed (404).
+    if (kind === 'year') return side === 'own' ? String(new Date().getUTCFullYear()) : '2000';
+    if (kind === 'month') return side === 'own' ? String(new Date().getUTCMonth() + 1) : '1';
     return (side === 'own' ? a : b)[kind];
   });
 }
@@ -115,6 +155,7 @@ async function makeTenant(portalName?: string) {
     name: 'Forced',
     deviceIds: [deviceId],
   });
+  const rental = await makeRental(admin.token, deviceId);
   return {
     tenant: {
       admin: admin.token,
@@ -129,10 +170,88 @@ async function makeTenant(portalName?: string) {
       keyId: key.json()._id,
       inviteId: invite.json()._id,
       alertRuleId: alertRule.json()._id,
+      billId: await closedBillFor(t, admin.portalId),
+      ...rental,
     },
     memberToken: member.token,
   };
 }
+
+/** A published listing of the lock with a category, a request, an access list entry and images. */
+async function makeRental(token: string, deviceId: string) {
+  const post = (url: string, payload: object) => t.request({ method: 'POST', url, token, payload });
+  const category = await post('/api3/listingCategory/new', { name: 'Flats' });
+  const listing = await post('/api3/listing/new', {
+    title: 'Private flat',
+    deviceIds: [deviceId],
+    categoryId: category.json()._id,
+    published: true,
+  });
+  const listingId: string = listing.json()._id;
+  const entry = await post(`/api3/listing/${listingId}/accessList/new`, { name: 'Cleaner' });
+  const stay = await t.request({
+    method: 'POST',
+    url: `/api3/device/${listingId}/request`,
+    payload: { name: 'Guest', email: 'guest@example.com', startDate: inDays(30), endDate: inDays(33) },
+    remoteAddress: `10.7.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`,
+  });
+  const image = (url: string) =>
+    t.request({ method: 'POST', url, token, payload: TINY_PNG, headers: { 'content-type': 'image/png' } });
+  const listingImage = await image(`/api3/listing/${listingId}/image`);
+  const landingImage = await image(`/api3/device/${deviceId}/sharelock/landing/image`);
+  const feed = await post(`/api3/listing/${listingId}/ical/feed/new`, {
+    name: 'Airbnb',
+    url: 'https://calendar.example.invalid/private.ics',
+  });
+  // A stay that is over, and its guest's review.
+  const past = await t.request({
+    method: 'POST',
+    url: `/api3/device/${listingId}/request`,
+    payload: { name: 'Past Guest', email: 'past@example.com', startDate: inDays(40), endDate: inDays(42) },
+    remoteAddress: `10.8.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`,
+  });
+  const pastId = past.json()._id as string;
+  await post(`/api3/device/${listingId}/request/${pastId}`, { action: 'approve' });
+  await t.app.db
+    .updateTable('stays')
+    .set({ start_date: inDays(-3), end_date: inDays(-1) })
+    .where('id', '=', pastId)
+    .execute();
+  const review = await t.request({
+    method: 'POST',
+    url: `/api3/review/${t.app.rental.deps.tokens.sign('review', pastId, 1)}`,
+    payload: { rating: 5, text: 'Lovely' },
+    remoteAddress: `10.9.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`,
+  });
+  for (const response of [category, listing, entry, stay, listingImage, landingImage, feed, past, review]) {
+    if (response.statusCode !== 201) throw new Error(`rental setup failed: ${response.body}`);
+  }
+  return {
+    listingId,
+    stayId: stay.json()._id as string,
+    categoryId: category.json()._id as string,
+    accessListId: entry.json()._id as string,
+    listingImageId: listingImage.json()._id as string,
+    landingImageId: landingImage.json()._id as string,
+    feedId: feed.json()._id as string,
+    reviewId: (
+      await t.app.db
+        .selectFrom('reviews')
+        .select('id')
+        .where('stay_id', '=', pastId)
+        .executeTakeFirstOrThrow()
+    ).id,
+  };
+}
+
+/** The UTC date `days` from today. */
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** A 1×1 PNG. */
+const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const inviteBody = () => ({
   name: 'Guest',
@@ -184,6 +303,28 @@ const exampleBodies: Record<string, (tenant: Tenant) => object> = {
     deviceIds: [tenant.deviceId],
   }),
   'POST /api3/portal/alerts/rules/:id': () => ({ kind: 'tamper', name: 'Renamed' }),
+  'POST /api3/listing/new': (tenant) => ({ title: 'Flat', deviceIds: [tenant.deviceId] }),
+  'POST /api3/listing/:id': (tenant) => ({ title: 'Flat', deviceIds: [tenant.deviceId] }),
+  'POST /api3/listingCategory/:id': () => ({ name: 'Renamed' }),
+  'POST /api3/listing/:id/accessList/new': () => ({ name: 'Cleaner' }),
+  'POST /api3/listing/:id/accessList/:entryId': () => ({ name: 'Renamed' }),
+  'POST /api3/listing/:id/image/:imageId': () => ({ alt: 'Renamed' }),
+  'POST /api3/device/:id/sharelock': () => ({ enabled: true }),
+  'POST /api3/device/:id/sharelock/landing': () => ({ text: 'Ring twice' }),
+  'POST /api3/device/:id/sharelock/landing/image/:imageId': () => ({ alt: 'Renamed' }),
+  'POST /api3/device/:id/request/:reqId': () => ({ action: 'decline', reason: 'Closed' }),
+  'POST /api3/device/:id/calendar': () => ({
+    action: 'block',
+    startDate: '2031-01-01',
+    endDate: '2031-01-03',
+  }),
+  'POST /api3/listing/:id/review/:reviewId': () => ({ action: 'answer', answer: 'Thank you' }),
+  'POST /api3/listing/:id/ical/feed/new': () => ({ name: 'Vrbo', url: 'https://vrbo.example.invalid/a.ics' }),
+  'POST /api3/listing/:id/ical/feed/:feedId': () => ({
+    name: 'Renamed',
+    url: 'https://calendar.example.invalid/private.ics',
+  }),
+  'POST /api3/system/inventory/:id': () => ({ onHand: 10, reason: 'Count' }),
 };
 
 /** Routes a person calls about themselves: the right person to call them is the member, with their id. */
@@ -216,6 +357,177 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const described = (r: RegisteredRoute) => `${r.method} ${r.url}`;
+
+/** What a live message is about: a lock and a person. */
+interface LiveSubject {
+  deviceId: string;
+  userId: string;
+}
+
+/**
+ * An example of each live portal message type, about the given lock and person: a new type does
+ * not compile until it has one, and is then sent to everyone below.
+ */
+const exampleLiveMessages: {
+  [T in LivePortalMessageType]: (about: LiveSubject) => Extract<LivePortalMessageBody, { type: T }>;
+} = {
+  notification: (about) => ({
+    type: 'notification',
+    notification: {
+      _id: crypto.randomUUID(),
+      at: new Date().toISOString(),
+      kind: 'alert',
+      title: 'Forced door',
+      message: `Person ${about.userId} opened it at night`,
+      deviceId: about.deviceId,
+    },
+  }),
+  'device.status': (about) => ({
+    type: 'device.status',
+    device: {
+      _id: about.deviceId,
+      name: 'Front door',
+      model: 'latchkey-sim',
+      serial: 'SN-PRIVATE',
+      timeZone: 'UTC',
+      lowBatteryLevel: 20,
+      battery: 15,
+      online: true,
+      lastSeenAt: new Date().toISOString(),
+      lockState: 'locked',
+      firmware: 'fw-private',
+      createdAt: new Date().toISOString(),
+    },
+  }),
+  'stay.changed': () => ({
+    type: 'stay.changed',
+    stay: {
+      _id: crypto.randomUUID(),
+      listingId: crypto.randomUUID(),
+      state: 'approved',
+      accessState: 'ready',
+    },
+  }),
+  'device.event': (about) => ({
+    type: 'device.event',
+    event: {
+      _id: crypto.randomUUID(),
+      eventId: crypto.randomUUID(),
+      device: { _id: about.deviceId, name: 'Front door' },
+      type: 'denied',
+      method: 'code',
+      user: { _id: about.userId, name: 'Somebody' },
+      credentialId: null,
+      reason: 'outside_schedule',
+      occurredAt: new Date().toISOString(),
+      receivedAt: new Date().toISOString(),
+    },
+  }),
+};
+
+/**
+ * The live channel, generated from its message schema: every portal message type, about someone
+ * else and about the basic user, reaches the portal's admins whole, the basic user only when its
+ * audience (LIVE_AUDIENCES) includes them, and another portal's admin never.
+ */
+describe('live channel', () => {
+  const types = livePortalMessageSchema.options.map((option) => option.shape.type.value);
+  const sockets: LiveClient[] = [];
+  let url: string;
+  let adminA: LiveClient;
+  let userA: LiveClient;
+  let adminB: LiveClient;
+  /** A lock of portal A that its basic user does not reach. */
+  let unreachedDeviceId: string;
+
+  const join = async (token: string, portalId: string) => {
+    const client = await LiveClient.open(url);
+    sockets.push(client);
+    await client.join(token, portalId);
+    return client;
+  };
+  /** Their own lock event: the last message of a round, which every socket of portal A receives. */
+  const markerFor = (tenant: Tenant) =>
+    exampleLiveMessages['device.event']({ deviceId: tenant.deviceId, userId: tenant.userId });
+  const waitForMarker = (client: LiveClient, marker: ReturnType<typeof markerFor>, from: number) =>
+    client.waitFor((m) => m.type === 'device.event' && m.event._id === marker.event._id, 'the marker', {
+      from,
+    });
+
+  beforeAll(async () => {
+    url = await listen(t);
+    const lock = await t.request({
+      method: 'POST',
+      url: '/api3/portal/device/new',
+      token: a.admin,
+      payload: { name: 'Server room', model: 'latchkey-sim', timeZone: 'UTC' },
+    });
+    unreachedDeviceId = lock.json().device._id;
+    adminA = await join(a.admin, a.portalId);
+    userA = await join(a.user, a.portalId);
+    adminB = await join(b.admin, b.portalId);
+  });
+  afterAll(() => {
+    for (const socket of sockets) socket.close();
+  });
+
+  it('has an audience and an example for every portal message type', () => {
+    expect(types.length).toBeGreaterThan(0);
+    for (const type of types) {
+      expect(liveAudienceRuleOf(type), type).not.toBeNull();
+      expect(Object.keys(exampleLiveMessages), type).toContain(type);
+    }
+  });
+
+  it("refuses another portal's admin a subscription to the portal", async () => {
+    const client = await LiveClient.open(url);
+    sockets.push(client);
+    client.send({ type: 'auth', token: b.admin });
+    await client.next('ready');
+    await expect(client.subscribe(a.portalId)).rejects.toThrow('You may not act in that portal');
+  });
+
+  it('sends a basic user only what concerns them, and another portal nothing, for every message type', async () => {
+    const kinds = new Set<LiveAudience['kind']>();
+    for (const type of types) {
+      const example = exampleLiveMessages[type] as (about: LiveSubject) => LivePortalMessageBody;
+      const aboutOthers = example({ deviceId: unreachedDeviceId, userId: crypto.randomUUID() });
+      const aboutUser = example({ deviceId: a.deviceId, userId: a.userId });
+      const marker = markerFor(a);
+      const foreignMarker = markerFor(b);
+      const from = {
+        admin: adminA.messages.length,
+        user: userA.messages.length,
+        foreign: adminB.messages.length,
+      };
+      for (const message of [aboutOthers, aboutUser, marker]) await t.app.live.publish(a.portalId, message);
+      await t.app.live.publish(b.portalId, foreignMarker);
+      // Each socket gets its messages in publishing order: once the marker is in, the round is.
+      await waitForMarker(adminA, marker, from.admin);
+      await waitForMarker(userA, marker, from.user);
+      await waitForMarker(adminB, foreignMarker, from.foreign);
+
+      const inPortalA = (message: LivePortalMessageBody) =>
+        livePortalMessageSchema.parse({ ...message, portalId: a.portalId });
+      const rule = liveAudienceRuleOf(type)!;
+      const audience = rule.audience(inPortalA(aboutUser));
+      kinds.add(audience.kind);
+      const forUser =
+        audience.kind === 'admins'
+          ? []
+          : [rule.memberView ? rule.memberView(inPortalA(aboutUser)) : inPortalA(aboutUser)];
+      expect(adminA.portalMessages(from.admin), type).toEqual(
+        [aboutOthers, aboutUser, marker].map(inPortalA),
+      );
+      expect(userA.portalMessages(from.user), type).toEqual([...forUser, inPortalA(marker)]);
+      expect(adminB.portalMessages(from.foreign), type).toEqual([
+        livePortalMessageSchema.parse({ ...foreignMarker, portalId: b.portalId }),
+      ]);
+    }
+    // The hub's filter was exercised for each kind of audience.
+    expect([...kinds].sort()).toEqual(['admins', 'lockMembers', 'person']);
+  });
+});
 
 describe('route registry', () => {
   it('knows the API routes, each with a declared access', () => {

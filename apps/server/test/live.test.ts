@@ -1,95 +1,15 @@
 import { connectAsync } from 'mqtt';
 import crypto from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import {
-  LIVE_CLOSE_CODES,
-  liveServerMessageSchema,
-  type Device,
-  type DeviceEvent,
-  type LiveServerMessage,
-} from '@latchkey/shared';
+import { LIVE_CLOSE_CODES, type Device, type DeviceEvent } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import { LiveClient, listen } from './live-client';
 import { TestApp } from './test-app';
 
-/** A real WebSocket client: every message it receives, and how it was closed. */
-class LiveClient {
-  readonly messages: LiveServerMessage[] = [];
-  readonly closed: Promise<{ code: number; reason: string }>;
-  private waiters: Array<() => void> = [];
-
-  private constructor(readonly socket: WebSocket) {
-    socket.on('message', (data) => {
-      this.messages.push(liveServerMessageSchema.parse(JSON.parse(String(data))));
-      for (const wake of this.waiters.splice(0)) wake();
-    });
-    this.closed = new Promise((resolve) =>
-      socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
-    );
-  }
-
-  static async open(url: string): Promise<LiveClient> {
-    const socket = new WebSocket(url);
-    const client = new LiveClient(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
-      socket.once('error', reject);
-    });
-    return client;
-  }
-
-  send(message: unknown): void {
-    this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
-  }
-
-  /** Waits for the first message (from `from` on) that matches; fails after `timeoutMs`. */
-  async next<T extends LiveServerMessage['type']>(
-    type: T,
-    { from = 0, timeoutMs = 3000 } = {},
-  ): Promise<Extract<LiveServerMessage, { type: T }>> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.messages.slice(from).find((m) => m.type === type);
-      if (found) return found as Extract<LiveServerMessage, { type: T }>;
-      const left = deadline - Date.now();
-      if (left <= 0)
-        throw new Error(`no ${type} message within ${timeoutMs} ms: ${JSON.stringify(this.messages)}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-
-  /** Authenticates and subscribes, waiting for each answer. */
-  async join(token: string, portalId: string): Promise<void> {
-    this.send({ type: 'auth', token });
-    await this.next('ready');
-    await this.subscribe(portalId);
-  }
-
-  async subscribe(portalId: string): Promise<void> {
-    const from = this.messages.length;
-    this.send({ type: 'subscribe', portalId });
-    const answer = await Promise.race([this.next('subscribed', { from }), this.next('error', { from })]);
-    if (answer.type === 'error') throw new Error(`subscribe refused: ${answer.message}`);
-  }
-
-  close(): void {
-    this.socket.close();
-  }
-}
-
-async function listen(t: TestApp): Promise<string> {
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = t.app.server.address() as AddressInfo;
-  return `ws://127.0.0.1:${port}/api3/live`;
-}
-
-function sampleEvent(deviceId: string, type: DeviceEvent['type'] = 'denied'): DeviceEvent {
+function sampleEvent(
+  deviceId: string,
+  type: DeviceEvent['type'] = 'denied',
+  user: DeviceEvent['user'] = null,
+): DeviceEvent {
   const now = new Date().toISOString();
   return {
     _id: crypto.randomUUID(),
@@ -97,7 +17,7 @@ function sampleEvent(deviceId: string, type: DeviceEvent['type'] = 'denied'): De
     device: { _id: deviceId, name: 'Front door' },
     type,
     method: 'code',
-    user: null,
+    user,
     credentialId: null,
     reason: type === 'denied' ? 'outside_schedule' : null,
     occurredAt: now,
@@ -118,7 +38,11 @@ describe('live channel', () => {
   };
 
   beforeAll(async () => {
-    t = await TestApp.start({ LIVE_SESSION_CHECK_S: '0.2', LOGIN_LIMIT_PER_IP: '1000' });
+    t = await TestApp.start({
+      LIVE_SESSION_CHECK_S: '0.2',
+      LOGIN_LIMIT_PER_IP: '1000',
+      SIGNUP_LIMIT_PER_IP: '1000',
+    });
     url = await listen(t);
   });
   afterAll(async () => {
@@ -297,8 +221,16 @@ describe('live channel', () => {
     await client.join(owner.token, owner.portalId);
     await client.subscribe(other.portalId);
 
-    await t.app.live.publish(owner.portalId, { type: 'device.event', event: sampleEvent('old') });
-    await t.app.live.publish(other.portalId, { type: 'device.event', event: sampleEvent('new') });
+    // A basic user in the other portal: events where they are the person reach them.
+    const me = { _id: owner.userId, name: 'Owner' };
+    await t.app.live.publish(owner.portalId, {
+      type: 'device.event',
+      event: sampleEvent('old', 'unlock', me),
+    });
+    await t.app.live.publish(other.portalId, {
+      type: 'device.event',
+      event: sampleEvent('new', 'unlock', me),
+    });
     const received = await client.next('device.event');
     expect(received.portalId).toBe(other.portalId);
     expect(received.event.device._id).toBe('new');
@@ -351,9 +283,226 @@ describe('live channel', () => {
     expect(suspended.statusCode).toBeLessThan(300);
     const refusal = await client.next('error');
     expect(refusal.code).toBe('portal_override_denied');
-    await t.app.live.publish(admin.portalId, { type: 'device.event', event: sampleEvent('after') });
+    const theirOwn = sampleEvent('after', 'unlock', { _id: member.userId, name: 'Member' });
+    await t.app.live.publish(admin.portalId, { type: 'device.event', event: theirOwn });
     await sleep(200);
     expect(client.messages.some((m) => m.type === 'device.event')).toBe(false);
+  });
+
+  /** A portal with an admin, a basic user and three locks: one the user reaches directly, one through a group, one not. */
+  async function portalWithMember() {
+    const admin = await t.signUp();
+    const member = await t.signUp();
+    await t.addMember(admin.portalId, member.userId, 'user');
+    const asAdmin = async (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) => {
+      const response = await t.request({ method, url: `/api3${url}`, token: admin.token, payload });
+      expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
+      return response;
+    };
+    const newLock = async (name: string) =>
+      (await asAdmin('POST', '/portal/device/new', { name, model: 'latchkey-sim', timeZone: 'UTC' })).json<{
+        device: Device;
+        deviceSecret: string;
+      }>();
+    const direct = await newLock('Own door');
+    const viaGroup = await newLock('Group door');
+    const other = await newLock('Server room');
+    await asAdmin('PUT', `/user/${member.userId}/device/${direct.device._id}`);
+    const groupId = (await asAdmin('POST', '/portal/group', { name: 'Staff' })).json<{ _id: string }>()._id;
+    await asAdmin('PUT', `/group/${groupId}/user/${member.userId}`);
+    await asAdmin('PUT', `/group/${groupId}/device/${viaGroup.device._id}`);
+    return { admin, member, direct, viaGroup, other, groupId, asAdmin };
+  }
+
+  it('sends a basic user the status of the locks they reach and their own events, nothing else', async () => {
+    const { admin, member, direct, viaGroup, other } = await portalWithMember();
+    const adminSocket = await open();
+    const memberSocket = await open();
+    await adminSocket.join(admin.token, admin.portalId);
+    await memberSocket.join(member.token, admin.portalId);
+    const live = t.app.live;
+    const memberPerson = { _id: member.userId, name: 'Test Member' };
+    const adminPerson = { _id: admin.userId, name: 'Test Admin' };
+
+    // Not for the basic user: a lock they do not reach (and its alert), someone else's event at
+    // their own lock (and its alert), an event without a person, a rule's alert.
+    await live.publishDeviceStatus(
+      admin.portalId,
+      { ...other.device, online: false },
+      { online: true, battery: 90 },
+    );
+    await live.publishDeviceEvent(admin.portalId, sampleEvent(direct.device._id, 'denied', adminPerson));
+    await live.publishDeviceEvent(admin.portalId, sampleEvent(direct.device._id, 'tamper'));
+    await live.publish(admin.portalId, {
+      type: 'notification',
+      notification: {
+        _id: crypto.randomUUID(),
+        at: new Date().toISOString(),
+        kind: 'alert',
+        title: 'Forced door',
+        message: 'Test Admin opened it at night',
+        deviceId: direct.device._id,
+      },
+    });
+    // For them: their own event (at a lock they do not reach), and their two locks' status.
+    const own = sampleEvent(other.device._id, 'unlock', memberPerson);
+    await live.publishDeviceEvent(admin.portalId, own);
+    await live.publishDeviceStatus(admin.portalId, { ...direct.device, battery: 12, firmware: 'secret-1' });
+    await live.publishDeviceStatus(admin.portalId, viaGroup.device);
+
+    const lastFor = (client: LiveClient) =>
+      client.waitFor(
+        (m) => m.type === 'device.status' && m.device._id === viaGroup.device._id,
+        'the group lock status',
+      );
+    await lastFor(memberSocket);
+    const received = memberSocket.portalMessages();
+    expect(received.map((m) => m.type)).toEqual(['device.event', 'device.status', 'device.status']);
+    expect(received[0]).toEqual({ type: 'device.event', portalId: admin.portalId, event: own });
+    // What GET user/{id}/accessTime shows of a lock: no battery, firmware, serial or model.
+    const ownLock = received[1]!.type === 'device.status' ? received[1]!.device : null;
+    expect(ownLock).toEqual({
+      _id: direct.device._id,
+      name: 'Own door',
+      timeZone: 'UTC',
+      online: direct.device.online,
+      lastSeenAt: direct.device.lastSeenAt,
+    });
+
+    // The admin gets every message, whole.
+    await lastFor(adminSocket);
+    expect(adminSocket.portalMessages().map((m) => m.type)).toEqual([
+      'device.status',
+      'notification',
+      'device.event',
+      'notification',
+      'device.event',
+      'notification',
+      'notification',
+      'device.event',
+      'device.status',
+      'device.status',
+    ]);
+    expect(adminSocket.portalMessages()).toContainEqual(
+      expect.objectContaining({ device: expect.objectContaining({ battery: 12, firmware: 'secret-1' }) }),
+    );
+  });
+
+  it("sends a basic user a real lock's status but not its tamper event or the rule's alert", async () => {
+    const { admin, member, direct, asAdmin } = await portalWithMember();
+    await asAdmin('POST', '/portal/alerts/rules', {
+      kind: 'tamper',
+      name: 'Forced',
+      deviceIds: [direct.device._id],
+    });
+    const adminSocket = await open();
+    const memberSocket = await open();
+    await adminSocket.join(admin.token, admin.portalId);
+    await memberSocket.join(member.token, admin.portalId);
+    const lock = await connectAsync(t.app.deviceLink.transport.url, {
+      clientId: direct.device._id,
+      username: direct.device._id,
+      password: direct.deviceSecret,
+      protocolVersion: 4,
+    });
+    try {
+      const topic = (name: string) => `lk/v1/${direct.device._id}/${name}`;
+      const status = (battery: number) =>
+        JSON.stringify({
+          online: true,
+          battery,
+          lockState: 'locked',
+          firmware: 'door-1',
+          credentialsVersion: 0,
+          ts: new Date().toISOString(),
+        });
+      await lock.publishAsync(topic('status'), status(70), { qos: 1, retain: true });
+      await adminSocket.next('device.status');
+      const tamper = { eventId: 'door-evt-1', ts: new Date().toISOString(), type: 'tamper' };
+      await lock.publishAsync(
+        topic('events'),
+        JSON.stringify({ ...tamper, method: null, credentialId: null, reason: null }),
+        { qos: 1 },
+      );
+      // The rule's alert goes out first, then the event.
+      await adminSocket.waitFor(
+        (m) => m.type === 'device.event' && m.event.type === 'tamper',
+        'the tamper event',
+      );
+      expect(adminSocket.portalMessages()).toContainEqual(
+        expect.objectContaining({
+          notification: expect.objectContaining({ kind: 'alert', title: expect.any(String) }),
+        }),
+      );
+      // A later status of their lock marks the end: what was published before it and has not
+      // arrived will not.
+      await lock.publishAsync(topic('status'), status(69), { qos: 1, retain: true });
+      const statuses = () => memberSocket.portalMessages().filter((m) => m.type === 'device.status');
+      await memberSocket.waitFor(() => statuses().length >= 2, 'two status messages');
+      expect(memberSocket.portalMessages().map((m) => m.type)).toEqual(['device.status', 'device.status']);
+      expect(statuses()[0]).toMatchObject({ device: { _id: direct.device._id, online: true } });
+      expect(statuses()[0]).not.toHaveProperty('device.battery');
+    } finally {
+      await lock.endAsync(true);
+    }
+  });
+
+  it('follows the locks a basic user reaches, and a role taken away, at the next session check', async () => {
+    const { admin, member, direct, viaGroup, other, groupId, asAdmin } = await portalWithMember();
+    const memberSocket = await open();
+    await memberSocket.join(member.token, admin.portalId);
+    const live = t.app.live;
+    const statusOf = (device: Device) => live.publishDeviceStatus(admin.portalId, device);
+    const receivedLocks = async (client: LiveClient, from: number, marker: Device) => {
+      await client.waitFor(
+        (m) => m.type === 'device.status' && m.device._id === marker._id,
+        `the status of ${marker.name}`,
+        { from },
+      );
+      return client.portalMessages(from).map((m) => (m.type === 'device.status' ? m.device.name : m.type));
+    };
+
+    // Out of the group, into the server room: from the next check on.
+    await asAdmin('DELETE', `/group/${groupId}/user/${member.userId}`);
+    await asAdmin('PUT', `/user/${member.userId}/device/${other.device._id}`);
+    await live.recheckSessions();
+    let from = memberSocket.messages.length;
+    await statusOf(viaGroup.device);
+    await statusOf(other.device);
+    await statusOf(direct.device);
+    expect(await receivedLocks(memberSocket, from, direct.device)).toEqual(['Server room', 'Own door']);
+
+    // A second admin made a basic user: their socket stops getting alerts and others' locks.
+    const deputy = await t.signUp();
+    await t.addMember(admin.portalId, deputy.userId, 'admin');
+    const deputySocket = await open();
+    await deputySocket.join(deputy.token, admin.portalId);
+    from = deputySocket.messages.length;
+    await statusOf(viaGroup.device);
+    expect(await receivedLocks(deputySocket, from, viaGroup.device)).toEqual(['Group door']);
+    await t.app.db
+      .updateTable('memberships')
+      .set({ role: 'user' })
+      .where('portal_id', '=', admin.portalId)
+      .where('user_id', '=', deputy.userId)
+      .execute();
+    await live.recheckSessions();
+    from = deputySocket.messages.length;
+    await live.publishDeviceStatus(
+      admin.portalId,
+      { ...other.device, online: false },
+      { online: true, battery: 50 },
+    );
+    await live.publishDeviceEvent(admin.portalId, sampleEvent(direct.device._id, 'tamper'));
+    const theirs = sampleEvent(direct.device._id, 'unlock', { _id: deputy.userId, name: 'Deputy' });
+    await live.publishDeviceEvent(admin.portalId, theirs);
+    await deputySocket.waitFor(
+      (m) => m.type === 'device.event' && m.event._id === theirs._id,
+      'their own event',
+    );
+    expect(deputySocket.portalMessages(from)).toEqual([
+      { type: 'device.event', portalId: admin.portalId, event: theirs },
+    ]);
   });
 
   it('cuts off a client that floods it with messages', async () => {
@@ -388,6 +537,7 @@ const redisUrl = process.env.TEST_REDIS_URL;
 describe.skipIf(!redisUrl)('live channel across servers (Redis)', () => {
   let first: TestApp;
   let second: TestApp;
+  let secondUrl: string;
   beforeAll(async () => {
     // Two servers on one database, as behind a load balancer.
     first = await TestApp.start({ REDIS_URL: redisUrl! });
@@ -396,6 +546,7 @@ describe.skipIf(!redisUrl)('live channel across servers (Redis)', () => {
       DATA_DIR: first.app.config.DATA_DIR,
       ...(first.app.config.DATABASE_URL && { DATABASE_URL: first.app.config.DATABASE_URL }),
     });
+    secondUrl = await listen(second);
   });
   afterAll(async () => {
     await second?.close();
@@ -405,9 +556,8 @@ describe.skipIf(!redisUrl)('live channel across servers (Redis)', () => {
   it('delivers a message published on one server to a socket on the other', async () => {
     const person = await first.signUp();
     const outsider = await first.signUp();
-    const url = await listen(second);
-    const client = await LiveClient.open(url);
-    const outsiderClient = await LiveClient.open(url);
+    const client = await LiveClient.open(secondUrl);
+    const outsiderClient = await LiveClient.open(secondUrl);
     try {
       await client.join(person.token, person.portalId);
       await outsiderClient.join(outsider.token, outsider.portalId);
@@ -423,6 +573,27 @@ describe.skipIf(!redisUrl)('live channel across servers (Redis)', () => {
     } finally {
       client.close();
       outsiderClient.close();
+    }
+  });
+
+  it('sends a basic user only their own events, whichever server published them', async () => {
+    const admin = await first.signUp();
+    const member = await first.signUp();
+    await first.addMember(admin.portalId, member.userId, 'user');
+    const client = await LiveClient.open(secondUrl);
+    try {
+      await client.join(member.token, admin.portalId);
+      const someoneElse = sampleEvent('lock-1', 'denied', { _id: admin.userId, name: 'Admin' });
+      const own = sampleEvent('lock-2', 'unlock', { _id: member.userId, name: 'Member' });
+      await first.app.live.publishDeviceEvent(admin.portalId, someoneElse);
+      await first.app.live.publishDeviceEvent(admin.portalId, own);
+      // One Redis channel per portal keeps the order: the first two went before this one.
+      await client.waitFor((m) => m.type === 'device.event' && m.event._id === own._id, 'their own event');
+      expect(client.portalMessages()).toEqual([
+        { type: 'device.event', portalId: admin.portalId, event: own },
+      ]);
+    } finally {
+      client.close();
     }
   });
 });

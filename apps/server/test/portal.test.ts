@@ -293,14 +293,13 @@ describe('portal membership lookups', () => {
 
 describe('POST user/{id}/portal', () => {
   it('lets a person who owns no portal start one, once, and only for themselves', async () => {
-    const added = await t.request({
-      method: 'POST',
-      url: '/api3/portal/user',
-      token: owner.token,
-      payload: { email: 'nomad@example.com', firstName: 'Nia', role: 'user' },
+    const added = await t.addPerson(owner.token, {
+      email: 'nomad@example.com',
+      firstName: 'Nia',
+      role: 'user',
     });
-    const { member, initialPassword } = added.json() as { member: { _id: string }; initialPassword: string };
-    const token = (await t.login('nomad@example.com', initialPassword)).json().token as string;
+    const member = { _id: added.userId };
+    const token = added.token!;
     const start = (payload: object, id = member._id, as = token) =>
       t.request({ method: 'POST', url: `/api3/user/${id}/portal`, token: as, payload });
 

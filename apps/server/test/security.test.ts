@@ -98,3 +98,90 @@ describe('support sessions', () => {
     expect(response.statusCode).toBe(403);
   });
 });
+
+describe('smaller HTTP defects (issue 10 defect 9)', () => {
+  it('answers every API call with Cache-Control: no-store, errors included', async () => {
+    const admin = await t.signUp();
+    const calls = [
+      { url: '/api3/auth/sealKey' },
+      { url: '/api3/auth', token: admin.token },
+      { url: '/api3/portal/devices', token: admin.token },
+      { url: '/api3/auth' }, // 401
+      { url: '/api3/nowhere' }, // 404
+      { url: '/api3/portal/devices?limit=0x10', token: admin.token }, // 400
+      { url: '/api3/openapi.json' },
+    ];
+    for (const { url, token } of calls) {
+      const response = await t.request({ method: 'GET', url, token });
+      expect(response.headers['cache-control'], url).toBe('no-store');
+    }
+  });
+
+  it('stores a time zone by its canonical name, however it was typed; an unknown one stays a 400', async () => {
+    const admin = await t.signUp();
+    const post = (url: string, payload: object) =>
+      t.request({ method: 'POST', url, token: admin.token, payload });
+    expect((await post('/api3/portal/data', { timeZone: 'utc' })).json().timeZone).toBe('UTC');
+    const created = await post('/api3/portal/device/new', {
+      name: 'Door',
+      model: 'latchkey-sim',
+      timeZone: 'Europe/berlin',
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().device.timeZone).toBe('Europe/Berlin');
+    const renamed = await post(`/api3/portal/device/${created.json().device._id}`, {
+      timeZone: 'america/new_york',
+    });
+    expect(renamed.json().timeZone).toBe('America/New_York');
+    expect((await post('/api3/portal/data', { timeZone: 'Europe/Atlantis' })).statusCode).toBe(400);
+  });
+
+  it('takes only plain decimal numbers in query strings (limit=0x10 was 16)', async () => {
+    const admin = await t.signUp();
+    const list = (query: string) =>
+      t.request({ method: 'GET', url: `/api3/portal/devices?${query}`, token: admin.token });
+    expect((await list('limit=16')).statusCode).toBe(200);
+    for (const query of [
+      'limit=0x10',
+      'limit=1e1',
+      'limit=%2016',
+      'limit=',
+      'skip=1e3',
+      'skip=-1',
+      'limit=1.5',
+    ]) {
+      const response = await list(query);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json().error.code, query).toBe('bad_request');
+    }
+    const activity = await t.request({
+      method: 'GET',
+      url: '/api3/portal/activity?limit=0x10',
+      token: admin.token,
+    });
+    expect(activity.statusCode).toBe(400);
+  });
+
+  it('answers an overlong or malformed path parameter in the one error shape', async () => {
+    const admin = await t.signUp();
+    const get = (url: string) => t.request({ method: 'GET', url, token: admin.token });
+    // Over Fastify's default of 100: the route's own id check answers.
+    const long = await get(`/api3/portal/device/${'a'.repeat(101)}`);
+    expect(long.statusCode).toBe(400);
+    expect(long.json().error).toMatchObject({ code: 'bad_request', details: [{ path: 'params.id' }] });
+    // Over the router's limit: no route is found, and the answer still has our shape.
+    for (const url of [`/api3/portal/device/${'a'.repeat(2000)}`, '/api3/portal/device/%E0%A4%A']) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json(), url).toEqual({ error: { code: 'bad_request', message: expect.any(String) } });
+      expect(response.headers['cache-control'], url).toBe('no-store');
+    }
+    // A long but valid email address in a path (up to 254 characters) is taken.
+    const email = `${'a'.repeat(60)}.${'b'.repeat(60)}@${'c'.repeat(60)}.example.com`;
+    const activation = await t.request({
+      method: 'POST',
+      url: `/api3/auth/activation/${encodeURIComponent(email)}`,
+    });
+    expect(activation.statusCode).toBe(202);
+  });
+});

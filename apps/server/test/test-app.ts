@@ -36,6 +36,7 @@ export class TestApp {
       LOG_LEVEL: 'silent',
       DEMO_DATA: 'false',
       MAIL_POLL_MS: '0', // tests send due mail themselves (app.mail.sendDue())
+      BILLING_CLOSE_INTERVAL_S: '0', // tests close months themselves (billing.service.ts closeMonth)
       MQTT_PORT: '0', // each test app embeds its own broker on a free port
       WEB_DIST: path.join(dataDir, 'no-web'),
       ...(databaseUrl && { DATABASE_URL: databaseUrl }),
@@ -94,8 +95,12 @@ export class TestApp {
     });
   }
 
-  /** Signs a person up through the API; answers their token, id and own portal id. */
-  async signUp(input: Partial<CreateAccountInput> = {}) {
+  /**
+   * Signs a person up through the API; answers their token, id and own portal id. Their address
+   * counts as confirmed (as if they had followed the verification mail, which tests of that flow
+   * do for real with `verified: false`): an unconfirmed account may not invite anyone.
+   */
+  async signUp({ verified = true, ...input }: Partial<CreateAccountInput> & { verified?: boolean } = {}) {
     const email = input.email ?? `person-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const response = await this.request({
       method: 'POST',
@@ -104,11 +109,63 @@ export class TestApp {
     });
     if (response.statusCode !== 201) throw new Error(`sign-up failed: ${response.body}`);
     const { token } = response.json<TokenResponse>();
+    if (verified) {
+      await this.app.db
+        .updateTable('users')
+        .set({ email_verified_at: new Date().toISOString() })
+        .where('email', '=', email.trim().toLowerCase())
+        .execute();
+    }
     const session = (await this.request({ method: 'GET', url: '/api3/auth', token })).json();
     return { token, email, userId: session.user._id as string, portalId: session.portalOwned as string };
   }
 
-  /** Adds an existing person to a portal directly in the database (invitations come later). */
+  /**
+   * Adds a person as an admin does (POST portal/user, an invitation by mail) and has them accept it
+   * through the mailed link, choosing `password` if they have no account yet. Answers their id and,
+   * for a new account, the session the acceptance signs them in with.
+   */
+  async addPerson(
+    adminToken: string,
+    input: { email: string; firstName?: string; lastName?: string; role?: PortalRole; portal?: string },
+    password = 'a sturdy passphrase',
+  ) {
+    const { portal, ...body } = input;
+    const added = await this.request({
+      method: 'POST',
+      url: '/api3/portal/user',
+      token: adminToken,
+      portal,
+      payload: body,
+    });
+    if (added.statusCode !== 201) throw new Error(`adding ${input.email} failed: ${added.body}`);
+    const userId = added.json().member._id as string;
+    const answer = await this.request({
+      method: 'POST',
+      url: '/api3/user/inviteResponse',
+      payload: this.seal({ token: await this.invitationToken(input.email), accept: true, password }),
+      // The person follows the link from their own place (link uses are limited per address).
+      remoteAddress: `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`,
+    });
+    if (answer.statusCode !== 200) throw new Error(`accepting for ${input.email} failed: ${answer.body}`);
+    return { userId, token: (answer.json().session?.token as string | undefined) ?? null };
+  }
+
+  /** The link token of the newest invitation mailed to `email`. */
+  async invitationToken(email: string): Promise<string> {
+    const mails = await this.app.db
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('to_address', '=', email.trim().toLowerCase())
+      .where('template', '=', 'invitation')
+      .orderBy('created_at', 'desc')
+      .execute();
+    const token = mails[0]?.text_body.match(/\/invite\?token=([\w-]+)/)?.[1];
+    if (!token) throw new Error(`no invitation mailed to ${email}`);
+    return token;
+  }
+
+  /** Adds an existing person to a portal directly in the database, skipping the invitation. */
   async addMember(portalId: string, userId: string, role: PortalRole, status: MembershipStatus = 'active') {
     const now = new Date().toISOString();
     await insertMembership(this.app.db, {

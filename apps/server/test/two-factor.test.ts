@@ -95,7 +95,13 @@ describe('two-factor sign-in', () => {
     expect((await t.request({ method: 'GET', url: '/api3/auth', token: done.json().token })).statusCode).toBe(
       200,
     );
-    expect((await finish(totp(secret, now() + 30))).statusCode).toBe(400);
+    // The pre-authentication token finished a sign-in: it is used up, even with a fresh code.
+    const reused = await finish(totp(secret, now() + 60));
+    expect(reused.statusCode).toBe(401);
+    expect(reused.json().error.message).toMatch(/already used/);
+    // A new one does not take the code already used.
+    const again = (await t.login('tara@example.com', 'tara passphrase 1')).json().preAuthToken;
+    expect((await finish(totp(secret, now() + 30), again)).statusCode).toBe(400);
     expect(
       (await t.request({ method: 'POST', url: '/api3/auth/twoFactorCode', payload: { code: '123456' } }))
         .statusCode,
@@ -113,7 +119,7 @@ describe('two-factor sign-in', () => {
       t.request({ method: 'POST', url: '/api3/auth/twoFactorCode', token, payload: { code } });
     const token = await challenge();
     expect((await finish(token, recoveryCodes[0]!.toUpperCase())).statusCode).toBe(200);
-    expect((await finish(token, recoveryCodes[0]!)).statusCode).toBe(400);
+    expect((await finish(await challenge(), recoveryCodes[0]!)).statusCode).toBe(400);
 
     expect(
       (await change({ enable: false, password: 'wrong password', code: recoveryCodes[1] })).statusCode,
@@ -148,5 +154,32 @@ describe('two-factor sign-in', () => {
     expect(
       (await t.request({ method: 'POST', url: '/api3/auth/refreshTwoFactor', token: on.token })).statusCode,
     ).toBe(409);
+  });
+});
+
+describe('pre-authentication tokens', () => {
+  it('finish one sign-in only, on every server of the database', async () => {
+    const { secret } = await enableFor('yan@example.com', 'yan passphrase 1');
+    const preAuthToken = (await t.login('yan@example.com', 'yan passphrase 1')).json().preAuthToken;
+    // A second server on the same database, as behind a load balancer.
+    const other = await TestApp.start({
+      DATA_DIR: t.app.config.DATA_DIR,
+      ...(t.app.config.DATABASE_URL && { DATABASE_URL: t.app.config.DATABASE_URL }),
+    });
+    try {
+      const finish = (app: TestApp, code: string) =>
+        app.request({
+          method: 'POST',
+          url: '/api3/auth/twoFactorCode',
+          token: preAuthToken,
+          payload: { code },
+        });
+      expect((await finish(t, totp(secret, now() + 30))).statusCode).toBe(200);
+      const replay = await finish(other, totp(secret, now() + 60));
+      expect(replay.statusCode).toBe(401);
+      expect(replay.json().error.code).toBe('unauthorized');
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -18,7 +18,7 @@ Options:
   --kinds <k1,k2,...>     credential kinds the locks support (default: all of
                           ${DEFAULT_LOCK_MODEL.supportedKinds.join(', ')}); others are rejected
   --capacity <n>          credentials a lock can store (default ${DEFAULT_LOCK_MODEL.capacity})
-  --heartbeat <seconds>   status heartbeat period (default 60; 0 = off)
+  --heartbeat <seconds>   status heartbeat period (default 30; 0 = off)
   --relock <seconds>      lock again this long after an unlock (default: stay unlocked)
   --state-dir <dir>       keep each lock's credential set and unacknowledged events there
   --quiet                 print only decisions, acks and errors, not every status and event
@@ -76,7 +76,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
       'locks-file': { type: 'string' },
       kinds: { type: 'string' },
       capacity: { type: 'string' },
-      heartbeat: { type: 'string', default: '60' },
+      heartbeat: { type: 'string', default: '30' },
       relock: { type: 'string' },
       'state-dir': { type: 'string' },
       quiet: { type: 'boolean', default: false },

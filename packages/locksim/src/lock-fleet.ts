@@ -124,7 +124,7 @@ export class LockFleet extends EventEmitter<SimulatedLockEvents> {
 
   /** One timer ticking every second, each tick sending the heartbeat of the next slice of locks. */
   private startHeartbeat(): void {
-    const seconds = this.options.heartbeatSeconds ?? 60;
+    const seconds = this.options.heartbeatSeconds ?? 30;
     if (seconds <= 0 || this.locks.size === 0) return;
     const locks = this.all();
     const perTick = Math.ceil(locks.length / seconds);

@@ -469,7 +469,7 @@ export class SimulatedLock extends EventEmitter<SimulatedLockEvents> {
 
   private startHeartbeat(): void {
     this.stopHeartbeat();
-    const seconds = this.options.heartbeatSeconds ?? 60;
+    const seconds = this.options.heartbeatSeconds ?? 30;
     if (seconds > 0) this.heartbeat = setInterval(() => this.publishStatus(), seconds * 1000);
   }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema, lineText } from './safe-input';
 import { listQuerySchema } from './list-query';
 
 /**
@@ -7,6 +8,13 @@ import { listQuerySchema } from './list-query';
  */
 export const ALERT_KINDS = ['low_battery', 'offline', 'denied_attempts', 'tamper', 'user_access'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/**
+ * What a stored notification is about: a rule's kind, or `stay_access`: a lock refused a stay's
+ * access, or has not confirmed it in time (issue 12; raised for every portal, without a rule).
+ */
+export const NOTIFICATION_KINDS = [...ALERT_KINDS, 'stay_access'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const alertRuleSchema = z.object({
   _id: z.string(),
@@ -31,10 +39,10 @@ export type AlertRule = z.infer<typeof alertRuleSchema>;
 export const alertRuleInputSchema = z
   .object({
     kind: z.enum(ALERT_KINDS),
-    name: z.string().trim().min(1, 'is required').max(80),
+    name: lineText().min(1, 'is required').max(80),
     enabled: z.boolean().default(true),
     email: z.boolean().default(false),
-    deviceIds: z.array(z.string().min(1).max(64)).max(5000).default([]),
+    deviceIds: z.array(idSchema).max(5000).default([]),
     minutes: z
       .number()
       .int()
@@ -49,7 +57,7 @@ export const alertRuleInputSchema = z
       .max(100, 'must be at most 100')
       .nullable()
       .default(null),
-    userId: z.string().min(1).max(64).nullable().default(null),
+    userId: idSchema.nullable().default(null),
   })
   .superRefine((rule, context) => {
     const need = (field: 'minutes' | 'count' | 'userId', message: string) => {
@@ -66,7 +74,7 @@ export type AlertRuleInput = z.output<typeof alertRuleInputSchema>;
 
 export const notificationSchema = z.object({
   _id: z.string(),
-  kind: z.enum(ALERT_KINDS),
+  kind: z.enum(NOTIFICATION_KINDS),
   ruleId: z.string().nullable(),
   device: z.object({ _id: z.string(), name: z.string() }).nullable(),
   title: z.string(),

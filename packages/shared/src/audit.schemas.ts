@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantInput } from './safe-input';
 import { listQuerySchema, pageSchema } from './list-query';
 
 /** One entry of the admin change log. */
@@ -20,8 +21,8 @@ export const auditQuerySchema = listQuerySchema({
   filterBy: ['entityType', 'entityId', 'deviceId', 'userId', 'action', 'actor'],
 }).and(
   z.object({
-    fromDate: z.iso.datetime({ offset: true }).optional(),
-    toDate: z.iso.datetime({ offset: true }).optional(),
+    fromDate: instantInput().optional(),
+    toDate: instantInput().optional(),
   }),
 );
 export type AuditQuery = z.output<typeof auditQuerySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lineText } from './safe-input';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants';
 import { MEMBERSHIP_STATUSES, PLATFORM_ROLES, PORTAL_ROLES } from './roles';
 import { portalSchema } from './portal.schemas';
@@ -32,9 +33,9 @@ export type LoginPayload = z.input<typeof loginPayloadSchema>;
 export const createAccountSchema = z.object({
   email: emailSchema,
   password: newPasswordSchema,
-  firstName: z.string().trim().max(80).default(''),
-  lastName: z.string().trim().max(80).default(''),
-  portalName: z.string().trim().min(1).max(80).optional(),
+  firstName: lineText().max(80).default(''),
+  lastName: lineText().max(80).default(''),
+  portalName: lineText().min(1).max(80).optional(),
 });
 export type CreateAccountInput = z.input<typeof createAccountSchema>;
 
@@ -81,16 +82,15 @@ export type Session = z.infer<typeof sessionSchema>;
 /** POST user/{id}/session: platform staff open a support session as a person. */
 export const supportSessionInputSchema = z.object({
   /** Where the staff member came from, to go back to (an app path such as /admin/users). */
-  originUrl: z
-    .string()
+  originUrl: lineText()
     .max(500)
     .regex(/^\/(?!\/)[^\s]*$/, 'must be a path in this app, starting with one /'),
 });
 export const supportSessionSchema = tokenResponseSchema.extend({ originUrl: z.string() });
 
 export const profileUpdateSchema = z.object({
-  firstName: z.string().trim().max(80),
-  lastName: z.string().trim().max(80),
+  firstName: lineText().max(80),
+  lastName: lineText().max(80),
 });
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { idSchema, instantInput, lineText } from './safe-input';
 import { listQuerySchema, pageSchema } from './list-query';
 
-const instant = z.iso.datetime({ offset: true });
-const optionalInstant = instant.nullable().default(null);
-const id = z.string().min(1).max(64);
+const optionalInstant = instantInput().nullable().default(null);
+const id = idSchema;
 
 /** The person a credential is handed to, as lists show them. */
 export const credentialHolderSchema = z.object({ _id: z.string(), email: z.string(), name: z.string() });
@@ -32,8 +32,8 @@ export type CompanyCode = z.infer<typeof companyCodeSchema>;
 /** POST portal/code/company: the code rules (digits, length, keypads, uniqueness) are the server's. */
 export const companyCodeInputSchema = z
   .object({
-    name: z.string().trim().min(1, 'is required').max(80),
-    code: z.string().trim().min(1, 'is required').max(32),
+    name: lineText().min(1, 'is required').max(80),
+    code: lineText().min(1, 'is required').max(32),
     validFrom: optionalInstant,
     validUntil: optionalInstant,
   })
@@ -77,14 +77,12 @@ export const fingerprintCreateSchema = z
   .object({
     deviceId: id,
     userId: id,
-    templateId: z
-      .string()
-      .trim()
+    templateId: lineText()
       .min(1, 'is required')
       .max(64)
       .regex(/^[\w.-]+$/, 'must be letters, digits, ".", "_" or "-"'),
     finger: fingerSchema,
-    name: z.string().trim().max(80).default(''),
+    name: lineText().max(80).default(''),
     validFrom: optionalInstant,
     validUntil: optionalInstant,
   })
@@ -95,7 +93,7 @@ export type FingerprintCreate = z.input<typeof fingerprintCreateSchema>;
 export const fingerprintUpdateSchema = z
   .object({
     finger: fingerSchema,
-    name: z.string().trim().max(80).default(''),
+    name: lineText().max(80).default(''),
     validFrom: optionalInstant,
     validUntil: optionalInstant,
   })
@@ -132,8 +130,8 @@ export const keySchema = z.object({
 export type Key = z.infer<typeof keySchema>;
 
 const keyFields = {
-  name: z.string().trim().min(1, 'is required').max(80),
-  number: z.string().trim().max(40).nullable().default(null),
+  name: lineText().min(1, 'is required').max(80),
+  number: lineText().max(40).nullable().default(null),
   validFrom: optionalInstant,
   validUntil: optionalInstant,
 };

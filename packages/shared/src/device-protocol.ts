@@ -1,12 +1,24 @@
 import { z } from 'zod';
 import { ACCESS_DENIAL_REASONS, credentialSetSchema } from './access/access.schemas';
 import { deviceEventTypeSchema, eventMethodSchema } from './events.schemas';
+import { hasNoControlCharacters, instantInput, isWellFormedText } from './safe-input';
 
 // Device protocol v1 (DESIGN §4, docs/device-protocol.md): what a lock and the server say to each
 // other over MQTT. Every payload is JSON; both sides validate it with these schemas.
 
 export const DEVICE_PROTOCOL_VERSION = 1;
 export const DEVICE_TOPIC_ROOT = 'lk/v1';
+
+/** The most events one `events` message may carry. */
+export const MAX_EVENTS_PER_MESSAGE = 500;
+/**
+ * The largest MQTT packet a lock may send (1 MiB). The largest legitimate one is a batch of
+ * MAX_EVENTS_PER_MESSAGE events with every field at its longest: about 181 KB as plain JSON, 989 KB
+ * with every letter and digit \u-escaped (docs/device-protocol.md §1).
+ */
+export const DEVICE_MAX_PACKET_BYTES = 1024 * 1024;
+/** The largest CONNECT a lock may send: its id, secret and last will need a few hundred bytes. */
+export const DEVICE_MAX_CONNECT_BYTES = 4096;
 
 /** The topics under a lock's prefix, by who publishes them. */
 export const LOCK_TOPICS = ['status', 'events', 'credentials/ack', 'commands/ack'] as const;
@@ -32,7 +44,24 @@ export function parseDeviceTopic(topic: string): { deviceId: string; topic: Devi
   return known.includes(name) ? { deviceId: rest.slice(0, slash), topic: name as DeviceTopic } : null;
 }
 
-const instant = z.iso.datetime({ offset: true, message: 'must be an ISO date-time' });
+/**
+ * An instant a lock sends: ISO-8601 with an offset, at most 40 characters, within the years
+ * 1900–9999 (PostgreSQL knows no year 0000; the shared input rule).
+ */
+const instant = instantInput({ offset: true, message: 'must be an ISO date-time' }).max(40);
+
+/**
+ * An id or label a lock sends, stored and sent back exactly as it came (so not trimmed): no control
+ * characters (PostgreSQL refuses NUL) and no lone surrogates, so both databases keep it the same.
+ */
+function protocolText(max: number) {
+  return z
+    .string()
+    .min(1)
+    .max(max)
+    .refine((value) => hasNoControlCharacters(value), 'must not contain control characters')
+    .refine(isWellFormedText, 'must be valid Unicode text');
+}
 
 export const LOCK_STATES = ['locked', 'unlocked', 'jammed', 'unknown'] as const;
 export const lockStateSchema = z.enum(LOCK_STATES);
@@ -47,7 +76,7 @@ export const deviceStatusSchema = z.union([
     online: z.literal(true),
     battery: z.number().int().min(0).max(100),
     lockState: lockStateSchema,
-    firmware: z.string().min(1).max(64),
+    firmware: protocolText(64),
     /** The version of the credential set the lock applied last; 0 before the first. */
     credentialsVersion: z.number().int().min(0),
     ts: instant,
@@ -62,19 +91,22 @@ export type DeviceStatus = z.infer<typeof deviceStatusSchema>;
  */
 export const lockEventSchema = z.object({
   /** Made by the lock, unique on that lock (a UUID or a counter with a boot id). */
-  eventId: z.string().min(1).max(64),
+  eventId: protocolText(64),
   ts: instant,
   type: deviceEventTypeSchema,
   method: eventMethodSchema.nullable().default(null),
-  credentialId: z.string().min(1).max(64).nullable().default(null),
+  credentialId: protocolText(64).nullable().default(null),
   reason: z.enum(ACCESS_DENIAL_REASONS).nullable().default(null),
   /** For an unlock/lock carried out on a portal command: its commandId, so the portal names who sent it. */
-  commandId: z.string().min(1).max(64).nullable().default(null),
+  commandId: protocolText(64).nullable().default(null),
 });
 export type LockEvent = z.infer<typeof lockEventSchema>;
 
 /** `events` carries one event or a batch (a lock emptying its buffer after being offline). */
-export const lockEventsMessageSchema = z.union([lockEventSchema, z.array(lockEventSchema).min(1).max(500)]);
+export const lockEventsMessageSchema = z.union([
+  lockEventSchema,
+  z.array(lockEventSchema).min(1).max(MAX_EVENTS_PER_MESSAGE),
+]);
 
 /** `events/ack` (server → lock, QoS 1): the ids now stored; the lock drops them from its buffer. */
 export const eventsAckSchema = z.object({ eventIds: z.array(z.string().min(1)).min(1) });
@@ -93,7 +125,7 @@ export const credentialsAckSchema = z.object({
   rejected: z
     .array(
       z.object({
-        credentialId: z.string().min(1),
+        credentialId: protocolText(64),
         reason: z.enum(CREDENTIAL_REJECTIONS),
       }),
     )
@@ -116,7 +148,7 @@ export type CommandError = (typeof COMMAND_ERRORS)[number];
 
 /** `commands/ack` (lock → server, QoS 1). */
 export const commandAckSchema = z.object({
-  commandId: z.string().min(1).max(64),
+  commandId: protocolText(64),
   ok: z.boolean(),
   error: z.enum(COMMAND_ERRORS).optional(),
 });

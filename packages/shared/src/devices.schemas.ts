@@ -1,19 +1,43 @@
 import { z } from 'zod';
-import { ACCESS_DENIAL_REASONS, credentialKindSchema, scheduleSchema } from './access/access.schemas';
-import { listQuerySchema, pageSchema } from './list-query';
+import { instantInput, integerParam, lineText } from './safe-input';
+import {
+  ACCESS_DENIAL_REASONS,
+  credentialKindSchema,
+  scheduleInputSchema,
+  scheduleSchema,
+} from './access/access.schemas';
+import { keysetListQuerySchema, keysetPageSchema } from './list-query';
 import { PORTAL_ROLES, MEMBERSHIP_STATUSES } from './roles';
 import { timeZoneSchema } from './portal.schemas';
 import { lockStateSchema } from './device-protocol';
 
 /**
  * Lock models the portal knows, with what their keypads accept. A code the model cannot take
- * is refused when it is set, with the rule it breaks.
+ * is refused when it is set, with the rule it breaks. `capacity` is how many credential set
+ * entries (codes, cards, app and QR entries, fingerprints, keys) the lock's memory holds: the
+ * simulated lock's default memory, and typical figures for the generic models (a cheap keypad
+ * lock keeps a few dozen codes). A stay that would not fit is refused before it is approved.
  */
 export const LOCK_MODELS = {
-  'latchkey-sim': { label: 'Latchkey simulated lock', codeLength: { min: 4, max: 12 }, keypad: true },
-  'generic-smartlock': { label: 'Smart lock (generic)', codeLength: { min: 4, max: 12 }, keypad: true },
-  'generic-codelock': { label: 'Keypad code lock', codeLength: { min: 4, max: 8 }, keypad: true },
-  'generic-nokeypad': { label: 'Smart lock without keypad', codeLength: null, keypad: false },
+  'latchkey-sim': {
+    label: 'Latchkey simulated lock',
+    codeLength: { min: 4, max: 12 },
+    keypad: true,
+    capacity: 1000,
+  },
+  'generic-smartlock': {
+    label: 'Smart lock (generic)',
+    codeLength: { min: 4, max: 12 },
+    keypad: true,
+    capacity: 250,
+  },
+  'generic-codelock': {
+    label: 'Keypad code lock',
+    codeLength: { min: 4, max: 8 },
+    keypad: true,
+    capacity: 30,
+  },
+  'generic-nokeypad': { label: 'Smart lock without keypad', codeLength: null, keypad: false, capacity: 250 },
 } as const;
 export type LockModel = keyof typeof LOCK_MODELS;
 export const lockModelSchema = z.enum(Object.keys(LOCK_MODELS) as [LockModel, ...LockModel[]]);
@@ -36,14 +60,14 @@ export const deviceSchema = z.object({
 });
 export type Device = z.infer<typeof deviceSchema>;
 
-const deviceName = z.string().trim().min(1, 'is required').max(80);
+const deviceName = lineText().min(1, 'is required').max(80);
 
 /** POST portal/device/new: add a lock. */
 export const deviceCreateSchema = z.object({
   name: deviceName,
   model: lockModelSchema,
   timeZone: timeZoneSchema,
-  serial: z.string().trim().max(64).optional(),
+  serial: lineText().max(64).optional(),
 });
 export type DeviceCreate = z.infer<typeof deviceCreateSchema>;
 
@@ -57,7 +81,7 @@ export type DeviceCreated = z.infer<typeof deviceCreatedSchema>;
  */
 export const codeLockCreateSchema = z.object({
   name: deviceName,
-  code: z.string().trim().min(1, 'is required').max(32),
+  code: lineText().min(1, 'is required').max(32),
   timeZone: timeZoneSchema.optional(),
 });
 export type CodeLockCreate = z.infer<typeof codeLockCreateSchema>;
@@ -73,16 +97,25 @@ export const deviceUpdateSchema = z
   .refine((data) => Object.keys(data).length > 0, 'name, timeZone or lowBatteryLevel is required');
 export type DeviceUpdate = z.infer<typeof deviceUpdateSchema>;
 
-export const devicesQuerySchema = listQuerySchema({
+export const devicesQuerySchema = keysetListQuerySchema({
   sortBy: ['name', 'model', 'timeZone', 'battery', 'lastSeenAt', 'createdAt'],
   /** `online` takes 'true' or 'false' (the offline screen). */
   filterBy: ['model', 'timeZone', 'online'],
+  defaultSortBy: 'name',
+  sortKeys: {
+    name: 'text',
+    model: 'text',
+    timeZone: 'text',
+    battery: 'integer',
+    lastSeenAt: 'instant',
+    createdAt: 'instant',
+  },
 });
 export type DevicesQuery = z.output<typeof devicesQuerySchema>;
-export const devicesPageSchema = pageSchema(deviceSchema);
+export const devicesPageSchema = keysetPageSchema(deviceSchema);
 
 /** GET portal/device/battery/low: locks whose battery is below `level`, or their own low level. */
-export const lowBatteryQuerySchema = z.object({ level: z.coerce.number().int().min(1).max(100).optional() });
+export const lowBatteryQuerySchema = z.object({ level: integerParam({ min: 1, max: 100 }).optional() });
 
 /** How a person reaches a lock: linked directly, and/or through groups. */
 export const deviceAccessViaSchema = z.object({
@@ -106,9 +139,11 @@ export type DeviceUser = z.infer<typeof deviceUserSchema>;
 /** GET/POST portal/device/{id}/schedule/{userId}: a person's schedule at a lock. */
 export const userScheduleSchema = z.object({ schedule: scheduleSchema.nullable() });
 export type UserSchedule = z.infer<typeof userScheduleSchema>;
+/** POST portal/device/{id}/schedule/{userId}: the schedule to set (null: at any time). */
+export const userScheduleInputSchema = z.object({ schedule: scheduleInputSchema.nullable() });
 
 /** GET portal/device/{id}/access?at=: who can open the lock at an instant (default now), and why not. */
-export const deviceAccessQuerySchema = z.object({ at: z.iso.datetime({ offset: true }).optional() });
+export const deviceAccessQuerySchema = z.object({ at: instantInput().optional() });
 export const deviceAccessSchema = z.object({
   at: z.iso.datetime(),
   timeZone: z.string(),

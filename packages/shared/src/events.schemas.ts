@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantInput, integerParam } from './safe-input';
 import { ACCESS_DENIAL_REASONS, credentialKindSchema } from './access/access.schemas';
 import { auditEntrySchema } from './audit.schemas';
 import { listQuerySchema, pageSchema } from './list-query';
@@ -50,8 +51,8 @@ export type DeviceEventsQuery = z.output<typeof deviceEventsQuerySchema>;
 /** GET portal/activity: admin changes and lock events in one feed, newest first, paged by time. */
 export const activityQuerySchema = z.object({
   /** Only items strictly older than this instant (the `nextBefore` of the previous page). */
-  before: z.iso.datetime({ offset: true }).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(30),
+  before: instantInput().optional(),
+  limit: integerParam({ min: 1, max: 100 }).default(30),
 });
 export type ActivityQuery = z.output<typeof activityQuerySchema>;
 

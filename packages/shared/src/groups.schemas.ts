@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lineText, multilineText } from './safe-input';
 import { listQuerySchema, pageSchema } from './list-query';
 
 /** A group gives its people access to its locks. */
@@ -14,8 +15,8 @@ export type Group = z.infer<typeof groupSchema>;
 
 /** POST portal/group (create) and POST portal/group/{id} (save). */
 export const groupInputSchema = z.object({
-  name: z.string().trim().min(1, 'is required').max(80),
-  description: z.string().trim().max(500).default(''),
+  name: lineText().min(1, 'is required').max(80),
+  description: multilineText().max(500).default(''),
 });
 export type GroupInput = z.input<typeof groupInputSchema>;
 

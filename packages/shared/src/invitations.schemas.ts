@@ -2,26 +2,28 @@ import { z } from 'zod';
 import { accountTokenSchema, emailSchema, newPasswordSchema, tokenResponseSchema } from './auth.schemas';
 import { portalMemberSchema } from './portal.schemas';
 import { PORTAL_ROLES } from './roles';
+import { idSchema, lineText } from './safe-input';
 
 /** How long an invitation can be accepted. */
 export const INVITATION_DAYS = 14;
 
-/** POST user/invite: an admin invites someone by email, with a role and optional groups and locks. */
-export const userInviteSchema = z.object({
+/**
+ * POST portal/user ("Add person") and POST user/invite: an admin invites someone by email, with a
+ * role, the portal's name for them, and optional groups and locks. Strict: a password is refused,
+ * since the person chooses their own from the invitation mail.
+ */
+export const userInviteSchema = z.strictObject({
   email: emailSchema,
-  firstName: z.string().trim().max(80).default(''),
-  lastName: z.string().trim().max(80).default(''),
+  firstName: lineText().max(80).default(''),
+  lastName: lineText().max(80).default(''),
   role: z.enum(PORTAL_ROLES).default('user'),
-  groupIds: z.array(z.string().min(1).max(64)).max(100).default([]),
-  deviceIds: z.array(z.string().min(1).max(64)).max(500).default([]),
+  groupIds: z.array(idSchema).max(100).default([]),
+  deviceIds: z.array(idSchema).max(500).default([]),
 });
 export type UserInvite = z.input<typeof userInviteSchema>;
 
-export const userInvitedSchema = z.object({
-  member: portalMemberSchema,
-  /** True when the person had no account: the mail lets them choose a password. */
-  newAccount: z.boolean(),
-});
+/** The invited member, the same whether or not the address had an account. */
+export const userInvitedSchema = z.object({ member: portalMemberSchema });
 
 /** POST user/inviteFetchUser: the invitation behind a link. */
 export const inviteTokenSchema = z.object({ token: accountTokenSchema });
@@ -45,8 +47,8 @@ export const inviteResponseSchema = z.discriminatedUnion('accept', [
     token: accountTokenSchema,
     accept: z.literal(true),
     password: newPasswordSchema.optional(),
-    firstName: z.string().trim().max(80).optional(),
-    lastName: z.string().trim().max(80).optional(),
+    firstName: lineText().max(80).optional(),
+    lastName: lineText().max(80).optional(),
   }),
   z.object({ token: accountTokenSchema, accept: z.literal(false) }),
 ]);

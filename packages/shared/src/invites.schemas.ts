@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateInput, lineText } from './safe-input';
 import { weeklyWindowSchema } from './access/access.schemas';
 
 /**
@@ -30,23 +31,21 @@ export type DeviceInvite = z.infer<typeof deviceInviteSchema>;
 /** POST device/{id}/invite (create) and POST device/{id}/invite/{inviteId} (save). */
 export const deviceInviteInputSchema = z
   .object({
-    name: z.string().trim().min(1, 'is required').max(80),
+    name: lineText().min(1, 'is required').max(80),
     email: z
       .union([z.email('must be an email address').trim().toLowerCase().max(254), z.literal('')])
       .default(''),
-    phone: z
-      .string()
-      .trim()
+    phone: lineText()
       .max(32)
       .regex(/^(\+?[\d ()-]{6,32})?$/, 'must be a phone number such as +49 30 1234567')
       .default(''),
     days: weeklyWindowSchema.shape.days,
     start: weeklyWindowSchema.shape.start,
     end: weeklyWindowSchema.shape.end,
-    startDate: z.iso.date('must be a date YYYY-MM-DD'),
-    endDate: z.iso.date('must be a date YYYY-MM-DD'),
+    startDate: dateInput(),
+    endDate: dateInput(),
     /** The guest's code; left out, the server picks one the lock's keypad accepts. */
-    code: z.string().trim().max(32).optional(),
+    code: lineText().max(32).optional(),
     /** Whether to email the guest their code now (needs an email). */
     send: z.boolean().default(false),
   })

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { STAY_ACCESS_STATES, STAY_STATES } from './rental/stays.schemas';
 import { deviceSchema } from './devices.schemas';
 import { deviceEventSchema } from './events.schemas';
+import { idSchema } from './safe-input';
 
 /**
  * The live channel: one WebSocket at `{API_BASE_PATH}/live` per browser tab (DESIGN §2). The
@@ -35,7 +37,7 @@ export const liveClientMessageSchema = z.discriminatedUnion('type', [
   /** First message: the same session token as the HTTP API's bearer token. */
   z.object({ type: z.literal('auth'), token: z.string().min(1).max(4096) }),
   /** After `ready`: receive this portal's messages (replaces any earlier subscription). */
-  z.object({ type: z.literal('subscribe'), portalId: z.string().min(1).max(100) }),
+  z.object({ type: z.literal('subscribe'), portalId: idSchema }),
 ]);
 export type LiveClientMessage = z.infer<typeof liveClientMessageSchema>;
 
@@ -54,15 +56,123 @@ export type LiveNotification = z.infer<typeof liveNotificationSchema>;
 
 export const LIVE_ERROR_CODES = ['bad_request', 'unauthorized', 'portal_override_denied'] as const;
 
-/** Messages published to every subscriber of one portal. */
+/**
+ * What a basic user sees of a lock they reach, as GET user/{id}/accessTime shows it: no battery,
+ * firmware, serial or model (the devices routes are admin-only).
+ */
+export const liveLockStatusSchema = deviceSchema.pick({
+  _id: true,
+  name: true,
+  timeZone: true,
+  online: true,
+  lastSeenAt: true,
+});
+export type LiveLockStatus = z.infer<typeof liveLockStatusSchema>;
+
+/**
+ * Messages published to one portal's subscribers, each delivered only to its audience
+ * (LIVE_AUDIENCES below): a new type must say who receives it.
+ */
 export const livePortalMessageSchema = z.discriminatedUnion('type', [
+  /** An alert: admins only, as the alerts routes. */
   z.object({ type: z.literal('notification'), portalId: z.string(), notification: liveNotificationSchema }),
-  /** A lock's status changed: the record as the devices list shows it. */
-  z.object({ type: z.literal('device.status'), portalId: z.string(), device: deviceSchema }),
-  /** A lock event was stored. */
+  /**
+   * A lock's status changed: the record as the devices list shows it (admins), or the part a
+   * basic user who reaches the lock may see.
+   */
+  z.object({
+    type: z.literal('device.status'),
+    portalId: z.string(),
+    device: z.union([deviceSchema, liveLockStatusSchema]),
+  }),
+  /** A lock event was stored: admins, and the person who opened or was refused. */
   z.object({ type: z.literal('device.event'), portalId: z.string(), event: deviceEventSchema }),
+  /**
+   * A stay changed (a request arrived, was answered, its access reached every lock or was
+   * refused): admins only, as the listing routes. Only what the listing screens need to read again.
+   */
+  z.object({
+    type: z.literal('stay.changed'),
+    portalId: z.string(),
+    stay: z.object({
+      _id: z.string(),
+      listingId: z.string(),
+      state: z.enum(STAY_STATES),
+      accessState: z.enum(STAY_ACCESS_STATES),
+    }),
+  }),
 ]);
 export type LivePortalMessage = z.infer<typeof livePortalMessageSchema>;
+export type LivePortalMessageType = LivePortalMessage['type'];
+
+/**
+ * Who receives a portal message besides the portal's admins (and platform staff acting there),
+ * who receive every message, as the HTTP API shows them everything. A basic user receives what the
+ * HTTP API's member routes would show them:
+ * - `admins`: nobody else;
+ * - `person`: the person the message concerns (their own history, GET user/{id}/history);
+ * - `lockMembers`: the members who reach the lock, directly or through groups
+ *   (their locks, GET user/{id}/accessTime).
+ */
+export type LiveAudience =
+  { kind: 'admins' } | { kind: 'person'; userId: string | null } | { kind: 'lockMembers'; deviceId: string };
+
+/** How one message type is delivered: its audience and, optionally, the part members see. */
+export interface LiveAudienceRule<M extends LivePortalMessage> {
+  audience(message: M): LiveAudience;
+  /** What a basic user in the audience receives, when it is less than the whole message. */
+  memberView?(message: M): M;
+}
+
+type LivePortalMessageOf<T extends LivePortalMessageType> = Extract<LivePortalMessage, { type: T }>;
+
+/**
+ * THE table of who receives which portal message. A message type without an entry does not
+ * compile; the live hub filters every socket by it; apps/server/test/isolation.test.ts sends each
+ * type to a basic user and another portal's admin.
+ */
+export const LIVE_AUDIENCES: {
+  readonly [T in LivePortalMessageType]: LiveAudienceRule<LivePortalMessageOf<T>>;
+} = {
+  notification: { audience: () => ({ kind: 'admins' }) },
+  'device.status': {
+    audience: (message) => ({ kind: 'lockMembers', deviceId: message.device._id }),
+    memberView: (message) => ({ ...message, device: liveLockStatusSchema.parse(message.device) }),
+  },
+  'device.event': {
+    audience: (message) => ({ kind: 'person', userId: message.event.user?._id ?? null }),
+  },
+  'stay.changed': { audience: () => ({ kind: 'admins' }) },
+};
+
+/** The delivery rule of a message's type (null for a type this build does not know). */
+export function liveAudienceRuleOf(type: string): LiveAudienceRule<LivePortalMessage> | null {
+  if (!Object.hasOwn(LIVE_AUDIENCES, type)) return null;
+  // Each rule takes the messages of its own type: the caller passes it one of that type.
+  return LIVE_AUDIENCES[type as LivePortalMessageType] as LiveAudienceRule<LivePortalMessage>;
+}
+
+/** A basic user as the live channel knows them: who they are and the locks they reach. */
+export interface LiveMember {
+  userId: string;
+  deviceIds: ReadonlySet<string>;
+}
+
+/** Whether a basic user is in a message's audience. */
+export function liveAudienceIncludes(audience: LiveAudience, member: LiveMember): boolean {
+  switch (audience.kind) {
+    case 'admins':
+      return false;
+    case 'person':
+      return audience.userId !== null && audience.userId === member.userId;
+    case 'lockMembers':
+      return member.deviceIds.has(audience.deviceId);
+    default: {
+      const unknown: never = audience;
+      throw new Error(`live channel: no rule for audience ${JSON.stringify(unknown)}`);
+    }
+  }
+}
 
 export const liveServerMessageSchema = z.discriminatedUnion('type', [
   /** The `auth` message was accepted: the client may subscribe. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema, instantInput, lineText } from './safe-input';
 import { listQuerySchema, pageSchema } from './list-query';
 
 /** A lockout as the API answers it: locks blocked for a period. */
@@ -19,11 +20,11 @@ export type LockoutRecord = z.infer<typeof lockoutRecordSchema>;
 /** POST portal/lockout (create) and POST portal/lockout/{id} (save). */
 export const lockoutInputSchema = z
   .object({
-    name: z.string().trim().min(1, 'is required').max(80),
-    from: z.iso.datetime({ offset: true }),
-    until: z.iso.datetime({ offset: true }).nullable().default(null),
+    name: lineText().min(1, 'is required').max(80),
+    from: instantInput(),
+    until: instantInput().nullable().default(null),
     exemptAdmins: z.boolean().default(false),
-    deviceIds: z.array(z.string().min(1).max(64)).min(1, 'must name at least one lock').max(5000),
+    deviceIds: z.array(idSchema).min(1, 'must name at least one lock').max(5000),
   })
   .refine((l) => l.until === null || new Date(l.until) > new Date(l.from), {
     message: 'must be after from',

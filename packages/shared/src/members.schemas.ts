@@ -1,32 +1,18 @@
 import { z } from 'zod';
-import { emailSchema, newPasswordSchema } from './auth.schemas';
 import { deviceAccessViaSchema } from './devices.schemas';
 import { ACCESS_DENIAL_REASONS, credentialKindSchema, scheduleSchema } from './access/access.schemas';
 import { portalMemberSchema } from './portal.schemas';
 import { MEMBERSHIP_STATUSES, PORTAL_ROLES } from './roles';
+import { idSchema, integerParam, lineText, searchTextSchema } from './safe-input';
 
-/** POST portal/user: an admin adds a person to the portal. */
-export const memberCreateSchema = z.object({
-  email: emailSchema,
-  firstName: z.string().trim().max(80).default(''),
-  lastName: z.string().trim().max(80).default(''),
-  role: z.enum(PORTAL_ROLES).default('user'),
-  /** For a person who has no account yet; without one, a password is generated and shown once. */
-  password: newPasswordSchema.optional(),
-});
-export type MemberCreate = z.input<typeof memberCreateSchema>;
-
-export const memberCreatedSchema = z.object({
-  member: portalMemberSchema,
-  /** Set when a new account was made with a generated password: shown this once. */
-  initialPassword: z.string().nullable(),
-});
-
-/** POST portal/user/{id}: an admin changes a person's name or role here. */
+/**
+ * POST portal/user/{id}: an admin changes the portal's name for a person (its label; the person's
+ * account name is theirs alone) or their role here. Empty names return to the account's name.
+ */
 export const memberUpdateSchema = z
   .object({
-    firstName: z.string().trim().max(80),
-    lastName: z.string().trim().max(80),
+    firstName: lineText().max(80),
+    lastName: lineText().max(80),
     role: z.enum(PORTAL_ROLES),
   })
   .partial()
@@ -36,11 +22,11 @@ export type MemberUpdate = z.infer<typeof memberUpdateSchema>;
 /** Statuses an admin can set with POST portal/user/{id}/{status}. */
 export const SETTABLE_MEMBER_STATUSES = ['active', 'suspended'] as const;
 export const memberStatusParamsSchema = z.object({
-  id: z.string().min(1).max(64),
+  id: idSchema,
   status: z.enum(SETTABLE_MEMBER_STATUSES),
 });
 
-/** GET portal/user/{id}: a person in this portal with their access code. */
+/** GET portal/user/{id} (and GET portal/user, oneself): a person in this portal with their access code. */
 export const memberDetailSchema = z.object({
   member: portalMemberSchema,
   accessCode: z.string().nullable(),
@@ -49,8 +35,8 @@ export type MemberDetail = z.infer<typeof memberDetailSchema>;
 
 /** POST user/accessCode: set (or clear, with null) a person's access code (PIN) in this portal. */
 export const accessCodeInputSchema = z.object({
-  userId: z.string().min(1).max(64),
-  code: z.string().trim().max(32).nullable(),
+  userId: idSchema,
+  code: lineText().max(32).nullable(),
 });
 export type AccessCodeInput = z.infer<typeof accessCodeInputSchema>;
 
@@ -88,8 +74,8 @@ export type MemberAccessTime = z.infer<typeof memberAccessTimeSchema>;
 
 /** GET portal/scopedUsers: the people an admin may pick in a form (search by name or email). */
 export const scopedUsersQuerySchema = z.object({
-  search: z.string().trim().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(50).default(20),
+  search: searchTextSchema.optional(),
+  limit: integerParam({ min: 1, max: 50 }).default(20),
 });
 export const scopedUserSchema = z.object({
   _id: z.string(),

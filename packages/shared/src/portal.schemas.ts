@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { listQuerySchema, pageSchema } from './list-query';
+import { lineText } from './safe-input';
+import { keysetListQuerySchema, keysetPageSchema } from './list-query';
 import { MEMBERSHIP_STATUSES, PORTAL_ROLES } from './roles';
 
 /** True when `zone` is an IANA time zone this runtime knows. */
@@ -12,7 +13,24 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
-export const timeZoneSchema = z.string().min(1).max(64).refine(isTimeZone, 'must be an IANA time zone');
+/**
+ * The canonical name of a time zone this runtime knows, as Intl spells it: 'utc' → 'UTC',
+ * 'europe/berlin' → 'Europe/Berlin'. An unknown zone comes back unchanged.
+ */
+export function canonicalTimeZone(zone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return zone;
+  }
+}
+
+/** An IANA time zone, stored by its canonical name (however the client spelled it). */
+export const timeZoneSchema = lineText()
+  .min(1)
+  .max(64)
+  .refine(isTimeZone, 'must be an IANA time zone')
+  .overwrite(canonicalTimeZone);
 
 /** A portal (tenant) as the API answers it. */
 export const portalSchema = z.object({
@@ -40,7 +58,7 @@ export function isPortalCurrent(
 /** POST portal/data: what an admin may change about their portal. */
 export const portalDataSchema = z
   .object({
-    name: z.string().trim().min(1, 'is required').max(80),
+    name: lineText().min(1, 'is required').max(80),
     timeZone: timeZoneSchema,
   })
   .partial()
@@ -54,7 +72,7 @@ export const portalNameSchema = z.object({ _id: z.string(), name: z.string() });
  * own, becoming its owner and admin.
  */
 export const ownPortalCreateSchema = z.object({
-  name: z.string().trim().min(1, 'is required').max(80),
+  name: lineText().min(1, 'is required').max(80),
   timeZone: timeZoneSchema.default('UTC'),
 });
 export type OwnPortalCreate = z.infer<typeof ownPortalCreateSchema>;
@@ -72,12 +90,21 @@ export const portalMemberSchema = z.object({
 });
 export type PortalMember = z.infer<typeof portalMemberSchema>;
 
-export const portalUsersQuerySchema = listQuerySchema({
+export const portalUsersQuerySchema = keysetListQuerySchema({
   sortBy: ['email', 'firstName', 'lastName', 'role', 'status', 'joinedAt'],
   filterBy: ['role', 'status'],
+  defaultSortBy: 'email',
+  sortKeys: {
+    email: 'text',
+    firstName: 'text',
+    lastName: 'text',
+    role: 'text',
+    status: 'text',
+    joinedAt: 'instant',
+  },
 });
 export type PortalUsersQuery = z.output<typeof portalUsersQuerySchema>;
-export const portalUsersPageSchema = pageSchema(portalMemberSchema);
+export const portalUsersPageSchema = keysetPageSchema(portalMemberSchema);
 
 /** The signed-in person's place in one portal (GET portal/user/portal/{id} and .../current/{id}). */
 export const portalContextSchema = z.object({

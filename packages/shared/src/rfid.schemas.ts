@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema, instantInput, lineText } from './safe-input';
 import { listQuerySchema, pageSchema } from './list-query';
 
 /**
@@ -31,11 +32,11 @@ export type RfidCard = z.infer<typeof rfidCardSchema>;
 export const rfidInputSchema = z
   .object({
     uid: rfidUidSchema,
-    name: z.string().trim().max(80).default(''),
+    name: lineText().max(80).default(''),
     /** The person who carries it; a card nobody holds opens nothing. */
-    userId: z.string().min(1).max(64).nullable().default(null),
-    validFrom: z.iso.datetime({ offset: true }).nullable().default(null),
-    validUntil: z.iso.datetime({ offset: true }).nullable().default(null),
+    userId: idSchema.nullable().default(null),
+    validFrom: instantInput().nullable().default(null),
+    validUntil: instantInput().nullable().default(null),
   })
   .refine((c) => !c.validFrom || !c.validUntil || new Date(c.validUntil) > new Date(c.validFrom), {
     message: 'must be after validFrom',

@@ -19,6 +19,10 @@ export interface DatabaseHandle {
 export function openDatabase(options: { databaseUrl?: string; dataDir: string }): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection that PostgreSQL ends (a restart, pg_terminate_backend) is an 'error' on the
+    // pool; unheard, it ended the process. The pool drops that connection and opens another when
+    // needed, and a query in flight still fails with its own error.
+    pool.on('error', () => {});
     const url = new URL(options.databaseUrl);
     return {
       db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }),
@@ -34,6 +38,10 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // 32 MiB of page cache instead of SQLite's 2 MiB: lock events go into indexes on ids the locks
+  // choose, whose pages a busy fleet touches all over; beyond the cache each insert reads pages
+  // back from the file (bench/lock-events.bench.ts, docs/decisions.md).
+  sqlite.pragma('cache_size = -32768');
   keepPlannerStatistics(sqlite);
   return {
     db: new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }),

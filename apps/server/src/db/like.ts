@@ -1,7 +1,11 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 
-/** Case-insensitive "contains" on one column, with LIKE wildcards in the term taken literally. */
-export function containsText(column: string, term: string): Expression<SqlBool> {
+/**
+ * Case-insensitive "contains" on one column (or a text expression), with LIKE wildcards in the term
+ * taken literally.
+ */
+export function containsText(column: string | Expression<string>, term: string): Expression<SqlBool> {
   const pattern = `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+  const value = typeof column === 'string' ? sql.ref(column) : column;
+  return sql<SqlBool>`lower(${value}) like ${pattern} escape '\\'`;
 }

@@ -10,6 +10,19 @@ import * as auditSubjects from './migrations/2026-11-23-0008-audit-subjects';
 import * as deviceLink from './migrations/2026-11-23-0009-device-link';
 import * as eventCredentials from './migrations/2026-11-24-0010-event-credentials';
 import * as alerts from './migrations/2026-11-24-0011-alerts';
+import * as memberLabels from './migrations/2026-11-25-0012-member-labels';
+import * as planPeriods from './migrations/2026-11-26-0013-plan-periods';
+import * as backgroundJobs from './migrations/2026-11-26-0014-background-jobs';
+import * as paymentsShop from './migrations/2026-11-26-0016-payments-shop';
+import * as billsResellers from './migrations/2026-11-26-0017-bills-resellers';
+import * as searchIndexes from './migrations/2026-11-26-0018-search-indexes';
+import * as rental from './migrations/2026-11-26-0019-rental';
+import * as credentialRecompute from './migrations/2026-11-26-0020-credential-recompute';
+import * as memberCounts from './migrations/2026-11-26-0021-member-counts';
+import * as trigramIndexUpkeep from './migrations/2026-11-26-0022-trigram-index-upkeep';
+import * as authEpoch from './migrations/2026-11-26-0023-auth-epoch';
+import * as liveLocksIndex from './migrations/2026-11-26-0024-live-locks-index';
+import * as rentalCalendarsReviews from './migrations/2026-11-26-0025-rental-calendars-reviews';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +37,19 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-0009-device-link': deviceLink,
   '2026-11-24-0010-event-credentials': eventCredentials,
   '2026-11-24-0011-alerts': alerts,
+  '2026-11-25-0012-member-labels': memberLabels,
+  '2026-11-26-0013-plan-periods': planPeriods,
+  '2026-11-26-0014-background-jobs': backgroundJobs,
+  '2026-11-26-0016-payments-shop': paymentsShop,
+  '2026-11-26-0017-bills-resellers': billsResellers,
+  '2026-11-26-0018-search-indexes': searchIndexes,
+  '2026-11-26-0019-rental': rental,
+  '2026-11-26-0020-credential-recompute': credentialRecompute,
+  '2026-11-26-0021-member-counts': memberCounts,
+  '2026-11-26-0022-trigram-index-upkeep': trigramIndexUpkeep,
+  '2026-11-26-0023-auth-epoch': authEpoch,
+  '2026-11-26-0024-live-locks-index': liveLocksIndex,
+  '2026-11-26-0025-rental-calendars-reviews': rentalCalendarsReviews,
 };
 
 /** The names of every migration, in order. */

@@ -5,11 +5,17 @@ import type {
   CredentialRejection,
   DeviceEventType,
   Finger,
+  IcalFeedMode,
   KeyType,
   LockModel,
   LockState,
   MembershipStatus,
+  NotificationKind,
   PortalRole,
+  ReviewState,
+  StayAccessState,
+  StaySource,
+  StayState,
 } from '@latchkey/shared';
 import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 
@@ -62,11 +68,47 @@ export interface MembershipsTable {
   user_id: string;
   role: PortalRole;
   status: MembershipStatus;
+  /** The portal's own name for the person (its label); null follows their account's name. */
+  first_name: ColumnType<string | null, string | null | undefined, string | null>;
+  last_name: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
 export type MembershipRow = Selectable<MembershipsTable>;
 export type NewMembershipRow = Insertable<MembershipsTable>;
+
+/**
+ * What a portal shows and searches of each member, one row per membership: the account's email and
+ * the portal's label or else the account's name. Written only by triggers on memberships and users
+ * (migration 0018), never by the application; the people list sorts, pages and searches it.
+ */
+export interface MemberDirectoryTable {
+  /** The row's integer key: SQLite's full-text index (search_members) refers to it. */
+  rid: ColumnType<number | string, never, never>;
+  portal_id: ColumnType<string, never, never>;
+  user_id: ColumnType<string, never, never>;
+  email: ColumnType<string, never, never>;
+  first_name: ColumnType<string, never, never>;
+  last_name: ColumnType<string, never, never>;
+}
+
+/**
+ * One row (id 1): the auth epoch, raised by triggers with every change to an account, a membership
+ * or a portal (migration 0023); the session cache keeps a signed-in person while it stands still.
+ */
+export interface AuthEpochTable {
+  id: number;
+  /** PostgreSQL answers a bigint as text. */
+  epoch: ColumnType<string | number, never, never>;
+}
+
+/** How many members a portal has in each role and status; kept by triggers on memberships (migration 0021). */
+export interface MemberCountsTable {
+  portal_id: ColumnType<string, never, never>;
+  role: ColumnType<PortalRole, never, never>;
+  status: ColumnType<MembershipStatus, never, never>;
+  members: ColumnType<number, never, never>;
+}
 
 /** Append-only record of every admin change (the admin change log). */
 export interface AuditLogTable {
@@ -164,9 +206,13 @@ export interface CredentialsTable {
   /** The person holding it; null for company, guest and master credentials. */
   user_id: string | null;
   holder_type: ColumnType<CredentialHolderType, CredentialHolderType | undefined, CredentialHolderType>;
-  kind: 'code' | 'rfid' | 'fingerprint' | 'key';
-  /** Within its kind: a key's type (physical, digital), a fingerprint's finger. */
-  variant: KeyType | Finger | null;
+  /** 'remote': a stay guest's QR entry (features/stays), which their signed QR codes open as. */
+  kind: 'code' | 'rfid' | 'fingerprint' | 'key' | 'remote';
+  /**
+   * Within its kind: a key's type (physical, digital), a fingerprint's finger; 'stay' for a guest
+   * credential of a stay, whose validity is the stay (no device invite).
+   */
+  variant: KeyType | Finger | 'stay' | null;
   secret: string;
   name: string;
   valid_from: Timestamp | null;
@@ -309,6 +355,17 @@ export interface DeviceCredentialEntriesTable {
   since_version: number;
 }
 
+/**
+ * A lock whose credential set must be recomputed (the outbox a change to access writes in its own
+ * transaction; features/access/touched-locks.ts). `token` names the change that wrote it last.
+ */
+export interface DeviceCredentialRecomputeTable {
+  device_id: string;
+  portal_id: string;
+  token: string;
+  touched_at: Timestamp;
+}
+
 /** An entry the lock refused in its last credentials/ack. */
 export interface DeviceCredentialRejectionsTable {
   portal_id: string;
@@ -358,7 +415,7 @@ export interface NotificationsTable {
   id: string;
   portal_id: string;
   rule_id: string | null;
-  kind: AlertKind;
+  kind: NotificationKind;
   device_id: string | null;
   user_id: string | null;
   title: string;
@@ -375,10 +432,507 @@ export interface NotificationReadsTable {
   read_at: Timestamp;
 }
 
+/** Which plan a portal was on when (features/billing/plan-history.ts); periods never overlap. */
+export interface PortalPlanPeriodsTable {
+  id: string;
+  portal_id: string;
+  plan: import('@latchkey/shared').PlanId;
+  starts_at: Timestamp;
+  /** Null: still in force. */
+  ends_at: Timestamp | null;
+  created_at: Timestamp;
+}
+export type PortalPlanPeriodRow = Selectable<PortalPlanPeriodsTable>;
+
+/** The buyer on a portal's bills (features/billing). */
+export interface BillingProfilesTable {
+  portal_id: string;
+  name: string;
+  address_line1: string;
+  address_line2: string;
+  postal_code: string;
+  city: string;
+  country: string;
+  vat_number: string | null;
+  email: string | null;
+  updated_at: Timestamp;
+}
+export type BillingProfileRow = Selectable<BillingProfilesTable>;
+
+/** A closed month's bill: written once, never changed (`bill_json` is the bill as issued). */
+export interface BillsTable {
+  id: string;
+  portal_id: string;
+  year: number;
+  month: number;
+  invoice_number: string | null;
+  currency: string;
+  net_minor: number;
+  vat_rate_bp: number;
+  vat_treatment: import('@latchkey/shared').VatTreatment;
+  vat_minor: number;
+  total_minor: number;
+  wholesale_minor: number;
+  reseller_id: string | null;
+  bill_json: string;
+  issued_at: Timestamp;
+}
+export type BillRow = Selectable<BillsTable>;
+
+/** The last invoice number given per issuer and year. */
+export interface InvoiceCountersTable {
+  issuer: string;
+  year: number;
+  last_number: number;
+}
+
+/** A reseller account (features/resellers), owned by one person. */
+export interface ResellersTable {
+  id: string;
+  owner_user_id: string;
+  name: string;
+  country: string;
+  vat_number: string | null;
+  link_code: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type ResellerRow = Selectable<ResellersTable>;
+
+/** Which reseller a portal was linked to when; ended, never deleted. */
+export interface ResellerLinksTable {
+  id: string;
+  portal_id: string;
+  reseller_id: string;
+  /** 0 or 1: the customer lets the reseller act in the portal. */
+  allow_acting: number;
+  linked_at: Timestamp;
+  unlinked_at: Timestamp | null;
+}
+export type ResellerLinkRow = Selectable<ResellerLinksTable>;
+
+/** A periodic background job: whoever moves next_run_at forward first runs the period. */
+export interface ScheduledJobsTable {
+  name: string;
+  next_run_at: Timestamp;
+  /** When its last completed run started; null before the first. */
+  last_done_at: Timestamp | null;
+}
+
+/** A portal's subscription at the payment provider, as its webhooks last described it. */
+export interface SubscriptionsTable {
+  id: string;
+  portal_id: string;
+  provider: import('@latchkey/shared').PaymentProviderName;
+  provider_subscription_id: string;
+  provider_customer_id: string | null;
+  plan: import('@latchkey/shared').PlanId;
+  /** The provider's status (Stripe's names: active, past_due, canceled, …). */
+  status: string;
+  quantity: number;
+  current_period_end: Timestamp | null;
+  /** 0 or 1 on both dialects. */
+  cancel_at_period_end: number;
+  payment_failed_at: Timestamp | null;
+  /** When the provider made the newest event applied to this row. */
+  last_event_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+
+/** A checkout started at the payment provider: a plan, a prepaid period or a shop order. */
+export interface CheckoutsTable {
+  id: string;
+  portal_id: string | null;
+  kind: import('@latchkey/shared').CheckoutKind;
+  provider: import('@latchkey/shared').PaymentProviderName;
+  provider_session_id: string | null;
+  plan: import('@latchkey/shared').PlanId | null;
+  months: number | null;
+  quantity: number;
+  order_id: string | null;
+  amount_total: number;
+  currency: string;
+  status: import('@latchkey/shared').CheckoutStatus;
+  token_hash: string;
+  created_by_user_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  completed_at: Timestamp | null;
+}
+export type CheckoutRow = Selectable<CheckoutsTable>;
+
+/** A provider event handled (once per event id). */
+export interface PaymentEventsTable {
+  provider: string;
+  event_id: string;
+  type: string;
+  object_id: string | null;
+  occurred_at: Timestamp;
+  received_at: Timestamp;
+}
+
+export interface StaffAlertsTable {
+  id: string;
+  kind: import('@latchkey/shared').StaffAlertKind;
+  title: string;
+  message: string;
+  portal_id: string | null;
+  once_key: string;
+  created_at: Timestamp;
+}
+export type StaffAlertRow = Selectable<StaffAlertsTable>;
+
+/** Every money-related change (plans, payments, orders, stock), with or without a portal. */
+export interface CommerceAuditTable {
+  id: string;
+  portal_id: string | null;
+  actor_user_id: string | null;
+  action: string;
+  entity_type: string;
+  entity_id: string;
+  before_json: string | null;
+  after_json: string | null;
+  ip: string | null;
+  created_at: Timestamp;
+}
+
+export interface ProductsTable {
+  id: string;
+  sku: string;
+  name: string;
+  kind: import('@latchkey/shared').ProductKind;
+  summary: string;
+  description: string;
+  image: string;
+  price: number;
+  currency: string;
+  stock_on_hand: number;
+  stock_reserved: ColumnType<number, number | undefined, number>;
+  pack_size: number;
+  lock_model: LockModel | null;
+  active: number;
+  sort_order: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type ProductRow = Selectable<ProductsTable>;
+
+export interface OrdersTable {
+  id: string;
+  ref: string;
+  status: import('@latchkey/shared').OrderStatus;
+  email: string;
+  buyer_user_id: string | null;
+  portal_id: string | null;
+  address_json: string;
+  shipping_option: import('@latchkey/shared').ShippingOptionId;
+  shipping_name: string;
+  shipping_price: number;
+  shipping_min_days: number;
+  shipping_max_days: number;
+  subtotal: number;
+  total: number;
+  currency: string;
+  checkout_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  paid_at: Timestamp | null;
+  canceled_at: Timestamp | null;
+}
+export type OrderRow = Selectable<OrdersTable>;
+
+export interface OrderItemsTable {
+  order_id: string;
+  line: number;
+  product_id: string;
+  sku: string;
+  name: string;
+  image: string;
+  unit_price: number;
+  quantity: number;
+  line_total: number;
+}
+export type OrderItemRow = Selectable<OrderItemsTable>;
+
+export interface OrderDevicesTable {
+  portal_id: string;
+  order_id: string;
+  device_id: string;
+}
+
+/** The sandbox provider's books (what Stripe keeps on its side). */
+export interface SandboxSessionsTable {
+  id: string;
+  mode: 'subscription' | 'payment';
+  status: 'open' | 'complete' | 'expired';
+  payment_status: 'unpaid' | 'paid';
+  customer_id: string | null;
+  customer_email: string | null;
+  subscription_id: string | null;
+  client_reference_id: string | null;
+  line_items_json: string;
+  shipping_json: string | null;
+  amount_total: number;
+  currency: string;
+  metadata_json: string;
+  subscription_metadata_json: string | null;
+  success_url: string;
+  cancel_url: string;
+  awaiting_confirmation: ColumnType<number, number | undefined, number>;
+  idempotency_key: string | null;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+export type SandboxSessionRow = Selectable<SandboxSessionsTable>;
+
+export interface SandboxCustomersTable {
+  id: string;
+  email: string | null;
+  card_last4: string | null;
+  created_at: Timestamp;
+}
+
+export interface SandboxSubscriptionsTable {
+  id: string;
+  customer_id: string;
+  status: string;
+  unit_amount: number;
+  currency: string;
+  quantity: number;
+  current_period_start: Timestamp;
+  current_period_end: Timestamp;
+  cancel_at_period_end: ColumnType<number, number | undefined, number>;
+  canceled_at: Timestamp | null;
+  metadata_json: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type SandboxSubscriptionRow = Selectable<SandboxSubscriptionsTable>;
+
+export interface SandboxEventsTable {
+  id: string;
+  type: string;
+  payload_json: string;
+  created_at: Timestamp;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  delivered_at: Timestamp | null;
+  last_error: string | null;
+}
+export type SandboxEventRow = Selectable<SandboxEventsTable>;
+
+/** Rentals (issue 12, migration 0019): see docs/decisions.md "Rentals". */
+export interface ListingCategoriesTable {
+  id: string;
+  portal_id: string;
+  name: string;
+  created_at: Timestamp;
+}
+export type ListingCategoryRow = Selectable<ListingCategoriesTable>;
+
+export interface ListingsTable {
+  id: string;
+  portal_id: string;
+  title: string;
+  description: string;
+  category_id: string | null;
+  address: string;
+  house_rules: string;
+  check_in_time: string;
+  check_out_time: string;
+  initial_minutes: number;
+  start_time: string | null;
+  min_nights: number;
+  max_nights: number;
+  /** 0 or 1. */
+  auto_accept: number;
+  published: number;
+  share_token_version: ColumnType<number, number | undefined, number>;
+  share_token_rotated_at: Timestamp | null;
+  /** Raised to rotate the export feed's link (R2, migration 0025). */
+  ical_token_version: ColumnType<number, number | undefined, number>;
+  ical_token_rotated_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+export type ListingRow = Selectable<ListingsTable>;
+
+export interface ListingLocksTable {
+  portal_id: string;
+  listing_id: string;
+  device_id: string;
+  position: number;
+}
+
+export interface ListingAccessListsTable {
+  id: string;
+  portal_id: string;
+  listing_id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  anchor: 'check_in' | 'check_out';
+  start_offset: number;
+  end_offset: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type ListingAccessListRow = Selectable<ListingAccessListsTable>;
+
+export interface ListingUsersTable {
+  portal_id: string;
+  listing_id: string;
+  user_id: string;
+  created_at: Timestamp;
+}
+
+export interface UserImagesTable {
+  id: string;
+  portal_id: string;
+  owner_type: 'listing' | 'landing';
+  owner_id: string;
+  storage_key: string;
+  width: number;
+  height: number;
+  bytes: number;
+  alt: string;
+  position: number;
+  created_at: Timestamp;
+}
+export type UserImageRow = Selectable<UserImagesTable>;
+
+export interface DeviceLandingsTable {
+  device_id: string;
+  portal_id: string;
+  text: string;
+  wifi_name: string;
+  wifi_password: string;
+  parking: string;
+  updated_at: Timestamp;
+}
+export type DeviceLandingRow = Selectable<DeviceLandingsTable>;
+
+export interface StaysTable {
+  id: string;
+  portal_id: string;
+  listing_id: string;
+  guest_name: string;
+  guest_email: string;
+  guest_phone: string | null;
+  note: string;
+  start_date: string;
+  end_date: string;
+  check_in_time: string | null;
+  check_out_time: string | null;
+  state: StayState;
+  source: StaySource;
+  external_ref: string | null;
+  reason: string | null;
+  guest_user_id: string | null;
+  guest_token_version: ColumnType<number, number | undefined, number>;
+  access_state: ColumnType<StayAccessState, StayAccessState | undefined, StayAccessState>;
+  access_generation: ColumnType<number, number | undefined, number>;
+  access_changed_at: Timestamp | null;
+  mailed_generation: ColumnType<number, number | undefined, number>;
+  guest_mailed_at: Timestamp | null;
+  alerted_generation: ColumnType<number, number | undefined, number>;
+  decided_at: Timestamp | null;
+  decided_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  /** R2 (migration 0025): the feed an imported reservation came from. */
+  ical_feed_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1 when the feed dropped or cancelled it (it comes back if the feed lists it again). */
+  ical_gone: ColumnType<number, number | undefined, number>;
+  /** The mail inviting the guest to review, once after check-out (or when it was skipped). */
+  review_mailed_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+}
+export type StayRow = Selectable<StaysTable>;
+
+export interface StayAccessTable {
+  id: string;
+  portal_id: string;
+  stay_id: string;
+  holder: 'guest' | 'access_list';
+  access_list_id: string | null;
+  name: string;
+  credential_id: string;
+  qr_credential_id: string | null;
+  valid_from: Timestamp;
+  valid_until: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  removed_at: Timestamp | null;
+}
+export type StayAccessRow = Selectable<StayAccessTable>;
+
+/** Rentals R2 (migration 0025): imported calendar feeds, blocked nights, reviews. */
+export interface ListingIcalFeedsTable {
+  id: string;
+  portal_id: string;
+  listing_id: string;
+  name: string;
+  url: string;
+  mode: IcalFeedMode;
+  etag: string | null;
+  last_modified: string | null;
+  event_count: ColumnType<number, number | undefined, number>;
+  last_fetch_at: Timestamp | null;
+  last_success_at: Timestamp | null;
+  last_error: string | null;
+  last_error_at: Timestamp | null;
+  last_warning: string | null;
+  next_fetch_at: Timestamp;
+  syncing_until: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type ListingIcalFeedRow = Selectable<ListingIcalFeedsTable>;
+
+export interface ListingBlocksTable {
+  id: string;
+  portal_id: string;
+  listing_id: string;
+  start_date: string;
+  end_date: string;
+  note: string;
+  source: 'owner' | 'ical';
+  ical_feed_id: string | null;
+  external_ref: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+export type ListingBlockRow = Selectable<ListingBlocksTable>;
+
+export interface ReviewsTable {
+  id: string;
+  portal_id: string;
+  listing_id: string;
+  stay_id: string;
+  guest_user_id: string | null;
+  guest_name: string;
+  rating: number;
+  text: string;
+  state: ReviewState;
+  hidden_reason: string | null;
+  answer: string | null;
+  answered_at: Timestamp | null;
+  answered_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type ReviewRow = Selectable<ReviewsTable>;
+
 export interface DB {
   users: UsersTable;
   portals: PortalsTable;
   memberships: MembershipsTable;
+  member_directory: MemberDirectoryTable;
+  member_counts: MemberCountsTable;
+  auth_epoch: AuthEpochTable;
   audit_log: AuditLogTable;
   seal_nonces: SealNoncesTable;
   devices: DevicesTable;
@@ -399,8 +953,41 @@ export interface DB {
   device_credential_sync: DeviceCredentialSyncTable;
   device_credential_entries: DeviceCredentialEntriesTable;
   device_credential_rejections: DeviceCredentialRejectionsTable;
+  device_credential_recompute: DeviceCredentialRecomputeTable;
   device_commands: DeviceCommandsTable;
   alert_rules: AlertRulesTable;
   notifications: NotificationsTable;
   notification_reads: NotificationReadsTable;
+  portal_plan_periods: PortalPlanPeriodsTable;
+  billing_profiles: BillingProfilesTable;
+  bills: BillsTable;
+  invoice_counters: InvoiceCountersTable;
+  resellers: ResellersTable;
+  reseller_links: ResellerLinksTable;
+  scheduled_jobs: ScheduledJobsTable;
+  subscriptions: SubscriptionsTable;
+  checkouts: CheckoutsTable;
+  payment_events: PaymentEventsTable;
+  staff_alerts: StaffAlertsTable;
+  commerce_audit: CommerceAuditTable;
+  products: ProductsTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  order_devices: OrderDevicesTable;
+  sandbox_sessions: SandboxSessionsTable;
+  sandbox_customers: SandboxCustomersTable;
+  sandbox_subscriptions: SandboxSubscriptionsTable;
+  sandbox_events: SandboxEventsTable;
+  listing_categories: ListingCategoriesTable;
+  listings: ListingsTable;
+  listing_locks: ListingLocksTable;
+  listing_access_lists: ListingAccessListsTable;
+  listing_users: ListingUsersTable;
+  user_images: UserImagesTable;
+  device_landings: DeviceLandingsTable;
+  stays: StaysTable;
+  stay_access: StayAccessTable;
+  listing_ical_feeds: ListingIcalFeedsTable;
+  listing_blocks: ListingBlocksTable;
+  reviews: ReviewsTable;
 }

@@ -39,7 +39,7 @@ export async function startDemoLocks(
   const fleet = new LockFleet({
     url,
     locks: locks.map(({ deviceId, secret }) => ({ deviceId, secret })),
-    heartbeatSeconds: 60,
+    heartbeatSeconds: 30,
     // Credential sets and unacknowledged events survive a restart, as on a real lock.
     stateDir: path.join(dataDir, 'demo-locks-state'),
   });

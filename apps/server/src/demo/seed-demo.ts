@@ -1,10 +1,13 @@
+import crypto from 'node:crypto';
 import { addDaysToDate, localWallTime } from '@latchkey/shared';
 import type { FastifyBaseLogger } from 'fastify';
+import { seedDemoListing, type DemoRentalParts } from '../features/stays/demo-rentals';
 import type { Database } from '../db/database';
 import type { ChangeContext } from '../http/access';
 import { grantDirectAccess, setUserSchedule } from '../features/access/access.service';
 import { nowIso } from '../db/mappers';
 import { createAccount } from '../features/auth/account.service';
+import { DEMO_RESELLER_ACCOUNTS, seedDemoBills, seedDemoReseller } from './demo-billing';
 import { setAccessCode } from '../features/credentials/access-code.service';
 import { createCompanyCode } from '../features/credentials/company-codes.service';
 import { createFingerprint } from '../features/credentials/fingerprints.service';
@@ -13,9 +16,13 @@ import { registerCard } from '../features/credentials/rfid.service';
 import { createInvite } from '../features/invites/invites.service';
 import { createCodeLock, createDevice } from '../features/devices/devices.service';
 import { changeGroupLink, createGroup } from '../features/groups/groups.service';
-import { addMember } from '../features/members/members.service';
+import { hashPassword } from '../features/auth/password';
+import { findUserById, insertUser } from '../features/auth/users.repository';
+import { answerPortalInvitation, invitePerson } from '../features/invitations/invitations.service';
+import type { MailThrottle } from '../features/mail/mail-throttle';
+import { seedCatalogue } from '../features/shop/catalogue';
+import { seedLapsedSubscription } from '../features/subscriptions/demo-subscription';
 
-/** The demo sign-ins; the README and the start-up log give them. */
 /** A demo lock that speaks the device protocol, with the secret it connects with. */
 export interface DemoLockSecret {
   deviceId: string;
@@ -23,12 +30,15 @@ export interface DemoLockSecret {
   secret: string;
 }
 
+/** The demo sign-ins; the README and the start-up log give them. */
 export const DEMO_ACCOUNTS = {
   admin: { email: 'admin@demo.latchkey.dev', password: 'demo-admin-pass' },
   user: { email: 'user@demo.latchkey.dev', password: 'demo-user-pass' },
   officeOwner: { email: 'office@demo.latchkey.dev', password: 'demo-office-pass' },
   /** Platform staff (superAdmin): the dev mailbox, support sessions. */
   staff: { email: 'staff@demo.latchkey.dev', password: 'demo-staff-pass' },
+  /** The admin of a lapsed portal (Riverside Studios): the payment banner, then Upgrade. */
+  lapsedAdmin: { email: 'lapsed@demo.latchkey.dev', password: 'demo-lapsed-pass' },
 } as const;
 
 const WEEKDAYS = [1, 2, 3, 4, 5];
@@ -42,6 +52,33 @@ async function ownedPortalId(db: Database, userId: string): Promise<string> {
   return portal.id;
 }
 
+/** The demo admin who sends an invitation (the mail goes through the throttle like any). */
+async function demoSender(db: Database, context: ChangeContext, throttle: MailThrottle) {
+  return { user: (await findUserById(db, context.actorUserId))!, throttle };
+}
+
+/** An account of someone who signed up without a portal of their own and confirmed their address. */
+async function demoAccount(
+  db: Database,
+  account: { email: string; password: string; firstName: string; lastName: string },
+) {
+  const id = crypto.randomUUID();
+  const now = nowIso();
+  await insertUser(db, {
+    id,
+    email: account.email,
+    password_hash: await hashPassword(account.password),
+    first_name: account.firstName,
+    last_name: account.lastName,
+    platform_role: null,
+    status: 'active',
+    email_verified_at: now,
+    created_at: now,
+    updated_at: now,
+  });
+  return (await findUserById(db, id))!;
+}
+
 /**
  * On first start with an empty database: "Demo Apartments" (Berlin) with locks (one a code lock), a
  * group, a basic user and people with codes, a card, a fingerprint, keys and schedules, a company
@@ -49,7 +86,13 @@ async function ownedPortalId(db: Database, userId: string): Promise<string> {
  * the change log shows them), and "Harbor Offices" (New York), where the demo admin is also an
  * admin, to show portal switching. Does nothing once anyone has an account.
  */
-export async function seedDemoPortal(db: Database, log: FastifyBaseLogger): Promise<DemoLockSecret[] | null> {
+export async function seedDemoPortal(
+  db: Database,
+  log: FastifyBaseLogger,
+  mail: { publicUrl: string; throttle: MailThrottle },
+  /** The app's rental parts (image store, share links); without them no listings are made. */
+  rental?: DemoRentalParts,
+): Promise<DemoLockSecret[] | null> {
   const anyone = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (anyone) return null;
   // The connected locks' secrets, shown once by the API: kept so the demo can run simulated locks.
@@ -92,17 +135,33 @@ export async function seedDemoPortal(db: Database, log: FastifyBaseLogger): Prom
   const flat12 = await lock('Flat 1.2', 'Europe/Berlin');
   const lisbonStudio = await lock('Lisbon studio', 'Europe/Lisbon');
 
-  const person = async (email: string, firstName: string, lastName: string, password?: string) =>
-    (await addMember(db, asAdmin, { email, firstName, lastName, role: 'user', password })).member._id;
-  const sam = await person(DEMO_ACCOUNTS.user.email, 'Sam', 'Resident', DEMO_ACCOUNTS.user.password);
-  const ana = await person('ana.cleaner@demo.latchkey.dev', 'Ana', 'Cleaner');
-  const ben = await person('ben.caretaker@demo.latchkey.dev', 'Ben', 'Caretaker');
-  // The demo's people have confirmed their addresses, as people who use a portal would have.
-  await db
-    .updateTable('users')
-    .set({ email_verified_at: nowIso() })
-    .where('id', 'in', [sam, ana, ben])
-    .execute();
+  // People are added by invitation, as an admin does it. Sam has an account and accepted; Ana and
+  // Ben have not answered yet: the codes and cards the portal gave them work all the same.
+  const invite = async (
+    context: ChangeContext,
+    person: { email: string; firstName: string; lastName: string; role?: 'admin' | 'user' },
+  ) =>
+    (
+      await invitePerson(db, context, mail.publicUrl, await demoSender(db, context, mail.throttle), {
+        role: 'user',
+        groupIds: [],
+        deviceIds: [],
+        ...person,
+      })
+    ).member._id;
+  const samAccount = await demoAccount(db, { ...DEMO_ACCOUNTS.user, firstName: 'Sam', lastName: 'Resident' });
+  const sam = await invite(asAdmin, { email: samAccount.email, firstName: '', lastName: '' });
+  await answerPortalInvitation(db, samAccount, portalId, true, '127.0.0.1');
+  const ana = await invite(asAdmin, {
+    email: 'ana.cleaner@demo.latchkey.dev',
+    firstName: 'Ana',
+    lastName: 'Cleaner',
+  });
+  const ben = await invite(asAdmin, {
+    email: 'ben.caretaker@demo.latchkey.dev',
+    firstName: 'Ben',
+    lastName: 'Caretaker',
+  });
 
   const residents = (
     await createGroup(db, asAdmin, { name: 'Residents', description: 'Everyone living here' })
@@ -189,7 +248,8 @@ export async function seedDemoPortal(db: Database, log: FastifyBaseLogger): Prom
   );
   const offices = await ownedPortalId(db, officeOwner.id);
   const asOfficeOwner: ChangeContext = { portalId: offices, actorUserId: officeOwner.id, ip: '127.0.0.1' };
-  await addMember(db, asOfficeOwner, { email: admin.email, firstName: '', lastName: '', role: 'admin' });
+  await invite(asOfficeOwner, { email: admin.email, firstName: '', lastName: '', role: 'admin' });
+  await answerPortalInvitation(db, admin, offices, true, '127.0.0.1');
   keepSecret(
     await createDevice(db, asOfficeOwner, {
       name: 'Lobby door',
@@ -203,6 +263,172 @@ export async function seedDemoPortal(db: Database, log: FastifyBaseLogger): Prom
     { ...DEMO_ACCOUNTS.staff, firstName: 'Stella', lastName: 'Staff', portalName: 'Latchkey Support' },
     { platformRole: 'superAdmin', emailVerified: true },
   );
+
+  // --- Commerce demo (issue 13, payments and the shop): begin ---
+  // The shop's catalogue, and "Riverside Studios", whose Pro subscription ended for non-payment ten
+  // days ago: a lapsed portal (its locks work, nothing can be added) showing the payment banner.
+  await seedCatalogue(db);
+  const lapsedOwner = await createAccount(
+    db,
+    { ...DEMO_ACCOUNTS.lapsedAdmin, firstName: 'Riley', lastName: 'River', portalName: 'Riverside Studios' },
+    { timeZone: 'Europe/Berlin', emailVerified: true },
+  );
+  const riverside = await ownedPortalId(db, lapsedOwner.id);
+  const asRiley: ChangeContext = { portalId: riverside, actorUserId: lapsedOwner.id, ip: '127.0.0.1' };
+  await createDevice(db, asRiley, {
+    name: 'Studio 1',
+    model: 'generic-smartlock',
+    timeZone: 'Europe/Berlin',
+  });
+  await createDevice(db, asRiley, {
+    name: 'Studio 2',
+    model: 'generic-smartlock',
+    timeZone: 'Europe/Berlin',
+  });
+  await seedLapsedSubscription(db, riverside, { plan: 'pro', startedDaysAgo: 70, lapsedDaysAgo: 10 });
+  // --- Commerce demo: end ---
+
+  // --- Billing demo (issue 13: bills and resellers): begin ---
+  // A reseller with two customer portals, then one past bill per demo portal: last month, closed
+  // as the closing job would (demo-billing.ts).
+  await seedDemoReseller(db);
+  await seedDemoBills(db);
+  log.info(
+    { reseller: `${DEMO_RESELLER_ACCOUNTS.reseller.email} / ${DEMO_RESELLER_ACCOUNTS.reseller.password}` },
+    'demo reseller "Keystone Integrators" created',
+  );
+  // --- Billing demo: end ---
+
+  // --- Rentals demo (issue 12, R1: listings, requests, stays): begin ---
+  // One listing per demo portal, with pictures, arrival instructions, a request waiting for an
+  // answer and an approved upcoming stay (its code reaches the simulated locks and is confirmed).
+  if (rental) {
+    const lockNamed = async (portal: string, name: string) =>
+      (
+        await db
+          .selectFrom('devices')
+          .select('id')
+          .where('portal_id', '=', portal)
+          .where('name', '=', name)
+          .executeTakeFirstOrThrow()
+      ).id;
+    await seedDemoListing(db, rental, {
+      context: asAdmin,
+      owner: admin,
+      throttle: mail.throttle,
+      title: 'Bright two rooms by the park',
+      category: 'Apartment',
+      listing: {
+        deviceIds: [flat12, mainEntrance],
+        description:
+          'Two quiet rooms on the first floor, a small kitchen and a balcony over the park.\nTrams and bakeries around the corner.',
+        address: 'Parkstraße 12, 10115 Berlin (first floor, flat 1.2)',
+        houseRules: 'No smoking, no parties. Quiet after 22:00.',
+        checkInTime: '15:00',
+        checkOutTime: '11:00',
+        initialTime: 30,
+        minNights: 2,
+        maxNights: 14,
+      },
+      timeZone: 'Europe/Berlin',
+      hue: 32,
+      pictures: [
+        { room: 'living', alt: 'Living room with a green sofa and a big window' },
+        { room: 'bedroom', alt: 'Bedroom with a double bed' },
+        { room: 'kitchen', alt: 'Small kitchen with a hob and cupboards' },
+      ],
+      arrival: [
+        {
+          deviceId: mainEntrance,
+          name: 'Main entrance',
+          text: 'The keypad is right of the front door. Enter your code, then press the lock key.',
+          parking: 'Street parking; the residents’ courtyard is not for guests.',
+        },
+        {
+          deviceId: flat12,
+          name: 'Flat 1.2',
+          text: 'First floor, left. The same code opens the flat door.',
+          wifiName: 'Park-Flat',
+          wifiPassword: 'sunny-balcony-12',
+        },
+      ],
+      cleaner: 'Cleaning crew',
+      pending: {
+        name: 'Lena Traveller',
+        email: 'lena.traveller@demo.latchkey.dev',
+        inDays: 21,
+        nights: 3,
+        note: 'Arriving by train around six.',
+      },
+      upcoming: { name: 'Marco Visitor', email: 'marco.visitor@demo.latchkey.dev', inDays: 4, nights: 4 },
+      // R2: an Airbnb reservation arriving today (imported from a bundled calendar), a reviewed past
+      // stay with the owner's answer, blocked nights; the export feed's address is on the listing.
+      calendar: {
+        feed: {
+          name: 'Airbnb',
+          url: 'https://www.airbnb.com/calendar/ical/40123456.ics?s=demo0000000000000000',
+          guest: 'Airbnb guest',
+          nights: 2,
+        },
+        reviewed: {
+          name: 'Sofia Reviewer',
+          email: 'sofia.reviewer@demo.latchkey.dev',
+          rating: 5,
+          text: 'Bright, quiet and spotless. The code worked on both doors from the first minute.',
+          answer: 'Thank you, Sofia! Come back in spring when the park is green.',
+        },
+        block: { inDays: 30, nights: 3, note: 'Painting the bedroom' },
+      },
+    });
+    await seedDemoListing(db, rental, {
+      context: asOfficeOwner,
+      owner: officeOwner,
+      throttle: mail.throttle,
+      title: 'Harbor guest office',
+      category: 'Office',
+      listing: {
+        deviceIds: [await lockNamed(offices, 'Lobby door')],
+        description: 'A quiet desk room for visiting colleagues, with a view of the harbor.',
+        address: '1 Harbor Plaza, New York, NY',
+        checkInTime: '09:00',
+        checkOutTime: '18:00',
+        maxNights: 5,
+      },
+      timeZone: 'America/New_York',
+      hue: 205,
+      pictures: [{ room: 'office', alt: 'Desk room with a window over the harbor' }],
+      arrival: [],
+      pending: {
+        name: 'Priya Partner',
+        email: 'priya.partner@demo.latchkey.dev',
+        inDays: 10,
+        nights: 2,
+        note: '',
+      },
+      upcoming: { name: 'Tom Temp', email: 'tom.temp@demo.latchkey.dev', inDays: 2, nights: 1 },
+    });
+    await seedDemoListing(db, rental, {
+      context: asRiley,
+      owner: lapsedOwner,
+      throttle: mail.throttle,
+      title: 'Riverside studio',
+      category: 'Studio',
+      listing: { deviceIds: [await lockNamed(riverside, 'Studio 1')], minNights: 1, maxNights: 30 },
+      timeZone: 'Europe/Berlin',
+      hue: 150,
+      pictures: [{ room: 'bedroom', alt: 'Studio with a bed by the river window' }],
+      arrival: [],
+      pending: {
+        name: 'Rosa Reader',
+        email: 'rosa.reader@demo.latchkey.dev',
+        inDays: 14,
+        nights: 2,
+        note: '',
+      },
+      upcoming: { name: 'Ivo Island', email: 'ivo.island@demo.latchkey.dev', inDays: 6, nights: 3 },
+    });
+  }
+  // --- Rentals demo: end ---
 
   log.info(
     {

@@ -1,19 +1,28 @@
+import { parseArgs } from 'node:util';
 import { openDatabase } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
 import { loadConfig } from '../config';
-import { BENCHMARK_SIZE, seedLargePortal } from './seed-large';
+import { largePortalSize, seedLargePortal } from './seed-large';
 
-/** npm run seed:large: adds a benchmark-sized portal to the configured database. */
+/**
+ * npm run seed:large [-- --people 500000]: adds a benchmark portal to the configured database,
+ * 50,000 people unless told otherwise (locks and credentials grow with it, see largePortalSize).
+ */
 async function main() {
+  const { values } = parseArgs({ options: { people: { type: 'string', default: '50000' } } });
+  const people = Number(values.people);
+  if (!Number.isInteger(people) || people < 1)
+    throw new Error(`--people must be a whole number, not ${values.people}`);
+  const size = largePortalSize(people);
   const config = loadConfig();
   const { db, description } = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
     await migrateToLatest(db);
     const started = Date.now();
-    const { ownerEmail, password } = await seedLargePortal(db, BENCHMARK_SIZE);
+    const { ownerEmail, password } = await seedLargePortal(db, size);
     console.log(
-      `Seeded "Benchmark Towers" (${BENCHMARK_SIZE.devices} locks, ${BENCHMARK_SIZE.users} people, ` +
-        `${BENCHMARK_SIZE.credentials} credentials) into ${description} in ${((Date.now() - started) / 1000).toFixed(1)} s.\n` +
+      `Seeded "Benchmark Towers" (${size.devices} locks, ${size.users} people, ` +
+        `${size.credentials} credentials) into ${description} in ${((Date.now() - started) / 1000).toFixed(1)} s.\n` +
         `Sign in as ${ownerEmail} / ${password}`,
     );
   } finally {

@@ -19,6 +19,19 @@ export const BENCHMARK_SIZE: LargePortalSize = {
   groups: 100,
 };
 
+/**
+ * The benchmark portal with `people` members (50,000 is BENCHMARK_SIZE): a lock per ten people up
+ * to 5,000, two credentials each (a code and a card), 100 groups.
+ */
+export function largePortalSize(people: number): LargePortalSize {
+  return {
+    devices: Math.max(1, Math.min(5_000, Math.round(people / 10))),
+    users: people,
+    credentials: people * 2,
+    groups: Math.max(1, Math.min(100, Math.round(people / 500))),
+  };
+}
+
 const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'UTC'];
 const MODELS = ['latchkey-sim', 'generic-smartlock', 'generic-codelock'] as const;
 
@@ -82,6 +95,11 @@ export async function seedLargePortal(db: Database, size: LargePortalSize = BENC
             user_id,
             role: user_id === userIds[0] ? ('admin' as const) : ('user' as const),
             status: 'active' as const,
+            // One member in fifty has the portal's own name for them (a label over the account's).
+            ...(parseInt(user_id.slice(9, 11), 16) % 50 === 1 && {
+              first_name: `Label${user_id.slice(9, 13)}`,
+              last_name: `Tag${user_id.slice(14, 18)}`,
+            }),
             created_at: now,
             updated_at: now,
           })),

@@ -1,10 +1,9 @@
-import { PORTAL_OVERRIDE_HEADER, type PortalRole } from '@latchkey/shared';
+import { PORTAL_OVERRIDE_HEADER } from '@latchkey/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { PortalRow, UserRow } from '../db/schema';
 import { resolveActingPortal } from '../features/portals/acting-portal.service';
-import type { MembershipWithPortal } from '../features/portals/memberships.repository';
-import { authenticateToken } from '../features/auth/session.service';
+import { authenticateSession } from '../features/auth/session.service';
 import { AppError } from './errors';
+import type { ActingPortal, RequestAuth } from './request-auth';
 
 /**
  * What a route needs before its handler runs. Every API route declares one in its
@@ -28,24 +27,7 @@ export const access = {
   platform: { kind: 'platform' },
 } as const satisfies Record<string, RouteAccess>;
 
-/** The portal a request acts in and the person's role there. */
-export interface ActingPortal {
-  portal: PortalRow;
-  role: PortalRole;
-  /** A superAdmin acting in a portal they are not a member of. */
-  viaPlatformRole: boolean;
-}
-
-export interface RequestAuth {
-  user: UserRow;
-  isSuperAdmin: boolean;
-  /** Every portal the person belongs to, any status. */
-  memberships: MembershipWithPortal[];
-  /** Null when the person has no portal to act in (no own portal, no active membership). */
-  acting: ActingPortal | null;
-  /** Platform staff acting as this person in a support session, or null. */
-  impersonator: UserRow | null;
-}
+export type { ActingPortal, RequestAuth } from './request-auth';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -140,7 +122,8 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
 
     const token = bearerToken(request);
     if (!token) throw AppError.unauthorized();
-    const { user, impersonator } = await authenticateToken(app.db, app.secrets.jwtKey, token);
+    const person = await authenticateSession(app.db, app.secrets.jwtKey, token);
+    const { user, impersonator } = person;
     // In a support session the staff member has the person's rights, not their own.
     const isSuperAdmin = user.platform_role === 'superAdmin';
     const override = request.headers[PORTAL_OVERRIDE_HEADER];
@@ -148,6 +131,7 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
       app.db,
       user,
       typeof override === 'string' ? override : null,
+      person.memberships,
     );
     request.auth = { user, isSuperAdmin, memberships, acting, impersonator };
 

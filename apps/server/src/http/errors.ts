@@ -1,5 +1,5 @@
 import { ERROR_STATUS, type ErrorCode, type ErrorResponse } from '@latchkey/shared';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 type Detail = { path: string; message: string };
@@ -41,6 +41,29 @@ export class AppError extends Error {
 
 function body(code: string, message: string, details?: Detail[]): ErrorResponse {
   return { error: details ? { code, message, details } : { code, message } };
+}
+
+/**
+ * The longest path parameter the router takes (Fastify's `maxParamLength`): room for any email
+ * address (254 characters), even fully percent-encoded. Longer ones never reach a route's schema
+ * and get a 400 from `answerFrameworkError`; shorter ones are checked by the route (ids: 64).
+ */
+export const MAX_PARAM_LENGTH = 1024;
+
+/**
+ * Fastify's `frameworkErrors`: errors the router raises before any route or hook runs (a path
+ * parameter longer than MAX_PARAM_LENGTH, a malformed percent-encoding). They answer 400 in the
+ * one error shape instead of Fastify's own `{ error, code, message, statusCode }`.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? `A path parameter is longer than ${MAX_PARAM_LENGTH} characters`
+      : error.code === 'FST_ERR_BAD_URL'
+        ? 'The path is not a valid URL (malformed percent-encoding)'
+        : 'Bad request';
+  // No route hooks run for these answers: the API's cache rule is applied here.
+  return reply.status(400).header('cache-control', 'no-store').send(body('bad_request', message));
 }
 
 /** Installs the error handler (one JSON shape; a 5xx never shows internals) and the API 404. */

@@ -12,6 +12,42 @@ const SEALED_NOTE =
   'boxed to the public key of GET /api3/auth/sealKey. An envelope more than 5 minutes from the ' +
   "server's clock, already used, or that does not open, gets a 400.";
 
+type JsonSchema = Record<string, unknown>;
+
+/** OpenAPI 3.0's form of "only null" (zod writes `z.null()` the same way). */
+const NULL_ONLY: JsonSchema = { type: 'string', nullable: true, enum: [null] };
+/** Keywords that constrain a value; a nullable schema without any of them takes anything. */
+const CONSTRAINING = ['type', 'enum', 'anyOf', 'oneOf', 'allOf', '$ref', 'not', 'properties', 'items'];
+
+/**
+ * Makes `nullable` mean what OpenAPI 3.0.3 says it means, in place: it only adds null to a schema
+ * with a `type`, and an `enum` must list null itself. The generator writes a nullable enum
+ * without null, a nullable union as `{ nullable, anyOf }` and a nullable unknown as
+ * `{ nullable }`, so strict validators refused every null such fields answered.
+ */
+export function fixNullables(schema: unknown): void {
+  if (Array.isArray(schema)) return schema.forEach(fixNullables);
+  if (schema === null || typeof schema !== 'object') return;
+  const node = schema as JsonSchema;
+  for (const key of ['items', 'additionalProperties', 'not']) fixNullables(node[key]);
+  for (const key of ['anyOf', 'oneOf', 'allOf']) fixNullables(node[key]);
+  if (node.properties && typeof node.properties === 'object')
+    Object.values(node.properties).forEach(fixNullables);
+  if (node.nullable !== true) return;
+  if (Array.isArray(node.enum) && !node.enum.includes(null)) node.enum.push(null);
+  if (node.type !== undefined) return;
+  delete node.nullable;
+  const union = Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : null;
+  if (union) {
+    union.push({ ...NULL_ONLY });
+  } else if (CONSTRAINING.some((key) => key in node)) {
+    const rest = { ...node };
+    for (const key of Object.keys(node)) if (key !== 'description') delete node[key];
+    delete rest.description;
+    node.anyOf = [rest, { ...NULL_ONLY }];
+  }
+}
+
 /** The OpenAPI document, generated from the routes' zod schemas, and a browsable page. */
 export async function registerOpenApi(app: FastifyInstance, apiPrefix: string): Promise<void> {
   await app.register(fastifySwagger, {
@@ -32,6 +68,8 @@ export async function registerOpenApi(app: FastifyInstance, apiPrefix: string): 
       const output = jsonSchemaTransform(input);
       const config = (input.route.config ?? {}) as { access?: RouteAccess; sealed?: boolean };
       const schema = output.schema as Record<string, unknown>;
+      for (const part of ['body', 'querystring', 'params', 'headers']) fixNullables(schema[part]);
+      if (schema.response) Object.values(schema.response).forEach(fixNullables);
       if (config.access && config.access.kind !== 'public') schema.security = [{ bearerAuth: [] }];
       if (config.sealed) schema.description = SEALED_NOTE;
       return output;

@@ -1,13 +1,28 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifyCors from '@fastify/cors';
-import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
+
+/**
+ * The headers helmet sets for `options`, computed once: they are the same on every answer
+ * (@fastify/helmet rebuilt helmet's middleware, its policy parsing included, on every request).
+ */
+function helmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
+    removeHeader: () => {},
+  };
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, () => {});
+  return headers;
+}
 
 /**
  * Security headers on every answer (helmet) and a strict cross-origin policy: the SPA is served by
  * this server, so browsers get no CORS grant unless CORS_ORIGINS names other origins.
  */
 export async function registerSecurityHeaders(app: FastifyInstance, corsOrigins: string[]): Promise<void> {
-  await app.register(fastifyHelmet, {
+  const headers = helmetHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -30,9 +45,27 @@ export async function registerSecurityHeaders(app: FastifyInstance, corsOrigins:
     strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
     referrerPolicy: { policy: 'no-referrer' },
   });
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
   await app.register(fastifyCors, {
     origin: corsOrigins.length > 0 ? corsOrigins : false,
     credentials: false,
     maxAge: 600,
+  });
+}
+
+/**
+ * Every API answer is `Cache-Control: no-store`: they carry people's data for one session, which
+ * no browser or proxy cache should keep. An answer that chose its own caching keeps it; the
+ * built web app (served outside the API prefix) keeps its long-lived asset caching.
+ */
+export function registerApiNoStore(app: FastifyInstance, apiPrefix: string): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const url = request.url;
+    const isApi = url === apiPrefix || url.startsWith(`${apiPrefix}/`) || url.startsWith(`${apiPrefix}?`);
+    if (isApi && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
   });
 }

@@ -18,6 +18,9 @@ export async function registerSpa(
     root: webDist,
     wildcard: false,
     index: false,
+    // The build writes .br and .gz beside each file (apps/web/vite.config.ts): sent as they are,
+    // by what the browser accepts; @fastify/compress leaves an encoded answer alone.
+    preCompressed: true,
     setHeaders: (res, filePath) => {
       // Vite names built assets by content hash: they never change under one name.
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);

@@ -73,8 +73,13 @@ describe('route guards', () => {
       Lockouts: '/app/lockout',
       Keys: '/app/keys',
       'Company codes': '/app/access-codes',
+      Listings: '/app/listing',
+      'Rental center': '/app/rentalcenter',
       'Change log': '/app/adminChangeLog',
       About: '/app/about',
+      Billing: '/app/billing',
+      Plan: '/app/upgrade',
+      Shop: '/app/products',
       'Sync center': '/sync/center',
       Settings: '/app/settings',
     });
@@ -90,7 +95,7 @@ describe('route guards', () => {
       within(userNav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Settings']);
+    ).toEqual(['Rental center', 'Shop', 'Settings']);
   });
 
   it('lets a superAdmin open admin screens', async () => {

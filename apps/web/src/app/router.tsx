@@ -1,10 +1,12 @@
 import {
   IconActivity,
   IconBell,
+  IconCalendarEvent,
   IconDialpad,
   IconHelp,
   IconQrcode,
   IconHistory,
+  IconHome,
   IconId,
   IconInfoCircle,
   IconKey,
@@ -12,23 +14,37 @@ import {
   IconLock,
   IconLockCancel,
   IconMail,
+  IconBuildingStore,
+  IconReceipt,
   IconRefreshDot,
   IconSettings,
   IconUsers,
   IconUsersGroup,
   IconWifiOff,
+  IconRocket,
+  IconShoppingBag,
+  IconCreditCard,
 } from '@tabler/icons-react';
 import { createBrowserRouter, redirect } from 'react-router';
 import { signOut } from '@/features/auth/api/logout';
+import { LoginPage } from '@/features/auth/components/login-page';
+import { isSignedIn } from '@/lib/auth-token';
+import { getSystemType } from '@/lib/system-type';
+import { hasRequiredRole } from '@/lib/authorization';
+import { queryClient } from '@/lib/query-client';
+import { sessionQueryOptions } from '@/lib/session';
 import { landingLoader, redirectIfSignedIn, requireSession } from './guards';
 import { PendingPage } from './layouts/pending-page';
+import { PublicLayout } from './layouts/public-layout';
 import { RouteError } from './layouts/route-error';
 import { RootLayout } from './layouts/root-layout';
 import { navItemsFrom, type AppRouteObject } from './route-handle';
 
 /**
- * THE route table (brief §2). Every screen is loaded on demand; handles carry the title, the
- * roles that may open a route and its nav entry, so guards and navigation derive from here.
+ * THE route table (brief §2). Every screen is loaded on demand but the landing one: sign-in and
+ * its layout come with the first load, so the page most first visits open needs no second round
+ * of requests (docs/benchmarks.md, first load). Handles carry the title, the roles that may open
+ * a route and its nav entry, so guards and navigation derive from here.
  */
 
 const ADMIN = ['admin'] as const; // a superAdmin counts as an admin (lib/authorization.ts)
@@ -37,7 +53,6 @@ const PLATFORM = ['superAdmin'] as const; // platform staff only
 // React Router empties a `lazy` object once it has loaded it, so every route gets its own
 // object, made afresh for each router (createRoutes is called once per router).
 const screens = {
-  login: () => ({ Component: async () => (await import('@/features/auth/components/login-page')).LoginPage }),
   signup: () => ({
     Component: async () => (await import('@/features/auth/components/signup-page')).SignupPage,
   }),
@@ -156,11 +171,123 @@ const screens = {
   cards: () => ({
     Component: async () => (await import('@/features/cards/components/cards-page')).CardsPage,
   }),
-  publicLayout: () => ({ Component: async () => (await import('./layouts/public-layout')).PublicLayout }),
+  billing: () => ({
+    Component: async () => (await import('@/features/billing/components/billing-page')).BillingPage,
+  }),
+  monthBill: () => ({
+    Component: async () => (await import('@/features/billing/components/month-bill-page')).MonthBillPage,
+  }),
+  printBill: () => ({
+    Component: async () => (await import('@/features/billing/components/print-bill-page')).PrintBillPage,
+  }),
+  reseller: () => ({
+    Component: async () => (await import('@/features/resellers/components/reseller-page')).ResellerPage,
+  }),
+  resellerSignup: () => ({
+    Component: async () =>
+      (await import('@/features/resellers/components/reseller-signup-page')).ResellerSignupPage,
+    loader: async () =>
+      (await import('@/features/resellers/components/reseller-signup-page')).resellerSignupLoader,
+  }),
+  printLayout: () => ({ Component: async () => (await import('./layouts/print-layout')).PrintLayout }),
+  // Rentals (issue 12, R1): listings, their requests, and the public share-lock pages.
+  listings: () => ({
+    Component: async () => (await import('@/features/listings/components/listings-page')).ListingsPage,
+  }),
+  listing: () => ({
+    Component: async () => (await import('@/features/listings/components/listing-page')).ListingPage,
+  }),
+  listingEdit: () => ({
+    Component: async () => (await import('@/features/listings/components/listing-edit-page')).ListingEditPage,
+  }),
+  stay: () => ({
+    Component: async () => (await import('@/features/listings/components/stay-page')).StayPage,
+  }),
+  shareLanding: () => ({
+    Component: async () => (await import('@/features/share-lock/components/landing-page')).LandingPage,
+  }),
+  shareRequest: () => ({
+    Component: async () => (await import('@/features/share-lock/components/request-page')).RequestPage,
+  }),
+  // Rentals (issue 12, R2): the rental center and the guest's review page.
+  rentalCenter: () => ({
+    Component: async () =>
+      (await import('@/features/rental-center/components/rental-center-page')).RentalCenterPage,
+  }),
+  review: () => ({
+    Component: async () => (await import('@/features/share-lock/components/review-page')).ReviewPage,
+  }),
   blankLayout: () => ({ Component: async () => (await import('./layouts/blank-layout')).BlankLayout }),
   appLayout: () => ({ Component: async () => (await import('./layouts/app-layout')).AppLayout }),
   userLayout: () => ({ Component: async () => (await import('./layouts/user-layout')).UserLayout }),
+  // Commerce (issue 13, M1): the shop, checkout outcome pages, plans and staff payments.
+  shopLayout: () => ({ Component: async () => (await import('./layouts/shop-layout')).ShopLayout }),
+  products: () => ({
+    Component: async () => (await import('@/features/shop/components/product-list-page')).ProductListPage,
+  }),
+  product: () => ({
+    Component: async () => (await import('@/features/shop/components/product-page')).ProductPage,
+  }),
+  appProducts: () => ({
+    Component: async () => (await import('@/features/shop/components/product-list-page')).AppProductsPage,
+  }),
+  appProduct: () => ({
+    Component: async () => (await import('@/features/shop/components/product-page')).AppProductPage,
+  }),
+  cart: () => ({ Component: async () => (await import('@/features/shop/components/cart-page')).CartPage }),
+  address: () => ({
+    Component: async () => (await import('@/features/shop/components/address-page')).AddressPage,
+  }),
+  pickShipping: () => ({
+    Component: async () => (await import('@/features/shop/components/shipping-page')).ShippingPage,
+  }),
+  myOrders: () => ({
+    Component: async () => (await import('@/features/shop/components/my-orders-page')).MyOrdersPage,
+  }),
+  checkoutSuccess: () => ({
+    Component: async () => (await import('@/features/checkout/components/success-page')).SuccessPage,
+  }),
+  checkoutCanceled: () => ({
+    Component: async () => (await import('@/features/checkout/components/canceled-page')).CanceledPage,
+  }),
+  gotoApp: () => ({
+    Component: async () => (await import('@/features/checkout/components/goto-app-page')).GotoAppPage,
+  }),
+  goPro: () => ({
+    Component: async () => (await import('@/features/plans/components/plan-pages')).GoProPage,
+  }),
+  upgrade: () => ({
+    Component: async () => (await import('@/features/plans/components/plan-pages')).UpgradePage,
+  }),
+  upgradeLegacy: () => ({
+    Component: async () => (await import('@/features/plans/components/plan-pages')).UpgradeLegacyPage,
+  }),
+  staffPayments: () => ({
+    Component: async () =>
+      (await import('@/features/staff-payments/components/staff-payments-page')).StaffPaymentsPage,
+  }),
   notFound: () => ({ Component: async () => (await import('./layouts/not-found')).NotFoundPage }),
+};
+
+/**
+ * The dashboard's loader: its calls start as soon as the session says the person may make them,
+ * while the screen's code still loads, instead of once that code has loaded and rendered (an
+ * admin's first load after sign-in; see prefetch-dashboard.ts). It waits for nothing: the layout's
+ * guard (the same session query) decides what the person sees.
+ */
+const prefetchDashboard = () => {
+  if (!isSignedIn()) return null;
+  void Promise.all([
+    queryClient.ensureQueryData(sessionQueryOptions()),
+    import('@/features/dashboard/api/prefetch-dashboard'),
+  ])
+    .then(([session, { prefetchDashboard: prefetch }]) => {
+      if (hasRequiredRole(session.roles, ADMIN) && session.portal !== null) prefetch(queryClient);
+    })
+    .catch(() => {
+      // A session that cannot be read is the guard's to handle; the screen asks again itself.
+    });
+  return null;
 };
 
 /** An index route that only forwards to `to`. */
@@ -173,6 +300,16 @@ const redirectIndex = (to: string): AppRouteObject => ({
 const appChildren = (): AppRouteObject[] => [
   redirectIndex('/app/dashboard'),
   {
+    // Any signed-in person: their reseller account, or a way to open one. The reseller host (brief
+    // §1 system types) shows it first in the navigation and lands there.
+    path: 'reseller',
+    handle: {
+      title: 'Reseller',
+      ...(getSystemType() === 'reseller' && { nav: { label: 'Reseller', icon: IconBuildingStore } }),
+    },
+    lazy: screens.reseller(),
+  },
+  {
     path: 'dashboard',
     handle: {
       title: 'Dashboard',
@@ -180,6 +317,7 @@ const appChildren = (): AppRouteObject[] => [
       requiresPortal: true,
       nav: { label: 'Dashboard', icon: IconLayoutDashboard },
     },
+    loader: prefetchDashboard,
     lazy: screens.dashboard(),
   },
   {
@@ -323,6 +461,37 @@ const appChildren = (): AppRouteObject[] => [
     lazy: screens.fingerprint(),
   },
   {
+    path: 'listing',
+    handle: {
+      title: 'Listings',
+      roles: ADMIN,
+      requiresPortal: true,
+      nav: { label: 'Listings', icon: IconHome },
+    },
+    lazy: screens.listings(),
+  },
+  {
+    path: 'listing/:listingId',
+    handle: { title: 'Listing', roles: ADMIN, requiresPortal: true },
+    lazy: screens.listing(),
+  },
+  {
+    path: 'listing/edit/:listingId',
+    handle: { title: 'Edit listing', roles: ADMIN, requiresPortal: true },
+    lazy: screens.listingEdit(),
+  },
+  {
+    path: 'listing/:listingId/request/:reqId',
+    handle: { title: 'Request', roles: ADMIN, requiresPortal: true },
+    lazy: screens.stay(),
+  },
+  {
+    // Anyone signed in: what they host here (admins every listing, members theirs) and their own stays.
+    path: 'rentalcenter',
+    handle: { title: 'Rental center', nav: { label: 'Rental center', icon: IconCalendarEvent } },
+    lazy: screens.rentalCenter(),
+  },
+  {
     path: 'adminChangeLog',
     handle: {
       title: 'Change log',
@@ -341,6 +510,50 @@ const appChildren = (): AppRouteObject[] => [
       nav: { label: 'About', icon: IconInfoCircle },
     },
     lazy: screens.about(),
+  },
+  {
+    path: 'billing',
+    handle: {
+      title: 'Billing',
+      roles: ADMIN,
+      requiresPortal: true,
+      nav: { label: 'Billing', icon: IconReceipt },
+    },
+    lazy: screens.billing(),
+  },
+  {
+    path: 'billing/:year/:month',
+    handle: { title: 'Bill', roles: ADMIN, requiresPortal: true },
+    lazy: screens.monthBill(),
+  },
+  // Commerce (issue 13, M1): plans (admins act on the portal's plan), the shop, orders, staff payments.
+  {
+    path: 'upgrade',
+    handle: {
+      title: 'Plan and payment',
+      roles: ADMIN,
+      requiresPortal: true,
+      nav: { label: 'Plan', icon: IconRocket },
+    },
+    lazy: screens.upgrade(),
+  },
+  { path: 'gopro', handle: { title: 'Go Pro', roles: ADMIN, requiresPortal: true }, lazy: screens.goPro() },
+  {
+    path: 'upgradeLegacy',
+    handle: { title: 'Pay for a period', roles: ADMIN, requiresPortal: true },
+    lazy: screens.upgradeLegacy(),
+  },
+  {
+    path: 'products',
+    handle: { title: 'Shop', nav: { label: 'Shop', icon: IconShoppingBag } },
+    lazy: screens.appProducts(),
+  },
+  { path: 'product/:productId', handle: { title: 'Product' }, lazy: screens.appProduct() },
+  { path: 'orders', handle: { title: 'Your orders' }, lazy: screens.myOrders() },
+  {
+    path: 'devTools/payments',
+    handle: { title: 'Payments', roles: PLATFORM, nav: { label: 'Payments', icon: IconCreditCard } },
+    lazy: screens.staffPayments(),
   },
   {
     path: 'devTools/mail',
@@ -375,6 +588,12 @@ const userChildren = (): AppRouteObject[] => [
     lazy: screens.qr(),
   },
   {
+    // The same rental center for people in the /user area: listings they look after, their own stays.
+    path: 'rentalcenter',
+    handle: { title: 'Rental center', nav: { label: 'Rental center', icon: IconCalendarEvent } },
+    lazy: screens.rentalCenter(),
+  },
+  {
     path: 'help',
     handle: { title: 'Help', nav: { label: 'Help', icon: IconHelp } },
     lazy: screens.help(),
@@ -407,7 +626,7 @@ const loginRoute = () =>
   ({
     handle: { title: 'Sign in' },
     loader: redirectIfSignedIn,
-    lazy: screens.login(),
+    Component: LoginPage,
   }) satisfies AppRouteObject;
 
 /** The route table; a fresh copy per router. */
@@ -432,7 +651,7 @@ export function createRoutes(): AppRouteObject[] {
       HydrateFallback: () => null,
       children: [
         {
-          lazy: screens.publicLayout(),
+          Component: PublicLayout,
           children: [
             { index: true, ...loginRoute() },
             {
@@ -441,11 +660,16 @@ export function createRoutes(): AppRouteObject[] {
               loader: redirectIfSignedIn,
               lazy: screens.signup(),
             },
+            {
+              path: 'reseller-signup',
+              handle: { title: 'Become a reseller' },
+              lazy: screens.resellerSignup(),
+            },
           ],
         },
         {
           path: 'auth',
-          lazy: screens.publicLayout(),
+          Component: PublicLayout,
           children: [
             redirectIndex('/auth/login'),
             { path: 'login', ...loginRoute() },
@@ -491,6 +715,10 @@ export function createRoutes(): AppRouteObject[] {
               loader: requireSession,
               lazy: screens.spaceInvitation(),
             },
+            // Share-lock pages for guests and visitors (no sign-in): a share link's landing, a request page.
+            { path: 's', handle: { title: 'Your stay' }, lazy: screens.shareLanding() },
+            { path: 's/r/:listingId', handle: { title: 'Request a stay' }, lazy: screens.shareRequest() },
+            { path: 'review', handle: { title: 'Review your stay' }, lazy: screens.review() },
           ],
         },
         {
@@ -513,6 +741,33 @@ export function createRoutes(): AppRouteObject[] {
           handle: { navItems: navItemsFrom('/user', user) },
           lazy: screens.userLayout(),
           children: user,
+        },
+        {
+          // The brief's print layout: documents alone on the page, for the browser's print.
+          path: 'print',
+          loader: requireSession,
+          lazy: screens.printLayout(),
+          children: [
+            {
+              path: 'bill/:historyId',
+              handle: { title: 'Invoice', roles: ADMIN, requiresPortal: true },
+              lazy: screens.printBill(),
+            },
+          ],
+        },
+        {
+          // The shop and the pages a payment provider returns to (brief §2 public routes).
+          lazy: screens.shopLayout(),
+          children: [
+            { path: 'product', handle: { title: 'Shop' }, lazy: screens.products() },
+            { path: 'product/:productId', handle: { title: 'Product' }, lazy: screens.product() },
+            { path: 'cart', handle: { title: 'Cart' }, lazy: screens.cart() },
+            { path: 'address', handle: { title: 'Delivery address' }, lazy: screens.address() },
+            { path: 'pickShipping', handle: { title: 'Shipping' }, lazy: screens.pickShipping() },
+            { path: 'success', handle: { title: 'Payment' }, lazy: screens.checkoutSuccess() },
+            { path: 'canceled', handle: { title: 'Payment canceled' }, lazy: screens.checkoutCanceled() },
+            { path: 'goto-app', handle: { title: 'Manage your hardware' }, lazy: screens.gotoApp() },
+          ],
         },
         { path: '*', handle: { title: 'Page not found' }, lazy: screens.notFound() },
       ],

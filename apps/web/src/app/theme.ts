@@ -1,8 +1,6 @@
 import { BREAKPOINTS_PX, COLORS } from '@latchkey/shared';
 import {
   createTheme,
-  MultiSelect,
-  Select,
   darken,
   lighten,
   luminance,
@@ -43,9 +41,11 @@ export const theme = createTheme({
   fontFamily:
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '650' },
+  // Plain objects, not Select.extend(): importing the components here would put them, and the
+  // combobox and floating layer behind them, in every page's first load (sign-in has no select).
   components: {
-    Select: Select.extend({ defaultProps: { clearButtonProps: accessibleClearButton() } }),
-    MultiSelect: MultiSelect.extend({ defaultProps: { clearButtonProps: accessibleClearButton() } }),
+    Select: { defaultProps: { clearButtonProps: accessibleClearButton() } },
+    MultiSelect: { defaultProps: { clearButtonProps: accessibleClearButton() } },
   },
 });
 

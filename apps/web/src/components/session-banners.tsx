@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '@/lib/errors';
 import { endSupportSession } from '@/lib/support-session';
+import { PaymentBanner } from './payment-banner';
 
 const DISMISSED_KEY = 'latchkey.verifyBannerDismissed';
 
@@ -28,7 +29,7 @@ function dismissFor(userId: string): void {
 /**
  * "Confirm your email address", while GET auth says it is not confirmed. Dismissed, it stays
  * away for this browser tab's session. Unconfirmed people may use the app; they only cannot
- * accept portal invitations until they confirm.
+ * invite people or accept portal invitations until they confirm.
  */
 export function UnverifiedEmailBanner({ session }: { session: Session }) {
   const { user } = session;
@@ -51,7 +52,7 @@ export function UnverifiedEmailBanner({ session }: { session: Session }) {
     >
       <Text size="sm">
         We sent a link to <strong style={{ overflowWrap: 'anywhere' }}>{user.email}</strong>. Until you follow
-        it, you cannot accept invitations to other portals.{' '}
+        it, you cannot invite people or accept invitations to other portals.{' '}
         <Anchor component={Link} to="/must-activate" size="sm" fw={600}>
           Confirm it now
         </Anchor>
@@ -121,12 +122,13 @@ export function SupportSessionBanner({ session }: { session: Session }) {
   );
 }
 
-/** The account banners of the signed-in shells (/app and /user). */
+/** The account banners of the signed-in shells (/app and /user), and admins' payment banner. */
 export function SessionBanners({ session }: { session: Session }) {
   return (
     <>
       <SupportSessionBanner session={session} />
       <UnverifiedEmailBanner session={session} />
+      <PaymentBanner session={session} />
     </>
   );
 }

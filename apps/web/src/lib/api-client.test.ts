@@ -78,6 +78,17 @@ describe('ApiClient responses', () => {
     await expect(client.post('auth/logout')).resolves.toBeUndefined();
   });
 
+  it('answers a file (an invoice PDF) as its bytes', async () => {
+    const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0xe2, 0x82, 0xff]);
+    const { client } = setup({
+      'GET portal/billing/bill/b1/pdf': () =>
+        new Response(pdf, { status: 200, headers: { 'content-type': 'application/pdf' } }),
+    });
+    const answer = await client.get('portal/billing/bill/b1/pdf');
+    expect(answer).toBeInstanceOf(ArrayBuffer);
+    expect(new Uint8Array(answer as ArrayBuffer)).toEqual(pdf);
+  });
+
   it('rejects with an ApiError carrying status, code, message and details', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { client } = setup({

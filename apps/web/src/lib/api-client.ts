@@ -2,12 +2,8 @@ import {
   API_BASE_PATH,
   CLIENT_VERSION,
   CLIENT_VERSION_HEADER,
-  decodeBase64,
-  newBoxKeyPair,
   PORTAL_OVERRIDE_HEADER,
   RESPONSE_CACHE_MS,
-  sealKeyResponseSchema,
-  sealPayload,
   type BoxKeyPair,
   type SealedEnvelope,
 } from '@latchkey/shared';
@@ -50,7 +46,7 @@ export type QueryValue = string | number | boolean | null | undefined;
 export interface RequestOptions {
   /** Query-string parameters; null and undefined ones are left out. */
   query?: Record<string, QueryValue>;
-  /** JSON body (POST, PUT, PATCH, DELETE). */
+  /** JSON body (POST, PUT, PATCH, DELETE), or a Blob sent as it is (uploads). */
   body?: unknown;
   /** Seal the body for the server's public key (brief §7). */
   sealed?: boolean;
@@ -82,6 +78,12 @@ interface CacheEntry {
   promise: Promise<unknown>;
 }
 
+/**
+ * The sealing codec (NaCl), fetched with the first sealed call (signing in, say) rather than with
+ * every page: no screen needs it to show itself.
+ */
+const loadSealing = () => import('./sealing');
+
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
 /** The response cache lifetime for a host: none on the developer's own machine (brief §7, §9). */
@@ -109,7 +111,9 @@ const utf8 = new TextDecoder();
 
 function decodeBody(bytes: ArrayBuffer, contentType: string | null): unknown {
   if (bytes.byteLength === 0) return undefined;
-  if (contentType?.includes('application/octet-stream')) return bytes;
+  // Files (an invoice's PDF) come as their bytes.
+  if (contentType?.includes('application/octet-stream') || contentType?.includes('application/pdf'))
+    return bytes;
   const text = utf8.decode(bytes);
   try {
     return JSON.parse(text) as unknown;
@@ -240,8 +244,12 @@ export class ApiClient {
     if (token && !headers.Authorization) headers.Authorization = `Bearer ${token}`;
     if (override) headers[PORTAL_OVERRIDE_HEADER] = override;
 
-    let body: string | undefined;
-    if (options.body !== undefined) {
+    let body: string | Blob | undefined;
+    if (options.body instanceof Blob) {
+      // A file goes as it is (an image upload), typed by itself.
+      body = options.body;
+      headers['Content-Type'] = options.body.type || 'application/octet-stream';
+    } else if (options.body !== undefined) {
       const payload = options.sealed ? await this.seal(options.body) : options.body;
       body = JSON.stringify(payload);
       headers['Content-Type'] = 'application/json';
@@ -288,15 +296,15 @@ export class ApiClient {
 
   private async seal(body: unknown): Promise<SealedEnvelope> {
     if (this.options.seal) return this.options.seal(body);
-    this.clientKeys ??= newBoxKeyPair();
-    const serverKey = await this.loadSealKey();
-    return sealPayload(body, serverKey, this.clientKeys, this.options.now());
+    const [codec, serverKey] = await Promise.all([loadSealing(), this.loadSealKey()]);
+    this.clientKeys ??= codec.newBoxKeyPair();
+    return codec.sealPayload(body, serverKey, this.clientKeys, this.options.now());
   }
 
-  /** GET auth/sealKey once per page load; a failed fetch may be tried again. */
+  /** GET auth/sealKey once per page load (while the codec loads); a failed fetch may be tried again. */
   private loadSealKey(): Promise<Uint8Array> {
-    this.sealKey ??= this.get<unknown>('auth/sealKey')
-      .then((answer) => decodeBase64(sealKeyResponseSchema.parse(answer).publicKey))
+    this.sealKey ??= Promise.all([loadSealing(), this.get<unknown>('auth/sealKey')])
+      .then(([codec, answer]) => codec.decodeBase64(codec.sealKeyResponseSchema.parse(answer).publicKey))
       .catch((error: unknown) => {
         this.sealKey = null;
         throw error;

@@ -19,4 +19,10 @@ describe('roles', () => {
     expect(homePathFor(['user'])).toBe('/user');
     expect(homePathFor([])).toBe('/user');
   });
+
+  it('sends everyone to the reseller area on the reseller host', () => {
+    expect(homePathFor(['admin'], 'reseller')).toBe('/app/reseller');
+    expect(homePathFor(['user'], 'reseller')).toBe('/app/reseller');
+    expect(homePathFor(['admin'], 'admin')).toBe('/app/dashboard');
+  });
 });

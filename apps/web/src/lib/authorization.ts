@@ -1,4 +1,5 @@
-import type { AppRole } from '@latchkey/shared';
+import type { AppRole, SystemType } from '@latchkey/shared';
+import { getSystemType } from './system-type';
 
 /**
  * True when a person with `roles` may open something limited to `required`. No requirement
@@ -12,7 +13,11 @@ export function hasRequiredRole(
   return required.some((role) => roles.includes(role) || (role === 'admin' && roles.includes('superAdmin')));
 }
 
-/** Where a signed-in person belongs: admins in the portal dashboard, basic users in their area. */
-export function homePathFor(roles: readonly AppRole[]): string {
+/**
+ * Where a signed-in person belongs: on the reseller host the reseller area; elsewhere admins in
+ * the portal dashboard, basic users in their area.
+ */
+export function homePathFor(roles: readonly AppRole[], systemType: SystemType = getSystemType()): string {
+  if (systemType === 'reseller') return '/app/reseller';
   return hasRequiredRole(roles, ['admin']) ? '/app/dashboard' : '/user';
 }

@@ -25,6 +25,10 @@ export const PORTAL_DATA_ROOTS: readonly QueryKey[] = [
   ['activity'],
   // Alert rules name locks and people.
   ['alerts'],
+  // The running month's bill counts the portal's locks.
+  ['billing'],
+  // Listings name their locks and people, and a lock's removal changes their stays' access.
+  ['listings'],
 ];
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { timeZoneSchema } from '../portal.schemas';
 import { PORTAL_ROLES } from '../roles';
+import { dateInput } from '../safe-input';
 
 /** 'HH:MM' on a 24-hour clock, 00:00–23:59. */
 const CLOCK_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -33,20 +34,30 @@ export const weeklyWindowSchema = z
   });
 export type WeeklyWindow = z.infer<typeof weeklyWindowSchema>;
 
+function scheduleWith(date: (message: string) => z.ZodISODate) {
+  return z
+    .object({
+      windows: z.array(weeklyWindowSchema).min(1, 'needs at least one window').max(28),
+      /** Local date in the lock's zone; a window occurrence counts if the day it starts on is in range. */
+      startDate: date('must be a date YYYY-MM-DD').optional(),
+      endDate: date('must be a date YYYY-MM-DD').optional(),
+    })
+    .refine(
+      // ISO dates of the same shape compare correctly as strings.
+      (schedule) => !schedule.startDate || !schedule.endDate || schedule.endDate >= schedule.startDate,
+      { message: 'endDate must not be before startDate', path: ['endDate'] },
+    );
+}
+
 /** Weekly windows plus optional inclusive local dates, evaluated in the lock's time zone. */
-export const scheduleSchema = z
-  .object({
-    windows: z.array(weeklyWindowSchema).min(1, 'needs at least one window').max(28),
-    /** Local date in the lock's zone; a window occurrence counts if the day it starts on is in range. */
-    startDate: z.iso.date('must be a date YYYY-MM-DD').optional(),
-    endDate: z.iso.date('must be a date YYYY-MM-DD').optional(),
-  })
-  .refine(
-    // ISO dates of the same shape compare correctly as strings.
-    (schedule) => !schedule.startDate || !schedule.endDate || schedule.endDate >= schedule.startDate,
-    { message: 'endDate must not be before startDate', path: ['endDate'] },
-  );
+export const scheduleSchema = scheduleWith((message) => z.iso.date(message));
 export type Schedule = z.infer<typeof scheduleSchema>;
+
+/**
+ * A schedule a client sends: its dates within 1900–9999 (safe-input.ts). Answers and credential
+ * sets use scheduleSchema, so a schedule stored before this rule still reads back.
+ */
+export const scheduleInputSchema = scheduleWith(dateInput);
 
 /** What can be presented at a lock. */
 export const CREDENTIAL_KINDS = ['code', 'rfid', 'fingerprint', 'key', 'qr', 'remote'] as const;

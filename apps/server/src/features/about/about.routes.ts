@@ -1,16 +1,14 @@
-import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { aboutSchema } from '@latchkey/shared';
+// Imported rather than read from disk: the production build is one bundled file (build.mjs), where
+// paths relative to this source file no longer lead to them.
+import rootPackageJson from '../../../../../package.json' with { type: 'json' };
+import serverPackageJson from '../../../package.json' with { type: 'json' };
 import { access } from '../../http/access';
 import { errorResponses } from '../../http/responses';
 
-const readPackage = (relative: string) =>
-  JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as {
-    version?: string;
-    license?: string;
-  };
-const serverPackage = readPackage('../../../package.json');
-const rootPackage = readPackage('../../../../../package.json');
+const serverPackage: { version?: string; license?: string } = serverPackageJson;
+const rootPackage: { version?: string; license?: string } = rootPackageJson;
 const startedAt = new Date().toISOString();
 
 /** What this installation runs (the about screen). */

@@ -3,8 +3,10 @@ import {
   deviceAccessSchema,
   deviceUserSchema,
   groupUserSchema,
+  idSchema,
   memberAccessTimeSchema,
   memberDeviceSchema,
+  userScheduleInputSchema,
   userScheduleSchema,
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -23,7 +25,7 @@ import {
   setUserSchedule,
 } from './access.service';
 
-const id = z.string().min(1).max(64);
+const id = idSchema;
 const config = { access: access.portalAdmin };
 /** What a person may read about themselves (the basic-user area); admins about anyone. */
 const selfConfig = { access: access.portalMember };
@@ -105,7 +107,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Set a person's schedule at a lock they can reach (null: at any time)",
         params: scheduleParams,
-        body: userScheduleSchema,
+        body: userScheduleInputSchema,
         response: { 200: userScheduleSchema, ...errorResponses },
       },
     },

@@ -1,8 +1,6 @@
 import {
   evaluateAccess,
   explainEntry,
-  LOCK_MODELS,
-  type CredentialEntry,
   type CredentialSet,
   type DeviceAccess,
   type DeviceUser,
@@ -13,14 +11,11 @@ import {
 } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { toIso } from '../../db/mappers';
-import type { CredentialRow, DeviceRow } from '../../db/schema';
+import type { DeviceRow } from '../../db/schema';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { recordChange } from '../audit/audit.repository';
-import { listCredentialsForDevice } from '../credentials/credentials.repository';
-import { inviteSchedule, inviteWindowOf, listInvitesOfDevice } from '../invites/invites.repository';
 import { findDevice, findDevices } from '../devices/devices.repository';
-import { engineLockoutsOfDevice } from '../lockouts/lockouts.service';
 import { findMember, findMembers, type MemberRecord } from '../portals/memberships.repository';
 import {
   linkUserToDevice,
@@ -30,6 +25,8 @@ import {
   unlinkUserFromDevice,
   type AccessPath,
 } from './access.repository';
+import { loadCredentialSets } from './credential-sets';
+import { changeAccess } from './touched-locks';
 
 const via = (path: AccessPath) => ({
   direct: path.direct,
@@ -83,7 +80,7 @@ export async function getPossibleDeviceUsers(db: Database, portalId: string, dev
   const withAccess = new Set((await listAccessPaths(db, portalId, { deviceId })).map((p) => p.userId));
   const members = await findMembers(db, portalId);
   return members
-    .filter((m) => !withAccess.has(m.id) && m.status !== 'invited')
+    .filter((m) => !withAccess.has(m.id))
     .map((m) => ({ _id: m.id, email: m.email, firstName: m.first_name, lastName: m.last_name }));
 }
 
@@ -122,10 +119,11 @@ export async function grantDirectAccess(
   deviceId: string,
   userId: string,
 ) {
-  await db.transaction().execute(async (trx) => {
+  await changeAccess(db, async (trx, touch) => {
     const device = await requireDevice(trx, context.portalId, deviceId);
     const member = await requireMember(trx, context.portalId, userId);
     await linkUserToDevice(trx, context.portalId, deviceId, userId);
+    await touch(context.portalId, { locks: [deviceId] });
     await recordChange(trx, context, {
       action: 'access.grant',
       entityType: 'device',
@@ -143,10 +141,11 @@ export async function revokeDirectAccess(
   deviceId: string,
   userId: string,
 ) {
-  await db.transaction().execute(async (trx) => {
+  await changeAccess(db, async (trx, touch) => {
     const device = await requireDevice(trx, context.portalId, deviceId);
     const member = await requireMember(trx, context.portalId, userId);
     await unlinkUserFromDevice(trx, context.portalId, deviceId, userId);
+    await touch(context.portalId, { locks: [deviceId] });
     await recordChange(trx, context, {
       action: 'access.revoke',
       entityType: 'device',
@@ -173,7 +172,7 @@ export async function setUserSchedule(
   userId: string,
   schedule: Schedule | null,
 ) {
-  return db.transaction().execute(async (trx) => {
+  return changeAccess(db, async (trx, touch) => {
     const device = await requireDevice(trx, context.portalId, deviceId);
     const member = await requireMember(trx, context.portalId, userId);
     const paths = await listAccessPaths(trx, context.portalId, { deviceId, userId });
@@ -184,6 +183,7 @@ export async function setUserSchedule(
       `${userId} ${deviceId}`,
     );
     await saveSchedule(trx, context.portalId, deviceId, userId, schedule);
+    await touch(context.portalId, { locks: [deviceId] });
     await recordChange(trx, context, {
       action: 'schedule.set',
       entityType: 'schedule',
@@ -206,108 +206,9 @@ export async function buildCredentialSet(
   return (await loadCredentialSet(db, portalId, device)).set;
 }
 
-/** What a credential set entry came from, for previews that name who holds it. */
-interface EntrySource {
-  /** Company code name, guest name or "Master code"; null for people. */
-  label: string | null;
-}
-
-/**
- * The credential set together with the members it was built from and a label per non-person
- * entry. A person's codes and cards work wherever they have access, in their schedule there; a
- * fingerprint only at the lock it was enrolled on; a digital key at the locks it is linked to, at
- * any time within its validity; company codes at every keypad lock whose code length they fit; a
- * guest's code at the invite's lock in the invite's window; a master code always, even through a
- * lockout that exempts admins.
- */
+/** A lock's credential set with the members it was built from and a label per non-person entry. */
 async function loadCredentialSet(db: Database, portalId: string, device: DeviceRow) {
-  const paths = await listAccessPaths(db, portalId, { deviceId: device.id });
-  const pathUserIds = paths.map((p) => p.userId);
-  const [schedules, credentials, invites] = await Promise.all([
-    listSchedules(db, portalId, { deviceId: device.id }),
-    listCredentialsForDevice(db, portalId, device.id, pathUserIds),
-    listInvitesOfDevice(db, portalId, device.id),
-  ]);
-  const keyHolderIds = credentials.filter((c) => c.kind === 'key' && c.user_id).map((c) => c.user_id!);
-  const members = await findMembers(db, portalId, [...new Set([...pathUserIds, ...keyHolderIds])]);
-  const memberById = new Map(members.map((m) => [m.id, m]));
-  const reaches = new Set(pathUserIds);
-  const inviteByCredential = new Map(invites.map((invite) => [invite.credential_id, invite]));
-  const codeLength = LOCK_MODELS[device.model].codeLength;
-
-  const entries: CredentialEntry[] = [];
-  const sources = new Map<string, EntrySource>();
-  const person = (member: MemberRecord, schedule: Schedule | null) => ({
-    holderType: 'person' as const,
-    userId: member.id,
-    userRole: member.role,
-    userStatus: member.status === 'active' ? ('active' as const) : ('suspended' as const),
-    schedule,
-  });
-  const validity = (credential: CredentialRow) => ({
-    validFrom: toIso(credential.valid_from),
-    validUntil: toIso(credential.valid_until),
-  });
-
-  // Opening from the app works for everyone with access, in their schedule.
-  for (const member of members) {
-    if (member.status === 'invited' || !reaches.has(member.id)) continue;
-    entries.push({
-      ...person(member, schedules.get(`${member.id} ${device.id}`) ?? null),
-      credentialId: `remote:${member.id}`,
-      kind: 'remote',
-      secret: member.id,
-      validFrom: null,
-      validUntil: null,
-    });
-  }
-  for (const credential of credentials) {
-    const base = { credentialId: credential.id, kind: credential.kind, secret: credential.secret };
-    if (credential.holder_type === 'person') {
-      const member = credential.user_id ? memberById.get(credential.user_id) : undefined;
-      if (!member || member.status === 'invited') continue;
-      // A key works at its locks whenever it is valid; everything else follows the person's schedule.
-      const schedule =
-        credential.kind === 'key' ? null : (schedules.get(`${member.id} ${device.id}`) ?? null);
-      entries.push({ ...base, ...person(member, schedule), ...validity(credential) });
-      continue;
-    }
-    if (credential.holder_type === 'company' && (!codeLength || !fitsLength(credential.secret, codeLength))) {
-      continue;
-    }
-    const invite = inviteByCredential.get(credential.id);
-    if (credential.holder_type === 'guest' && !invite) continue;
-    entries.push({
-      ...base,
-      holderType: credential.holder_type,
-      userId: null,
-      userRole: credential.holder_type === 'master' ? 'admin' : null,
-      userStatus: 'active',
-      schedule: invite ? inviteSchedule(inviteWindowOf(invite)) : null,
-      ...validity(credential),
-    });
-    sources.set(credential.id, {
-      label:
-        credential.holder_type === 'guest'
-          ? `Guest: ${invite!.name}`
-          : credential.holder_type === 'master'
-            ? 'Master code'
-            : `Company code: ${credential.name}`,
-    });
-  }
-  const lockouts = await engineLockoutsOfDevice(db, portalId, device.id);
-  const set: CredentialSet = {
-    deviceId: device.id,
-    version: 0,
-    timeZone: device.time_zone,
-    entries,
-    lockouts,
-  };
-  return { set, members, sources };
-}
-
-function fitsLength(code: string, limits: { min: number; max: number }): boolean {
-  return code.length >= limits.min && code.length <= limits.max;
+  return (await loadCredentialSets(db, portalId, [device])).get(device.id)!;
 }
 
 function formatLocalTime(instant: Date, timeZone: string): string {

@@ -9,22 +9,22 @@ declare module 'fastify' {
   }
 }
 
-/** How often the offline rules look for locks that have been silent too long. */
+/** How often the offline rules look for locks that have been silent too long (one server per period). */
 const OFFLINE_SWEEP_MS = 60_000;
 
 /** Starts the alert monitor (after the live channel, which it sends alerts on). */
 export function registerAlerts(app: FastifyInstance, config: Config): AlertMonitor {
-  const monitor = new AlertMonitor(app.db, app.log.child({ feature: 'alerts' }), {
-    live: (portalId, notification) => app.live.publish(portalId, { type: 'notification', notification }),
-    link: `${publicUrlOf(config)}/app/notificationAndAlert`,
-  });
+  const monitor = new AlertMonitor(
+    app.db,
+    app.log.child({ feature: 'alerts' }),
+    {
+      live: (portalId, notification) => app.live.publish(portalId, { type: 'notification', notification }),
+      link: `${publicUrlOf(config)}/app/notificationAndAlert`,
+    },
+    OFFLINE_SWEEP_MS,
+  );
   app.decorate('alerts', monitor);
-  const timer = setInterval(() => {
-    monitor
-      .sweepOffline()
-      .catch((error: unknown) => app.log.error({ err: error }, 'alerts: offline sweep failed'));
-  }, OFFLINE_SWEEP_MS);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+  monitor.start();
+  app.addHook('onClose', () => monitor.stop());
   return monitor;
 }

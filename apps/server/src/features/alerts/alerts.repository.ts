@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { AlertKind } from '@latchkey/shared';
+import type { AlertKind, NotificationKind } from '@latchkey/shared';
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db/database';
 import type { AlertRulesTable, NotificationsTable } from '../../db/schema';
@@ -62,6 +62,17 @@ export function listEnabledRules(db: Database, kind: AlertKind, portalId?: strin
   return query.execute();
 }
 
+/** A portal's enabled rules of these kinds (the rules a batch of lock events may concern). */
+export function listEnabledRulesOfKinds(db: Database, portalId: string, kinds: AlertKind[]) {
+  return db
+    .selectFrom('alert_rules')
+    .selectAll()
+    .where('portal_id', '=', portalId)
+    .where('enabled', '=', 1)
+    .where('kind', 'in', kinds)
+    .execute();
+}
+
 export async function insertRule(db: Database, row: Insertable<AlertRulesTable>): Promise<void> {
   await db.insertInto('alert_rules').values(row).execute();
 }
@@ -103,7 +114,7 @@ export async function listNotifications(
   query: { skip: number; limit: number; descending: boolean; kind?: string },
 ) {
   let base = db.selectFrom('notifications as n').where('n.portal_id', '=', portalId);
-  if (query.kind) base = base.where('n.kind', '=', query.kind as AlertKind);
+  if (query.kind) base = base.where('n.kind', '=', query.kind as NotificationKind);
   const direction = query.descending ? 'desc' : 'asc';
   const [rows, count] = await Promise.all([
     base
@@ -167,17 +178,32 @@ export async function countDenialsSince(db: Database, portalId: string, deviceId
   return Number(row.total);
 }
 
-/** The portal's locks offline and silent since before `cutoff` (the offline rule's sweep). */
-export function listLocksOfflineSince(db: Database, portalId: string, cutoff: string) {
-  return db
+/**
+ * The portal's locks offline and silent since before `cutoff` (the offline rule's sweep). With
+ * `window`, only those that became due since the last sweep: silent since `seenFrom` or later, or
+ * marked offline (changed) since `changedFrom`, as the heartbeat sweep may mark a lock after it
+ * crossed the rule's length.
+ */
+export function listLocksOfflineSince(
+  db: Database,
+  portalId: string,
+  cutoff: string,
+  window: { seenFrom: string; changedFrom: string } | null = null,
+) {
+  let query = db
     .selectFrom('devices')
     .select(['id', 'name', 'last_seen_at'])
     .where('portal_id', '=', portalId)
     .where('deleted_at', 'is', null)
     .where('online', '=', 0)
     .where('last_seen_at', 'is not', null)
-    .where('last_seen_at', '<', cutoff)
-    .execute();
+    .where('last_seen_at', '<', cutoff);
+  if (window) {
+    query = query.where((eb) =>
+      eb.or([eb('last_seen_at', '>=', window.seenFrom), eb('updated_at', '>=', window.changedFrom)]),
+    );
+  }
+  return query.execute();
 }
 
 /** Where alert mail goes: the portal's active admins. */

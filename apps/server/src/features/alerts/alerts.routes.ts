@@ -1,6 +1,7 @@
 import {
   alertRuleInputSchema,
   alertRuleSchema,
+  idSchema,
   notificationsPageSchema,
   notificationsQuerySchema,
   notificationsReadSchema,
@@ -17,7 +18,7 @@ import {
   removeAlertRule,
 } from './alerts.service';
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
+const idParams = z.object({ id: idSchema });
 const config = { access: access.portalAdmin };
 const tags = ['alerts'];
 

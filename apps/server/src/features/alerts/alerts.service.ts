@@ -14,6 +14,7 @@ import { nowIso, toCount, toIso } from '../../db/mappers';
 import type { AlertRuleRow } from '../../db/schema';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
+import { PeriodicJob } from '../../jobs/periodic-job';
 import { recordChange } from '../audit/audit.repository';
 import { findDevices } from '../devices/devices.repository';
 import { alertMail } from '../mail/mail.templates';
@@ -29,6 +30,7 @@ import {
   insertRule,
   listAdminEmails,
   listEnabledRules,
+  listEnabledRulesOfKinds,
   listLocksOfflineSince,
   listNotifications,
   listRules,
@@ -216,6 +218,13 @@ interface Alert {
   onceKey: string;
 }
 
+/** The rule kind that watches each kind of lock event (user_access: unlocks by a known person). */
+const RULE_KIND_OF_EVENT: Partial<Record<DeviceEvent['type'], AlertRuleRow['kind']>> = {
+  tamper: 'tamper',
+  denied: 'denied_attempts',
+  unlock: 'user_access',
+};
+
 const watches = (rule: AlertRuleRow, deviceId: string) => {
   const ids = deviceIdsOf(rule);
   return ids.length === 0 || ids.includes(deviceId);
@@ -228,17 +237,53 @@ const watches = (rule: AlertRuleRow, deviceId: string) => {
  * built-in alert for the same happening is not shown twice.
  */
 export class AlertMonitor {
+  private readonly offlineSweep: PeriodicJob;
+
   constructor(
     private readonly db: Database,
     private readonly log: FastifyBaseLogger,
     private readonly delivery: AlertDelivery,
-  ) {}
+    sweepEveryMs = 60_000,
+  ) {
+    this.offlineSweep = new PeriodicJob(db, log, {
+      name: 'alerts.offline-sweep',
+      everyMs: sweepEveryMs,
+      run: ({ now, lastDoneAt }) => this.sweepOffline(now, lastDoneAt),
+    });
+  }
 
+  /** One stored lock event; answers whether a rule fired on it. */
   async eventStored(portalId: string, event: DeviceEvent): Promise<boolean> {
+    return (await this.eventsStored(portalId, [event])).has(event._id);
+  }
+
+  /**
+   * A batch of stored lock events of one portal: the rules they may concern are read once for the
+   * batch (none at all when no event is of a kind a rule watches). Answers the ids of the events a
+   * rule fired on.
+   */
+  async eventsStored(portalId: string, events: DeviceEvent[]): Promise<Set<string>> {
+    const kinds = new Set<AlertRuleRow['kind']>();
+    for (const event of events) {
+      const kind = RULE_KIND_OF_EVENT[event.type];
+      if (kind && (kind !== 'user_access' || event.user)) kinds.add(kind);
+    }
+    const alerted = new Set<string>();
+    if (kinds.size === 0) return alerted;
+    const rules = await listEnabledRulesOfKinds(this.db, portalId, [...kinds]);
+    for (const event of events) {
+      if (await this.eventWithRules(rules, event)) alerted.add(event._id);
+    }
+    return alerted;
+  }
+
+  private async eventWithRules(portalRules: AlertRuleRow[], event: DeviceEvent): Promise<boolean> {
     const lock = event.device;
+    const rulesFor = (kind: AlertRuleRow['kind']) =>
+      portalRules.filter((rule) => rule.kind === kind && watches(rule, lock._id));
     const fired: boolean[] = [];
     if (event.type === 'tamper') {
-      for (const rule of await this.rulesFor(portalId, 'tamper', lock._id)) {
+      for (const rule of rulesFor('tamper')) {
         fired.push(
           await this.fire(rule, {
             deviceId: lock._id,
@@ -251,10 +296,10 @@ export class AlertMonitor {
       }
     }
     if (event.type === 'denied') {
-      for (const rule of await this.rulesFor(portalId, 'denied_attempts', lock._id)) {
+      for (const rule of rulesFor('denied_attempts')) {
         const windowMs = rule.minutes! * 60_000;
         const since = new Date(Date.parse(event.occurredAt) - windowMs).toISOString();
-        const denials = await countDenialsSince(this.db, portalId, lock._id, since);
+        const denials = await countDenialsSince(this.db, rule.portal_id, lock._id, since);
         if (denials < rule.count!) continue;
         // Once per window of the rule's length, however many refusals follow in it.
         const window = Math.floor(Date.parse(event.occurredAt) / windowMs);
@@ -270,7 +315,7 @@ export class AlertMonitor {
       }
     }
     if (event.type === 'unlock' && event.user) {
-      for (const rule of await this.rulesFor(portalId, 'user_access', lock._id)) {
+      for (const rule of rulesFor('user_access')) {
         if (rule.user_id !== event.user._id) continue;
         fired.push(
           await this.fire(rule, {
@@ -321,13 +366,23 @@ export class AlertMonitor {
 
   /**
    * Offline rules: every lock offline and silent for longer than a rule's minutes is told once per
-   * offline period (its last-seen time names the period). Safe to run on every server at once.
+   * offline period (its last-seen time names the period, and the notification's key makes it once
+   * even if two sweeps overlap). With `since` (the start of the last completed sweep), only the locks
+   * that became due after it are looked at, unless the rule changed since; without, every lock.
    */
-  async sweepOffline(now = new Date()): Promise<number> {
+  async sweepOffline(now = new Date(), since: Date | null = null): Promise<number> {
     let count = 0;
     for (const rule of await listEnabledRules(this.db, 'offline')) {
-      const cutoff = new Date(now.getTime() - rule.minutes! * 60_000).toISOString();
-      for (const lock of await listLocksOfflineSince(this.db, rule.portal_id, cutoff)) {
+      const minutesMs = rule.minutes! * 60_000;
+      const cutoff = new Date(now.getTime() - minutesMs).toISOString();
+      const window =
+        since && new Date(toIso(rule.updated_at)) < since
+          ? {
+              seenFrom: new Date(since.getTime() - minutesMs).toISOString(),
+              changedFrom: since.toISOString(),
+            }
+          : null;
+      for (const lock of await listLocksOfflineSince(this.db, rule.portal_id, cutoff, window)) {
         if (!watches(rule, lock.id)) continue;
         const lastSeen = toIso(lock.last_seen_at)!;
         const fired = await this.fire(rule, {
@@ -341,6 +396,23 @@ export class AlertMonitor {
       }
     }
     return count;
+  }
+
+  /**
+   * The offline sweep as a background job: once per period across all servers (whichever claims
+   * it), each run taking what became due since the last completed one.
+   */
+  runOfflineSweep(now = new Date()): Promise<boolean> {
+    return this.offlineSweep.runIfDue(now);
+  }
+
+  /** Starts the offline sweep's timer. */
+  start(): void {
+    this.offlineSweep.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.offlineSweep.stop();
   }
 
   private async rulesFor(portalId: string, kind: AlertRuleRow['kind'], deviceId: string) {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { memberNameColumn } from '../portals/memberships.repository';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
 import type { ChangeContext } from '../../http/access';
@@ -79,6 +80,9 @@ export async function listAuditEntries(
   let base = db
     .selectFrom('audit_log as a')
     .leftJoin('users as u', 'u.id', 'a.actor_user_id')
+    .leftJoin('memberships as m', (join) =>
+      join.onRef('m.user_id', '=', 'a.actor_user_id').onRef('m.portal_id', '=', 'a.portal_id'),
+    )
     .where('a.portal_id', '=', portalId);
   const { filter = {} } = query;
   if (filter.entityType) base = base.where('a.entity_type', '=', filter.entityType);
@@ -96,8 +100,8 @@ export async function listAuditEntries(
       .selectAll('a')
       .select([
         'u.email as actor_email',
-        'u.first_name as actor_first_name',
-        'u.last_name as actor_last_name',
+        memberNameColumn('first_name').as('actor_first_name'),
+        memberNameColumn('last_name').as('actor_last_name'),
       ])
       .orderBy('a.created_at', direction)
       .orderBy('a.id', direction)

@@ -24,10 +24,10 @@ export async function checkLogin(
     ? await verifyPassword(user.password_hash, payload.password)
     : await verifyAgainstDecoy(payload.password);
   if (!user || !valid) {
-    await limits.countLoginFailure(payload.email);
+    await limits.countLoginFailure(ip, payload.email);
     throw INVALID();
   }
-  await limits.clearLoginFailures(payload.email);
+  await limits.clearLoginFailures(ip, payload.email);
   if (user.status !== 'active') throw AppError.forbidden('Your account is suspended');
   if (payload.systemType === 'admin' && user.platform_role !== 'superAdmin') {
     throw AppError.forbidden('This sign-in is for platform staff');

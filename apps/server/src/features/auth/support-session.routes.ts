@@ -1,4 +1,4 @@
-import { supportSessionInputSchema, supportSessionSchema } from '@latchkey/shared';
+import { idSchema, supportSessionInputSchema, supportSessionSchema } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, signedIn } from '../../http/access';
@@ -21,7 +21,7 @@ export const supportSessionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Platform staff: act as a person for 30 minutes (audited; the app shows a banner)',
-        params: z.object({ id: z.string().min(1).max(64) }),
+        params: z.object({ id: idSchema }),
         body: supportSessionInputSchema,
         response: { 200: supportSessionSchema, ...errorResponses },
       },

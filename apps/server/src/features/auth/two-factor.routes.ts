@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { access, signedIn } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { errorResponses } from '../../http/responses';
-import { authenticatePreAuthToken, issueSessionToken } from './session.service';
+import { authenticatePreAuthToken, issueSessionToken, spendPreAuthToken } from './session.service';
 import {
   acceptSecondFactor,
   changeTwoFactor,
@@ -89,13 +89,16 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       const header = request.headers.authorization ?? '';
       const token = header.startsWith('Bearer ') ? header.slice(7) : '';
       if (!token) throw AppError.unauthorized('Sign in first');
-      const user = await authenticatePreAuthToken(app.db, app.secrets.jwtKey, token);
+      const preAuth = await authenticatePreAuthToken(app.db, app.secrets.jwtKey, token);
+      const { user } = preAuth;
       await app.authLimits.checkSecondFactorAllowed(user.id);
       if (!(await acceptSecondFactor(app.db, box, user, request.body.code))) {
         await app.authLimits.countSecondFactorFailure(user.id);
         const message = 'is not valid (or was already used)';
         throw AppError.badRequest(`code ${message}`, [{ path: 'body.code', message }]);
       }
+      // A wrong code leaves the token usable (within the limit above); a sign-in uses it up.
+      await spendPreAuthToken(app.db, preAuth);
       return issueSessionToken(app.secrets.jwtKey, user, app.config.SESSION_TTL_HOURS);
     },
   );

@@ -4,6 +4,7 @@ import { nowIso } from '../../db/mappers';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { listAccessPaths } from '../access/access.repository';
+import { changeAccess } from '../access/touched-locks';
 import { recordChange } from '../audit/audit.repository';
 import { findDevices } from '../devices/devices.repository';
 import { findMember } from '../portals/memberships.repository';
@@ -30,7 +31,7 @@ export async function setAccessCode(
   userId: string,
   code: string | null,
 ) {
-  return db.transaction().execute(async (trx) => {
+  return changeAccess(db, async (trx, touch) => {
     const member = await findMember(trx, context.portalId, userId);
     if (!member) throw AppError.notFound('Person');
     const before = await getAccessCode(trx, context.portalId, userId);
@@ -51,6 +52,7 @@ export async function setAccessCode(
       if (holder) return { accessCode: code };
     }
     await revokeCredentialsOfUser(trx, context.portalId, userId, 'code');
+    await touch(context.portalId, { person: userId });
     if (code !== null) {
       await insertCredential(trx, {
         id: crypto.randomUUID(),

@@ -1,4 +1,4 @@
-import { companyCodeInputSchema, companyCodeSchema } from '@latchkey/shared';
+import { companyCodeInputSchema, companyCodeSchema, idSchema } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, actingPortal, changeContext } from '../../http/access';
@@ -43,7 +43,7 @@ export const companyCodeRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Retire a company code',
-        params: z.object({ id: z.string().min(1).max(64) }),
+        params: z.object({ id: idSchema }),
         response: { 204: z.null(), ...errorResponses },
       },
     },

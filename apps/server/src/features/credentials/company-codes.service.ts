@@ -6,6 +6,7 @@ import type { CredentialRow } from '../../db/schema';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { recordChange } from '../audit/audit.repository';
+import { changeAccess } from '../access/touched-locks';
 import { listAllDevices } from '../devices/devices.repository';
 import { assertCodeAllowed } from './code-rules';
 import { insertCredential, revokeCredential } from './credentials.repository';
@@ -46,7 +47,7 @@ export async function createCompanyCode(
   context: ChangeContext,
   input: Required<CompanyCodeInput>,
 ): Promise<CompanyCode> {
-  return db.transaction().execute(async (trx) => {
+  return changeAccess(db, async (trx, touch) => {
     const keypads = (await listAllDevices(trx, context.portalId)).filter((d) => LOCK_MODELS[d.model].keypad);
     await assertCodeAllowed(trx, context.portalId, input.code, keypads);
     const id = crypto.randomUUID();
@@ -62,6 +63,7 @@ export async function createCompanyCode(
       valid_until: input.validUntil && new Date(input.validUntil).toISOString(),
       created_at: nowIso(),
     });
+    await touch(context.portalId, 'every lock');
     const created = toCompanyCode(
       (await liveCompanyCodes(trx, context.portalId).where('id', '=', id).executeTakeFirst())!,
     );
@@ -79,10 +81,11 @@ export async function createCompanyCode(
 
 /** Retires a company code: it opens nothing from now on. */
 export async function deleteCompanyCode(db: Database, context: ChangeContext, id: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await changeAccess(db, async (trx, touch) => {
     const row = await liveCompanyCodes(trx, context.portalId).where('id', '=', id).executeTakeFirst();
     if (!row) throw AppError.notFound('Company code');
     await revokeCredential(trx, context.portalId, id);
+    await touch(context.portalId, 'every lock');
     const { code: _code, ...logged } = toCompanyCode(row);
     await recordChange(trx, context, {
       action: 'company_code.delete',

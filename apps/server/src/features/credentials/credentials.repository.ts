@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database';
+import { memberNameColumn } from '../portals/memberships.repository';
 import { containsText } from '../../db/like';
 import { nowIso } from '../../db/mappers';
 import type { CredentialRow, CredentialsTable } from '../../db/schema';
@@ -124,6 +125,9 @@ export async function listCredentialsPage(
   let base = db
     .selectFrom('credentials as c')
     .leftJoin('users as u', 'u.id', 'c.user_id')
+    .leftJoin('memberships as m', (join) =>
+      join.onRef('m.user_id', '=', 'c.user_id').onRef('m.portal_id', '=', 'c.portal_id'),
+    )
     .where('c.portal_id', '=', portalId)
     .where('c.kind', '=', kind)
     .where('c.holder_type', '=', 'person')
@@ -140,8 +144,8 @@ export async function listCredentialsPage(
     const term = query.search;
     base = base.where((eb) =>
       eb.or(
-        ['c.secret', 'c.name', 'u.email', 'u.first_name', 'u.last_name'].map((column) =>
-          containsText(column, term),
+        ['c.secret', 'c.name', 'u.email', memberNameColumn('first_name'), memberNameColumn('last_name')].map(
+          (column) => containsText(column, term),
         ),
       ),
     );
@@ -152,8 +156,8 @@ export async function listCredentialsPage(
       .selectAll('c')
       .select([
         'u.email as holder_email',
-        'u.first_name as holder_first_name',
-        'u.last_name as holder_last_name',
+        memberNameColumn('first_name').as('holder_first_name'),
+        memberNameColumn('last_name').as('holder_last_name'),
       ])
       .orderBy(`c.${query.sortBy ?? 'created_at'}`, direction)
       .orderBy('c.id', direction)
@@ -227,47 +231,6 @@ export async function unbindCredentialFromDevice(
     .where('portal_id', '=', portalId)
     .where('credential_id', '=', credentialId)
     .where('device_id', '=', deviceId)
-    .execute();
-}
-
-/**
- * Every live credential that may belong in a lock's credential set: the codes and cards of the people
- * who reach it, and whatever is bound to it (fingerprints, digital keys, guest and master codes),
- * and the portal's company codes. Ordered by creation.
- */
-export function listCredentialsForDevice(
-  db: Database,
-  portalId: string,
-  deviceId: string,
-  userIds: string[],
-) {
-  return liveCredentials(db, portalId)
-    .selectAll()
-    .where((eb) => {
-      const boundHere = eb('id', 'in', credentialIdsBoundTo(db, portalId, deviceId));
-      const branches = [
-        eb('holder_type', '=', 'company'),
-        eb.and([eb('holder_type', 'in', ['guest', 'master']), boundHere]),
-        eb.and([
-          eb('kind', '=', 'key'),
-          eb('variant', '=', 'digital'),
-          eb('user_id', 'is not', null),
-          boundHere,
-        ]),
-      ];
-      if (userIds.length > 0) {
-        branches.push(
-          eb.and([
-            eb('holder_type', '=', 'person'),
-            eb('user_id', 'in', userIds),
-            eb.or([eb('kind', 'in', ['code', 'rfid']), eb.and([eb('kind', '=', 'fingerprint'), boundHere])]),
-          ]),
-        );
-      }
-      return eb.or(branches);
-    })
-    .orderBy('created_at')
-    .orderBy('id')
     .execute();
 }
 

@@ -4,6 +4,7 @@ import {
   fingerprintsPageSchema,
   fingerprintsQuerySchema,
   fingerprintUpdateSchema,
+  idSchema,
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -20,7 +21,7 @@ import {
   saveFingerprint,
 } from './fingerprints.service';
 
-const id = z.string().min(1).max(64);
+const id = idSchema;
 const idParams = z.object({ id });
 const config = { access: access.portalAdmin };
 const tags = ['fingerprints'];

@@ -5,6 +5,7 @@ import { nowIso, toCount, toIso } from '../../db/mappers';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { listAccessPaths } from '../access/access.repository';
+import { changeAccess } from '../access/touched-locks';
 import { recordChange } from '../audit/audit.repository';
 import { findDevice } from '../devices/devices.repository';
 import { findMember } from '../portals/memberships.repository';
@@ -103,7 +104,7 @@ export async function createFingerprint(
   context: ChangeContext,
   input: Required<FingerprintCreate>,
 ): Promise<Fingerprint> {
-  return db.transaction().execute(async (trx) => {
+  return changeAccess(db, async (trx, touch) => {
     await assertCanReach(trx, context.portalId, input.userId, input.deviceId);
     const taken = await findLiveFingerprintAt(trx, context.portalId, input.deviceId, input.templateId);
     if (taken) throw AppError.conflict('This template id is already enrolled at this lock');
@@ -121,6 +122,7 @@ export async function createFingerprint(
       created_at: nowIso(),
     });
     await bindCredentialToDevice(trx, context.portalId, id, input.deviceId);
+    await touch(context.portalId, { locks: [input.deviceId] });
     const fingerprint = await fingerprintById(trx, context.portalId, id);
     await recordChange(trx, context, {
       action: 'fingerprint.create',
@@ -141,8 +143,9 @@ export async function saveFingerprint(
   id: string,
   input: Required<FingerprintUpdate>,
 ): Promise<Fingerprint> {
-  return db.transaction().execute(async (trx) => {
+  return changeAccess(db, async (trx, touch) => {
     const before = await fingerprintById(trx, context.portalId, id);
+    await touch(context.portalId, { locks: [before.device._id] });
     await updateCredential(trx, context.portalId, id, {
       variant: input.finger,
       name: input.name,
@@ -170,9 +173,10 @@ export async function linkFingerprintUser(
   id: string,
   userId: string,
 ): Promise<Fingerprint> {
-  return db.transaction().execute(async (trx) => {
+  return changeAccess(db, async (trx, touch) => {
     const before = await fingerprintById(trx, context.portalId, id);
     await assertCanReach(trx, context.portalId, userId, before.device._id);
+    await touch(context.portalId, { locks: [before.device._id] });
     await updateCredential(trx, context.portalId, id, { user_id: userId });
     const after = await fingerprintById(trx, context.portalId, id);
     await recordChange(trx, context, {
@@ -190,9 +194,10 @@ export async function linkFingerprintUser(
 
 /** Deletes a fingerprint: the lock stops accepting that finger. */
 export async function deleteFingerprint(db: Database, context: ChangeContext, id: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await changeAccess(db, async (trx, touch) => {
     const before = await fingerprintById(trx, context.portalId, id);
     await revokeCredential(trx, context.portalId, id);
+    await touch(context.portalId, { locks: [before.device._id] });
     await recordChange(trx, context, {
       action: 'fingerprint.delete',
       entityType: 'fingerprint',

@@ -1,6 +1,7 @@
 import {
   activityPageSchema,
   activityQuerySchema,
+  idSchema,
   keyCreateSchema,
   keySchema,
   keysPageSchema,
@@ -26,7 +27,7 @@ import {
   unlinkKeyFromDevice,
 } from './keys.service';
 
-const id = z.string().min(1).max(64);
+const id = idSchema;
 const idParams = z.object({ id });
 const userParams = z.object({ id, userId: id });
 const deviceParams = z.object({ id, deviceId: id });

@@ -5,6 +5,7 @@ import { nowIso, toCount, toIso } from '../../db/mappers';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { recordChange } from '../audit/audit.repository';
+import { changeAccess } from '../access/touched-locks';
 import { findDevice, findDevices } from '../devices/devices.repository';
 import { findMember } from '../portals/memberships.repository';
 import {
@@ -62,7 +63,10 @@ async function requireMember(db: Database, portalId: string, userId: string) {
 const numberTaken = () => AppError.conflict('A key with this number is already in use in this portal');
 const isoOrNull = (value: string | null) => value && new Date(value).toISOString();
 
-/** Runs a key change in a transaction, records it with before/after, answers the key after it. */
+/**
+ * Runs a key change in a transaction, records it with before/after, answers the key after it. The
+ * key's locks before and after the change are touched (linking, unlinking, handing over, validity).
+ */
 async function changeKey(
   db: Database,
   context: ChangeContext,
@@ -71,9 +75,11 @@ async function changeKey(
   change: (trx: Database, before: Key) => Promise<void>,
 ): Promise<Key> {
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await changeAccess(db, async (trx, touch) => {
       const before = await keyById(trx, context.portalId, id);
+      await touch(context.portalId, { boundTo: id });
       await change(trx, before);
+      await touch(context.portalId, { boundTo: id });
       const after = await keyById(trx, context.portalId, id);
       await recordChange(trx, context, {
         action,
@@ -117,7 +123,7 @@ export async function createKey(
   input: Required<KeyCreate>,
 ): Promise<Key> {
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await changeAccess(db, async (trx, touch) => {
       if (input.userId) await requireMember(trx, context.portalId, input.userId);
       const deviceIds = [...new Set(input.deviceIds)];
       if ((await findDevices(trx, context.portalId, deviceIds)).length !== deviceIds.length) {
@@ -138,6 +144,7 @@ export async function createKey(
         created_at: nowIso(),
       });
       for (const deviceId of deviceIds) await bindCredentialToDevice(trx, context.portalId, id, deviceId);
+      await touch(context.portalId, { boundTo: id });
       const key = await keyById(trx, context.portalId, id);
       await recordChange(trx, context, {
         action: 'key.create',
@@ -211,9 +218,10 @@ export async function getKeyDevices(db: Database, portalId: string, id: string) 
 
 /** Retires a key (lost, destroyed, deactivated): it opens nothing; its history stays. */
 export async function deleteKey(db: Database, context: ChangeContext, id: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await changeAccess(db, async (trx, touch) => {
     const before = await keyById(trx, context.portalId, id);
     await revokeCredential(trx, context.portalId, id);
+    await touch(context.portalId, { boundTo: id });
     await recordChange(trx, context, {
       action: 'key.delete',
       entityType: 'key',

@@ -1,4 +1,10 @@
-import { rfidCardSchema, rfidInputSchema, rfidsPageSchema, rfidsQuerySchema } from '@latchkey/shared';
+import {
+  idSchema,
+  rfidCardSchema,
+  rfidInputSchema,
+  rfidsPageSchema,
+  rfidsQuerySchema,
+} from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, actingPortal, changeContext } from '../../http/access';
@@ -13,7 +19,7 @@ import {
   saveCard,
 } from './rfid.service';
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
+const idParams = z.object({ id: idSchema });
 const config = { access: access.portalAdmin };
 const tags = ['rfid'];
 

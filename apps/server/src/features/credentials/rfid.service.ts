@@ -5,6 +5,7 @@ import { nowIso, toCount, toIso } from '../../db/mappers';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { listAccessPaths } from '../access/access.repository';
+import { changeAccess } from '../access/touched-locks';
 import { recordChange } from '../audit/audit.repository';
 import { findDevice } from '../devices/devices.repository';
 import { findMember } from '../portals/memberships.repository';
@@ -61,7 +62,7 @@ export const getCard = cardById;
 /** Registers a card, optionally handing it to a person. */
 export async function registerCard(db: Database, context: ChangeContext, input: Required<RfidInput>) {
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await changeAccess(db, async (trx, touch) => {
       await assertHolder(trx, context.portalId, input.userId);
       if (await findLiveCredentialBySecret(trx, context.portalId, 'rfid', input.uid)) throw taken();
       const id = crypto.randomUUID();
@@ -77,6 +78,7 @@ export async function registerCard(db: Database, context: ChangeContext, input: 
         created_at: nowIso(),
       });
       const card = await cardById(trx, context.portalId, id);
+      if (input.userId) await touch(context.portalId, { person: input.userId });
       await recordChange(trx, context, {
         action: 'rfid.create',
         entityType: 'rfid',
@@ -94,7 +96,7 @@ export async function registerCard(db: Database, context: ChangeContext, input: 
 
 /** Changes a card's label, holder or validity (the UID of a card cannot change). */
 export async function saveCard(db: Database, context: ChangeContext, id: string, input: Required<RfidInput>) {
-  return db.transaction().execute(async (trx) => {
+  return changeAccess(db, async (trx, touch) => {
     const before = await cardById(trx, context.portalId, id);
     if (input.uid !== before.uid) {
       const message = 'cannot change; register the new card instead';
@@ -108,6 +110,10 @@ export async function saveCard(db: Database, context: ChangeContext, id: string,
       valid_until: input.validUntil && new Date(input.validUntil).toISOString(),
     });
     const after = await cardById(trx, context.portalId, id);
+    // The card leaves its former holder's locks and reaches its new holder's.
+    for (const holder of new Set([before.holder?._id, after.holder?._id])) {
+      if (holder) await touch(context.portalId, { person: holder });
+    }
     await recordChange(trx, context, {
       action: 'rfid.update',
       entityType: 'rfid',
@@ -122,9 +128,10 @@ export async function saveCard(db: Database, context: ChangeContext, id: string,
 
 /** Revokes a card: it opens nothing from now on, and its UID may be registered again. */
 export async function removeCard(db: Database, context: ChangeContext, id: string) {
-  await db.transaction().execute(async (trx) => {
+  await changeAccess(db, async (trx, touch) => {
     const before = await cardById(trx, context.portalId, id);
     await revokeCredential(trx, context.portalId, id);
+    if (before.holder) await touch(context.portalId, { person: before.holder._id });
     await recordChange(trx, context, {
       action: 'rfid.delete',
       entityType: 'rfid',

@@ -1,8 +1,6 @@
-import crypto from 'node:crypto';
 import {
   SYNC_CENTER_STATES,
   type CredentialSet,
-  type CredentialsAck,
   type DeviceSync,
   type SyncCenterItem,
   type SyncCenterQuery,
@@ -13,128 +11,93 @@ import { readConsistently, type Database } from '../../db/database';
 import { toCount, toIso } from '../../db/mappers';
 import type { DeviceRow } from '../../db/schema';
 import { AppError } from '../../http/errors';
-import { buildCredentialSet } from '../access/access.service';
 import { findDevice } from '../devices/devices.repository';
 import { getUserDevices } from '../access/access.service';
 import { findMembers } from '../portals/memberships.repository';
+import { recomputeLocks, type CredentialChannel } from './credential-recompute';
+import { findSyncStates, type SyncState } from './credential-recompute.repository';
 import {
   findSync,
   listDesiredEntries,
   listRejections,
   listSyncCenter,
   markSetSent,
-  replaceDesiredEntries,
-  saveCredentialsAck,
-  storeDesiredSet,
 } from './device-link.repository';
 
-/** How sets reach locks: the broker (retained, QoS 1), and the portal key a set names (`qrKey`). */
-export interface CredentialChannel {
-  publish: (deviceId: string, set: CredentialSet) => Promise<void>;
-  qrKeyOf: (portalId: string) => string;
-}
-
-/** JSON with object keys sorted, so equal content always hashes the same. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
-    item && typeof item === 'object' && !Array.isArray(item)
-      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : item,
-  );
-}
-
-function sha256(text: string): string {
-  return crypto.createHash('sha256').update(text).digest('hex');
-}
-
-/** The set in a stable order (database answers are not ordered by id), without a version yet. */
-function normalise(set: CredentialSet): CredentialSet {
-  const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return {
-    ...set,
-    version: 0,
-    entries: [...set.entries].sort((a, b) => byId(a.credentialId, b.credentialId)),
-    lockouts: [...set.lockouts].sort((a, b) => byId(a.lockoutId, b.lockoutId)),
-  };
-}
+export type { CredentialChannel } from './credential-recompute';
 
 /**
- * Computes a lock's credential set with the access engine's own builder and, when its content
- * differs from the stored one (or the lock holds a version the server no longer knows), stores it
- * under the next version and publishes it. Answers the version published, or null if unchanged.
+ * Reads locks' sync state for status reports: those asked for in the same turn of the event loop
+ * are read with one query (every lock of a large portal reports its new version at once).
  */
-export async function syncLockCredentials(
-  db: Database,
-  device: DeviceRow,
-  channel: CredentialChannel,
-  options: { reportedVersion?: number } = {},
-): Promise<number | null> {
-  const built = await buildCredentialSet(db, device.portal_id, device);
-  const set = normalise({ ...built, qrKey: channel.qrKeyOf(device.portal_id) });
-  const hash = sha256(canonicalJson(set));
-  const current = await findSync(db, device.portal_id, device.id);
-  // A lock that reports a newer version than the server knows (a restored database) must still
-  // take the next set, so versions continue above what it holds.
-  const reported = options.reportedVersion ?? 0;
-  const lockIsAhead = current !== undefined && reported > current.desired_version;
-  if (current && current.desired_hash === hash && !lockIsAhead) return null;
-  const version = Math.max(current?.desired_version ?? 0, reported) + 1;
-  const message: CredentialSet = { ...set, version };
-  const stored = await db.transaction().execute(async (trx) => {
-    const won = await storeDesiredSet(trx, device.portal_id, device.id, current?.desired_version ?? null, {
-      version,
-      hash,
-      set: JSON.stringify(message),
+export class SyncStateReader {
+  private waiting = new Map<
+    string,
+    { resolve: (state?: SyncState) => void; reject: (error: unknown) => void }[]
+  >();
+
+  constructor(private readonly db: Database) {}
+
+  read(deviceId: string): Promise<SyncState | undefined> {
+    return new Promise((resolve, reject) => {
+      if (this.waiting.size === 0) setImmediate(() => void this.readWaiting());
+      this.waiting.set(deviceId, [...(this.waiting.get(deviceId) ?? []), { resolve, reject }]);
     });
-    if (won) {
-      await replaceDesiredEntries(
-        trx,
-        device.portal_id,
-        device.id,
-        version,
-        message.entries.map((entry) => ({
-          credentialId: entry.credentialId,
-          hash: sha256(canonicalJson(entry)),
-        })),
-      );
+  }
+
+  private async readWaiting() {
+    const waiting = this.waiting;
+    this.waiting = new Map();
+    try {
+      const rows = new Map((await findSyncStates(this.db, [...waiting.keys()])).map((row) => [row.id, row]));
+      for (const [deviceId, readers] of waiting)
+        for (const reader of readers) reader.resolve(rows.get(deviceId));
+    } catch (error) {
+      for (const readers of waiting.values()) for (const reader of readers) reader.reject(error);
     }
-    return won;
-  });
-  if (!stored) return null;
-  await channel.publish(device.id, message);
-  await markSetSent(db, device.portal_id, device.id, version);
-  return version;
+  }
 }
 
 /**
  * After a lock connects or reports its status: makes sure it has (or is being sent) the newest
- * set. A lock behind the desired version gets the stored set again, unchanged, since the broker
- * may have lost its retained copy (an embedded broker keeps retained messages in memory only).
+ * set, without rebuilding it when nothing changed: one read (shared with the other locks reporting
+ * at the same moment), outside the portal's queue (a status from every lock of a large portal at
+ * once must not wait in line for it), and the queue only when there is something to do. A lock
+ * without a set gets its first, and one ahead of the server (a restored database) the next version
+ * above its own. A lock in the recompute outbox (a change touched it and it was not recomputed yet:
+ * a server stopped, or the recomputation is on its way) is left to it: answers 'in the outbox' so
+ * the caller wakes it. A lock behind the desired version gets the stored set again, unchanged,
+ * since the broker may have lost its retained copy (an embedded broker keeps retained messages in
+ * memory only).
  */
 export async function bringLockUpToDate(
   db: Database,
   device: DeviceRow,
   reportedVersion: number,
-  channel: CredentialChannel,
-): Promise<void> {
-  const published = await syncLockCredentials(db, device, channel, { reportedVersion });
-  if (published !== null) return;
-  const current = await findSync(db, device.portal_id, device.id);
-  if (!current || reportedVersion >= current.desired_version) return;
-  await channel.publish(device.id, JSON.parse(current.desired_set) as CredentialSet);
-  await markSetSent(db, device.portal_id, device.id, current.desired_version);
-}
-
-/** Records a lock's credentials/ack; an ack for a version never sent is ignored. */
-export async function recordCredentialsAck(db: Database, device: DeviceRow, ack: CredentialsAck) {
-  const current = await findSync(db, device.portal_id, device.id);
-  if (!current || ack.version > current.desired_version) return false;
-  // An ack for an older version arriving late must not overwrite a newer confirmation.
-  if (current.confirmed_version !== null && ack.version < current.confirmed_version) return false;
-  await db
-    .transaction()
-    .execute((trx) => saveCredentialsAck(trx, device.portal_id, device.id, ack.version, ack.rejected));
-  return true;
+  link: {
+    channel: CredentialChannel;
+    states: SyncStateReader;
+    inPortalQueue: (work: () => Promise<void>) => Promise<void>;
+  },
+): Promise<'in the outbox' | undefined> {
+  const state = await link.states.read(device.id);
+  if (state?.token) return 'in the outbox';
+  if (!state || state.desired_version === null || reportedVersion > state.desired_version) {
+    await link.inPortalQueue(async () => {
+      await recomputeLocks(db, device.portal_id, [device.id], link.channel, { reportedVersion });
+    });
+    return;
+  }
+  if (reportedVersion >= state.desired_version) return;
+  await link.inPortalQueue(async () => {
+    const current = await findSync(db, device.portal_id, device.id);
+    if (!current || reportedVersion >= current.desired_version) return;
+    await link.channel.publish(device.id, current.desired_set);
+    // Usually it was sent already (a status crossing its set on the way): no write then.
+    if ((current.sent_version ?? 0) < current.desired_version) {
+      await markSetSent(db, device.portal_id, device.id, current.desired_version);
+    }
+  });
 }
 
 /**

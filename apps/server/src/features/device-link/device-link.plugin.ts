@@ -11,36 +11,37 @@ declare module 'fastify' {
   }
 }
 
-/** Folds a burst of admin changes (a bulk import, a form saving several parts) into one recomputation. */
-const SYNC_DEBOUNCE_MS = 250;
+/**
+ * Group commit of lock events (event-ingest.ts): what arrives within 2 ms joins one transaction of
+ * at most 1,000 events. SQLite has one writer, so one transaction at a time (the next batch fills
+ * meanwhile); PostgreSQL commits several at once on its pool (10 connections; the rest serve HTTP).
+ */
+const EVENT_INGEST = { windowMs: 2, maxEvents: 1000 };
+const EVENT_COMMITS_IN_FLIGHT = { sqlite: 1, postgres: 4 } as const;
 
 /**
- * Starts the device link (the embedded broker, or a client of MQTT_URL's broker) and recomputes a
- * portal's credential sets after every successful change made in it.
+ * Starts the device link (the embedded broker, or a client of MQTT_URL's broker). Credential sets
+ * are recomputed for the locks each change to access says it touched (features/access/touched-locks.ts).
  */
 export async function registerDeviceLink(app: FastifyInstance, config: Config): Promise<DeviceLink> {
   const transport = config.MQTT_URL
     ? new ExternalBroker(config.MQTT_URL, app.log)
-    : new EmbeddedBroker(app.db, app.log, { port: config.MQTT_PORT, host: config.HOST });
+    : new EmbeddedBroker(app.db, app.log, {
+        port: config.MQTT_PORT,
+        host: config.HOST,
+        limits: {
+          connectTimeoutMs: config.MQTT_CONNECT_TIMEOUT_S * 1000,
+          maxConnectionsPerAddress: config.MQTT_MAX_CONNECTIONS_PER_IP,
+          failedConnectsPerAddress: config.MQTT_FAILED_CONNECTS_PER_IP,
+        },
+      });
   const link = new DeviceLink(app.db, app.log, transport, {
     heartbeatSeconds: config.MQTT_HEARTBEAT_S,
     commandTtlSeconds: config.MQTT_COMMAND_TTL_S,
-    syncDebounceMs: SYNC_DEBOUNCE_MS,
     signingKeys: new PortalSigningKeys(app.secrets.jwtKey),
+    eventIngest: { ...EVENT_INGEST, concurrency: EVENT_COMMITS_IN_FLIGHT[app.dialect] },
   });
   await link.start();
   app.decorate('deviceLink', link);
-
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || reply.statusCode >= 400) return;
-    const auth = request.auth;
-    if (!auth) return;
-    if (auth.acting) link.scheduleSync(auth.acting.portal.id);
-    // Account-level changes (accepting an invitation, leaving a portal, deleting oneself) touch
-    // the person's other portals, whose locks may list them.
-    if (request.routeOptions.config.access?.kind === 'account') {
-      for (const membership of auth.memberships) link.scheduleSync(membership.portal.id);
-    }
-  });
   return link;
 }

@@ -1,8 +1,9 @@
-import type { CredentialRejection, LockState, SyncCenterState } from '@latchkey/shared';
+import type { LockState, SyncCenterState } from '@latchkey/shared';
 import { sql, type Insertable, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database';
 import { containsText } from '../../db/like';
 import { nowIso } from '../../db/mappers';
+import { inList } from '../../db/statement-shapes';
 import type {
   DeviceCommandsTable,
   DeviceCommandRow,
@@ -11,8 +12,9 @@ import type {
 } from '../../db/schema';
 
 // The device link starts from what a lock says about itself: its device id. A device id is a
-// server-made UUID, unique across portals, so `findLockById` is the one lookup not scoped by portal;
-// everything after it is scoped by the portal of the lock it found.
+// server-made UUID, unique across portals, so `findLockById` (and, for a batch of lock events from
+// many portals, the lookups by id below that answer each row's portal for the caller to check) are
+// the lookups not scoped by portal; everything after them is scoped by the portal of the lock found.
 
 /** A live (not deleted) lock by its device id alone, for authenticating and routing its messages. */
 export function findLockById(db: Database, deviceId: string): Promise<DeviceRow | undefined> {
@@ -48,13 +50,18 @@ export async function saveLockStatus(
     .execute();
 }
 
-/** Marks a lock seen now (any message from it proves it is there). */
-export async function touchLock(db: Database, portalId: string, deviceId: string): Promise<void> {
-  await db
-    .updateTable('devices')
-    .set({ online: 1, last_seen_at: nowIso() })
-    .where('portal_id', '=', portalId)
-    .where('id', '=', deviceId)
+/**
+ * The live (not deleted) locks among these device ids, with what their events need: a batch of
+ * lock events from many locks is routed with one query (device ids are unique across portals).
+ */
+export function findLiveLocks(db: Database, deviceIds: Iterable<string>) {
+  const ids = inList(deviceIds);
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('devices')
+    .select(['id', 'portal_id', 'name'])
+    .where('id', 'in', ids)
+    .where('deleted_at', 'is', null)
     .execute();
 }
 
@@ -69,42 +76,88 @@ export async function markLockOffline(db: Database, portalId: string, deviceId: 
 
 /**
  * Marks offline every lock, in every portal, that was last seen before `cutoff`: the heartbeat
- * timeout is a property of the link, not of a portal. Answers how many it marked.
+ * timeout is a property of the link, not of a portal. One UPDATE over the connected locks' index
+ * (`devices_online_seen_idx`, partial on online = 1: the literal lets SQLite use it; a lock is only
+ * ever online with a last-seen time), answering the locks it marked: each one to exactly one of
+ * the servers sweeping at once.
  */
-export async function markSilentLocksOffline(db: Database, cutoff: string): Promise<number> {
-  const result = await db
+export async function markSilentLocksOffline(
+  db: Database,
+  cutoff: string,
+): Promise<{ id: string; portal_id: string; battery: number | null }[]> {
+  return db
     .updateTable('devices')
     .set({ online: 0, updated_at: nowIso() })
-    .where('online', '=', 1)
-    .where((eb) => eb.or([eb('last_seen_at', 'is', null), eb('last_seen_at', '<', cutoff)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .where('online', '=', sql.lit(1))
+    .where('last_seen_at', '<', cutoff)
+    .returning(['id', 'portal_id', 'battery'])
+    .execute();
 }
 
-/** The person a credential presented at a lock belongs to, if it is a person's. */
-export async function findCredentialHolder(
-  db: Database,
-  portalId: string,
-  credentialId: string,
-): Promise<string | null> {
-  const row = await db
-    .selectFrom('credentials')
-    .select('user_id')
-    .where('portal_id', '=', portalId)
-    .where('id', '=', credentialId)
-    .executeTakeFirst();
-  return row?.user_id ?? null;
+/**
+ * Heartbeats (seen-locks.ts): the locks heard at or after `at` that are still online get it as their
+ * last-seen time, in one transaction (a lock marked offline meanwhile stays so until it reports again).
+ */
+export async function markLocksSeen(db: Database, deviceIds: string[], at: string): Promise<void> {
+  // Within every database's limit on parameters per statement.
+  const chunk = 5000;
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < deviceIds.length; i += chunk) {
+      await trx
+        .updateTable('devices')
+        .set({ last_seen_at: at })
+        .where('id', 'in', deviceIds.slice(i, i + chunk))
+        .where('online', '=', 1)
+        .execute();
+    }
+  });
 }
 
-/** Whether a person is a member (any status) of the portal. */
-export async function isMemberOf(db: Database, portalId: string, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('memberships')
-    .select('user_id')
-    .where('portal_id', '=', portalId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row !== undefined;
+// Who is behind a batch of lock events (credential-holders.ts): a few queries per batch, each by
+// globally unique ids; the caller keeps only the rows of the event's own portal (and lock).
+
+/** The holders of these credentials, with each credential's portal. */
+export function findCredentialHolders(db: Database, credentialIds: Iterable<string>) {
+  const ids = inList(credentialIds);
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('credentials').select(['id', 'portal_id', 'user_id']).where('id', 'in', ids).execute();
+}
+
+/** Who sent these commands, with each command's portal and lock. */
+export function findCommandSenders(db: Database, commandIds: Iterable<string>) {
+  const ids = inList(commandIds);
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('device_commands')
+    .select(['id', 'portal_id', 'device_id', 'user_id'])
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/**
+ * These people with their memberships (any status) in these portals: one row per membership, or
+ * one with a null portal for a person who is a member of none of them.
+ */
+export function findPeopleIn(db: Database, userIds: Iterable<string>, portalIds: Iterable<string>) {
+  const ids = inList(userIds);
+  const portals = inList(portalIds);
+  if (ids.length === 0 || portals.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('users as u')
+    .leftJoin('memberships as m', (join) =>
+      join.onRef('m.user_id', '=', 'u.id').on('m.portal_id', 'in', portals),
+    )
+    .select([
+      'u.id',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      'm.portal_id',
+      'm.first_name as member_first_name',
+      'm.last_name as member_last_name',
+    ])
+    .where('u.id', 'in', ids)
+    .execute();
 }
 
 export function findSync(
@@ -120,91 +173,12 @@ export function findSync(
     .executeTakeFirst();
 }
 
-/**
- * Stores a new desired set for a lock if the stored one is still `previousVersion` (null: none
- * yet). Answers false when another server stored a set first; that one wins.
- */
-export async function storeDesiredSet(
-  db: Database,
-  portalId: string,
-  deviceId: string,
-  previousVersion: number | null,
-  desired: { version: number; hash: string; set: string },
-): Promise<boolean> {
-  const now = nowIso();
-  if (previousVersion === null) {
-    const inserted = await db
-      .insertInto('device_credential_sync')
-      .values({
-        device_id: deviceId,
-        portal_id: portalId,
-        desired_version: desired.version,
-        desired_hash: desired.hash,
-        desired_set: desired.set,
-        desired_at: now,
-      })
-      .onConflict((oc) => oc.column('device_id').doNothing())
-      .executeTakeFirst();
-    return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
-  }
-  const updated = await db
-    .updateTable('device_credential_sync')
-    .set({
-      desired_version: desired.version,
-      desired_hash: desired.hash,
-      desired_set: desired.set,
-      desired_at: now,
-    })
-    .where('portal_id', '=', portalId)
-    .where('device_id', '=', deviceId)
-    .where('desired_version', '=', previousVersion)
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) > 0;
-}
-
 export async function markSetSent(db: Database, portalId: string, deviceId: string, version: number) {
   await db
     .updateTable('device_credential_sync')
     .set({ sent_version: version, sent_at: nowIso() })
     .where('portal_id', '=', portalId)
     .where('device_id', '=', deviceId)
-    .execute();
-}
-
-/** Records a credentials/ack: the confirmed version and exactly the entries refused in it. */
-export async function saveCredentialsAck(
-  db: Database,
-  portalId: string,
-  deviceId: string,
-  version: number,
-  rejected: { credentialId: string; reason: CredentialRejection }[],
-): Promise<void> {
-  const now = nowIso();
-  await db
-    .updateTable('device_credential_sync')
-    .set({ confirmed_version: version, confirmed_at: now })
-    .where('portal_id', '=', portalId)
-    .where('device_id', '=', deviceId)
-    .execute();
-  await db
-    .deleteFrom('device_credential_rejections')
-    .where('portal_id', '=', portalId)
-    .where('device_id', '=', deviceId)
-    .execute();
-  const unique = new Map(rejected.map((r) => [r.credentialId, r]));
-  if (unique.size === 0) return;
-  await db
-    .insertInto('device_credential_rejections')
-    .values(
-      [...unique.values()].map((r) => ({
-        portal_id: portalId,
-        device_id: deviceId,
-        credential_id: r.credentialId,
-        version,
-        reason: r.reason,
-        rejected_at: now,
-      })),
-    )
     .execute();
 }
 
@@ -226,51 +200,6 @@ export function listDesiredEntries(db: Database, portalId: string, deviceId: str
     .where('device_id', '=', deviceId)
     .orderBy('credential_id')
     .execute();
-}
-
-/**
- * Brings a lock's entry list in line with a new desired set: an entry whose content changed (or is
- * new) starts at `version`, an unchanged one keeps its version, a removed one goes.
- */
-export async function replaceDesiredEntries(
-  db: Database,
-  portalId: string,
-  deviceId: string,
-  version: number,
-  entries: { credentialId: string; hash: string }[],
-): Promise<void> {
-  const existing = new Map(
-    (await listDesiredEntries(db, portalId, deviceId)).map((row) => [row.credential_id, row]),
-  );
-  const wanted = new Set(entries.map((e) => e.credentialId));
-  const gone = [...existing.keys()].filter((id) => !wanted.has(id));
-  if (gone.length > 0) {
-    await db
-      .deleteFrom('device_credential_entries')
-      .where('portal_id', '=', portalId)
-      .where('device_id', '=', deviceId)
-      .where('credential_id', 'in', gone)
-      .execute();
-  }
-  for (const entry of entries) {
-    const before = existing.get(entry.credentialId);
-    if (before?.entry_hash === entry.hash) continue;
-    await db
-      .insertInto('device_credential_entries')
-      .values({
-        portal_id: portalId,
-        device_id: deviceId,
-        credential_id: entry.credentialId,
-        entry_hash: entry.hash,
-        since_version: version,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['portal_id', 'device_id', 'credential_id'])
-          .doUpdateSet({ entry_hash: entry.hash, since_version: version }),
-      )
-      .execute();
-  }
 }
 
 export async function insertCommand(db: Database, row: Insertable<DeviceCommandsTable>): Promise<void> {

@@ -2,6 +2,7 @@ import {
   deviceCommandRecordSchema,
   deviceCommandRequestSchema,
   deviceSyncSchema,
+  idSchema,
   qrTokenSchema,
   syncCenterPageSchema,
   syncCenterQuerySchema,
@@ -19,8 +20,8 @@ import { errorResponses } from '../../http/responses';
 import { getDeviceSync, getSyncCenter, getUserSync } from './credential-sync.service';
 import { issueQrToken, issueSyncToken } from './phone-tokens.service';
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
-const commandParams = idParams.extend({ commandId: z.string().min(1).max(64) });
+const idParams = z.object({ id: idSchema });
+const commandParams = idParams.extend({ commandId: idSchema });
 const config = { access: access.portalAdmin };
 const tags = ['device link'];
 

@@ -4,7 +4,8 @@ import {
   credentialsAckSchema,
   deviceStatusSchema,
   lockEventSchema,
-  type CredentialSet,
+  MAX_EVENTS_PER_MESSAGE,
+  type DeviceEvent,
   type DeviceCommand,
   type DeviceCommandRecord,
   type DeviceCommandRequest,
@@ -18,38 +19,38 @@ import type { DeviceCommandRow, DeviceRow } from '../../db/schema';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { recordChange } from '../audit/audit.repository';
-import { findDevice, listAllDevices } from '../devices/devices.repository';
-import { recordDeviceEvent } from '../events/events.repository';
-import {
-  bringLockUpToDate,
-  recordCredentialsAck,
-  syncLockCredentials,
-  type CredentialChannel,
-} from './credential-sync.service';
+import { findDevice } from '../devices/devices.repository';
+import { CredentialRecompute } from './credential-recompute';
+import { LockReports } from './lock-reports';
+import { bringLockUpToDate, SyncStateReader, type CredentialChannel } from './credential-sync.service';
 import type { PortalSigningKeys } from './portal-signing-keys';
 import {
   answerCommand,
   findCommand,
-  findCredentialHolder,
   findLockById,
   insertCommand,
-  isMemberOf,
   markLockOffline,
   markSilentLocksOffline,
-  saveLockStatus,
-  touchLock,
 } from './device-link.repository';
+import { EventIngest, refusedByDatabase, type EventIngestOptions } from './event-ingest';
 import type { DeviceTransport, LockMessage } from './device-transport';
+import { PeriodicJob } from '../../jobs/periodic-job';
+import { isHeartbeatOnly, SeenLocks } from './seen-locks';
+
+/** How often the recompute outbox is checked for locks a stopped server left (credential-recompute.ts). */
+const RECOMPUTE_SWEEP_MS = 5_000;
+/** A row this old was not recomputed by the server that wrote it. */
+const RECOMPUTE_ORPHAN_MS = 10_000;
 
 export interface DeviceLinkOptions {
   /** A lock with no status for this long is marked offline. */
   heartbeatSeconds: number;
   /** How long a remote command stays valid. */
   commandTtlSeconds: number;
-  /** Changes arriving within this window are folded into one recomputation per portal. */
-  syncDebounceMs: number;
   /** Each portal's key for QR codes and carried updates; its public half goes in every set. */
   signingKeys: PortalSigningKeys;
+  /** Group commit of lock events (event-ingest.ts). */
+  eventIngest: EventIngestOptions;
 }
 
 /**
@@ -57,7 +58,8 @@ export interface DeviceLinkOptions {
  * the handling of the lock's message.
  */
 export interface LockActivityListener {
-  eventStored(portalId: string, deviceId: string, eventId: string): Promise<void>;
+  /** A batch of events stored (each once), as the logs show them, from one or several portals. */
+  eventsStored(events: { portalId: string; event: DeviceEvent }[]): Promise<void>;
   /** The lock's record changed; `previous` is what it was before this report. */
   statusChanged(
     portalId: string,
@@ -65,9 +67,6 @@ export interface LockActivityListener {
     previous: { online: boolean; battery: number | null },
   ): Promise<void>;
 }
-
-/** The `remote:` entries of a credential set carry the person's id (access.service). */
-const REMOTE_PREFIX = 'remote:';
 
 function toCommandRecord(row: DeviceCommandRow, now = new Date()): DeviceCommandRecord {
   const expiresAt = toIso(row.expires_at);
@@ -91,25 +90,52 @@ function toCommandRecord(row: DeviceCommandRow, now = new Date()): DeviceCommand
  * and marks silent locks offline.
  */
 export class DeviceLink {
-  private heartbeatTimer: NodeJS.Timeout | null = null;
-  private readonly debounceTimers = new Map<string, NodeJS.Timeout>();
+  /**
+   * The heartbeat sweep, one run per period across all servers: every few seconds (a quarter of
+   * the heartbeat timeout, at most 5 s), so a lock is shown offline at most 5 s after the timeout.
+   */
+  private readonly offlineSweep: PeriodicJob;
+  /** Heartbeats that change nothing, written once a second for all locks (seen-locks.ts). */
+  private readonly seenLocks: SeenLocks;
   /** One chain of sync work per portal, so two recomputations never race for a version. */
   private readonly portalQueues = new Map<string, Promise<void>>();
   private closed = false;
   private listener: LockActivityListener | null = null;
+  /** Lock events go through group commit: many locks' events per transaction. */
+  private readonly events: EventIngest;
 
   constructor(
     private readonly db: Database,
     private readonly log: FastifyBaseLogger,
     readonly transport: DeviceTransport,
     private readonly options: DeviceLinkOptions,
-  ) {}
+  ) {
+    this.seenLocks = new SeenLocks(db, log);
+    this.offlineSweep = new PeriodicJob(db, log, {
+      name: 'device-link.offline-sweep',
+      everyMs: Math.min(5_000, Math.max(250, (options.heartbeatSeconds * 1000) / 4)),
+      // This server's heartbeats of the last second go in first: none is taken for silence.
+      run: async ({ now }) => {
+        await this.seenLocks.flush();
+        await this.markSilentLocksOffline(now);
+      },
+    });
+    this.events = new EventIngest(
+      db,
+      log,
+      options.eventIngest,
+      (stored) => this.notify((listener) => listener.eventsStored(stored)),
+      (deviceIds) => {
+        for (const deviceId of deviceIds) this.seenLocks.add(deviceId);
+      },
+    );
+  }
 
   async start(): Promise<void> {
     await this.transport.start((message) => this.handle(message));
-    const everyMs = Math.min(30_000, Math.max(250, (this.options.heartbeatSeconds * 1000) / 4));
-    this.heartbeatTimer = setInterval(() => void this.markSilentLocksOffline(), everyMs);
-    this.heartbeatTimer.unref();
+    this.seenLocks.start();
+    this.offlineSweep.start();
+    this.recompute.start();
   }
 
   /** Tells `listener` about stored events and status changes from now on. */
@@ -126,34 +152,49 @@ export class DeviceLink {
   }
 
   async close(): Promise<void> {
-    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    await this.offlineSweep.stop();
+    await this.seenLocks.stop();
     // A change made just before shutdown is still published (the database is open until this ends).
-    await this.flushScheduledSyncs();
+    await this.recompute.stop();
+    await Promise.all(this.portalQueues.values());
     this.closed = true;
+    // Events already taken are stored and acknowledged while the broker still runs; from now on
+    // none are taken (their locks send them again to the next server).
+    await this.events.drain();
     await this.transport.close();
+    await this.reports.drain();
   }
 
-  /** Recomputes a portal's credential sets soon (after an admin change); repeated calls fold. */
-  scheduleSync(portalId: string): void {
-    if (this.closed) return;
-    const pending = this.debounceTimers.get(portalId);
-    if (pending) clearTimeout(pending);
-    const timer = setTimeout(() => {
-      this.debounceTimers.delete(portalId);
-      void this.enqueue(portalId, () => this.syncPortal(portalId));
-    }, this.options.syncDebounceMs);
-    timer.unref();
-    this.debounceTimers.set(portalId, timer);
+  /**
+   * Recomputes the locks that changes to access touched (credential-recompute.ts): woken by each
+   * committed change, it recomputes only the locks in the recompute outbox.
+   */
+  private recomputeInstance: CredentialRecompute | null = null;
+  private get recompute(): CredentialRecompute {
+    return (this.recomputeInstance ??= new CredentialRecompute(
+      this.db,
+      this.log,
+      this.channel,
+      (portalId, work) => this.enqueue(portalId, work),
+      { sweepEveryMs: RECOMPUTE_SWEEP_MS, orphanAfterMs: RECOMPUTE_ORPHAN_MS },
+    ));
   }
 
-  /** Runs now every recomputation already scheduled (shutdown; tests that need it done). */
+  /** What status reports compare the lock's version with, read for many locks at once. */
+  private syncStatesInstance: SyncStateReader | null = null;
+  private get syncStates(): SyncStateReader {
+    return (this.syncStatesInstance ??= new SyncStateReader(this.db));
+  }
+
+  /** Status reports that change something and credentials/ack, written in groups (lock-reports.ts). */
+  private reportsInstance: LockReports | null = null;
+  private get reports(): LockReports {
+    return (this.reportsInstance ??= new LockReports(this.db));
+  }
+
+  /** Resolves once every lock touched by a committed change has been recomputed (tests, shutdown). */
   async flushScheduledSyncs(): Promise<void> {
-    const portals = [...this.debounceTimers.keys()];
-    for (const portalId of portals) {
-      clearTimeout(this.debounceTimers.get(portalId));
-      this.debounceTimers.delete(portalId);
-      void this.enqueue(portalId, () => this.syncPortal(portalId));
-    }
+    await this.recompute.flush();
     await Promise.all(this.portalQueues.values());
   }
 
@@ -225,8 +266,8 @@ export class DeviceLink {
 
   /** Where credential sets go, and the portal key each one names (see credential-sync.service). */
   private readonly channel: CredentialChannel = {
-    publish: (deviceId: string, set: CredentialSet) =>
-      this.transport.publish(deviceId, 'credentials', JSON.stringify(set), { retain: true }),
+    publish: (deviceId: string, setJson: string) =>
+      this.transport.publish(deviceId, 'credentials', setJson, { retain: true }),
     qrKeyOf: (portalId: string) => this.options.signingKeys.publicKeyOf(portalId),
   };
 
@@ -234,30 +275,35 @@ export class DeviceLink {
     return this.options.signingKeys;
   }
 
-  /** Recomputes every lock of a portal, publishing only the sets whose content changed. */
-  private async syncPortal(portalId: string): Promise<void> {
-    if (this.closed) return;
-    const devices = await listAllDevices(this.db, portalId);
-    for (const device of devices) {
-      const version = await syncLockCredentials(this.db, device, this.channel);
-      if (version !== null)
-        this.log.info({ deviceId: device.id, version }, 'device link: credentials published');
+  /**
+   * Marks offline the locks silent for longer than the heartbeat timeout, and tells the listener
+   * about each (the live channel shows it offline), one after another so that a whole fleet going
+   * silent at once does not flood the database. Public for tests, which sweep at a chosen moment.
+   */
+  async markSilentLocksOffline(now = new Date()): Promise<number> {
+    if (this.closed) return 0;
+    const cutoff = new Date(now.getTime() - this.options.heartbeatSeconds * 1000).toISOString();
+    const marked = await markSilentLocksOffline(this.db, cutoff);
+    if (marked.length > 0) {
+      this.log.info({ count: marked.length }, 'device link: silent locks marked offline');
     }
-  }
-
-  private async markSilentLocksOffline(): Promise<void> {
-    if (this.closed) return;
-    const cutoff = new Date(Date.now() - this.options.heartbeatSeconds * 1000).toISOString();
-    try {
-      const count = await markSilentLocksOffline(this.db, cutoff);
-      if (count > 0) this.log.info({ count }, 'device link: silent locks marked offline');
-    } catch (error) {
-      this.log.error({ err: error }, 'device link: heartbeat check failed');
+    const listener = this.listener;
+    for (const lock of marked) {
+      if (!listener) break;
+      await listener
+        .statusChanged(lock.portal_id, lock.id, { online: true, battery: lock.battery })
+        .catch((error: unknown) =>
+          this.log.error({ err: error }, 'device link: a listener failed; the lock is not affected'),
+        );
     }
+    return marked.length;
   }
 
   /** One message from a lock. Bad payloads are logged and dropped; they never stop the link. */
   async handle(message: LockMessage): Promise<void> {
+    // Lock events are routed by their batch, which finds all its locks with one query
+    // (event-ingest.ts); the other topics look their lock up here.
+    if (message.topic === 'events') return this.handleEvents(message.deviceId, message.payload);
     const device = await findLockById(this.db, message.deviceId);
     if (!device) {
       this.log.warn({ deviceId: message.deviceId }, 'device link: message from an unknown or deleted lock');
@@ -273,21 +319,29 @@ export class DeviceLink {
       );
       return;
     }
-    switch (message.topic) {
-      case 'status':
-        return this.handleStatus(device, json, message.otherLiveConnection === true);
-      case 'events':
-        return this.handleEvents(device, json);
-      case 'credentials/ack':
-        return this.handleCredentialsAck(device, json);
-      case 'commands/ack':
-        return this.handleCommandAck(device, json);
+    try {
+      switch (message.topic) {
+        case 'status':
+          return await this.handleStatus(device, json, message.otherLiveConnection === true);
+        case 'credentials/ack':
+          return await this.handleCredentialsAck(device, json);
+        case 'commands/ack':
+          return await this.handleCommandAck(device, json);
+      }
+    } catch (error) {
+      // Dropped, not retried: the lock would only send the same value again, forever.
+      if (!refusedByDatabase(error)) throw error;
+      this.log.warn(
+        { deviceId: device.id, topic: message.topic, err: error },
+        'device link: the database refused a value of this message; dropped as invalid',
+      );
     }
   }
 
-  private invalid(device: DeviceRow, topic: string, error: z.ZodError): void {
+  /** One line per message, however many of its events were invalid (`count`; the first's issues). */
+  private invalid(device: Pick<DeviceRow, 'id'>, topic: string, error: z.ZodError, count = 1): void {
     this.log.warn(
-      { deviceId: device.id, topic, issues: error.issues.slice(0, 5) },
+      { deviceId: device.id, topic, ...(count > 1 && { dropped: count }), issues: error.issues.slice(0, 5) },
       'device link: invalid payload; dropped',
     );
   }
@@ -305,69 +359,85 @@ export class DeviceLink {
       }
       return;
     }
-    await saveLockStatus(this.db, device.portal_id, device.id, status);
+    // A heartbeat that changes nothing but the time is written with the others of its second.
+    if (isHeartbeatOnly(device, status)) this.seenLocks.add(device.id);
+    else await this.reports.saveStatus(device, status);
     this.notify((listener) => listener.statusChanged(device.portal_id, device.id, previous));
-    await this.enqueue(device.portal_id, () =>
-      bringLockUpToDate(this.db, device, status.credentialsVersion, this.channel),
-    );
+    const upToDate = await bringLockUpToDate(this.db, device, status.credentialsVersion, {
+      channel: this.channel,
+      states: this.syncStates,
+      inPortalQueue: (work) => this.enqueue(device.portal_id, work),
+    });
+    // A lock a change touched is recomputed with the others that change reached.
+    if (upToDate === 'in the outbox') this.recompute.wake();
   }
 
-  private async handleEvents(device: DeviceRow, json: unknown) {
+  /**
+   * A lock's `events` message: each valid event is stored once (group commit, event-ingest.ts) and
+   * the lock acknowledged for those durable now or before, in one `events/ack` per message.
+   */
+  private async handleEvents(deviceId: string, payload: Buffer) {
+    let json: unknown;
+    try {
+      json = JSON.parse(payload.toString('utf8'));
+    } catch {
+      this.log.warn({ deviceId, topic: 'events' }, 'device link: payload is not JSON; dropped');
+      return;
+    }
+    const items = Array.isArray(json) ? json : [json];
+    if (items.length > MAX_EVENTS_PER_MESSAGE) {
+      // Taken in part rather than refused whole: the lock keeps what is not acknowledged and sends
+      // it again, so nothing is lost, whereas a refused batch would come back refused forever.
+      this.log.warn(
+        { deviceId, events: items.length, notTaken: items.length - MAX_EVENTS_PER_MESSAGE },
+        `device link: more than ${MAX_EVENTS_PER_MESSAGE} events in one message; the first ${MAX_EVENTS_PER_MESSAGE} are taken, the rest are not acknowledged (the lock sends them again)`,
+      );
+    }
     // Each event of a batch stands alone: one bad event must not hold back the others' ack.
-    const items = Array.isArray(json) ? json.slice(0, 500) : [json];
     const events: LockEvent[] = [];
-    for (const item of items) {
+    let firstInvalid: z.ZodError | null = null;
+    let invalidCount = 0;
+    for (const item of items.slice(0, MAX_EVENTS_PER_MESSAGE)) {
       const parsed = lockEventSchema.safeParse(item);
       if (parsed.success) events.push(parsed.data);
-      else this.invalid(device, 'events', parsed.error);
+      else {
+        firstInvalid ??= parsed.error;
+        invalidCount++;
+      }
     }
-    if (events.length === 0) return;
-    await touchLock(this.db, device.portal_id, device.id);
-    for (const event of events) {
-      const stored = await recordDeviceEvent(this.db, {
-        portalId: device.portal_id,
-        deviceId: device.id,
-        eventId: event.eventId,
-        type: event.type,
-        method: event.method,
-        credentialId: event.credentialId,
-        userId:
-          (await this.holderOf(device, event.credentialId)) ?? (await this.senderOf(device, event.commandId)),
-        reason: event.reason,
-        occurredAt: event.ts,
-      });
-      if (stored) this.notify((listener) => listener.eventStored(device.portal_id, device.id, event.eventId));
-      else this.log.debug({ deviceId: device.id, eventId: event.eventId }, 'device link: duplicate event');
+    if (firstInvalid) this.invalid({ id: deviceId }, 'events', firstInvalid, invalidCount);
+    if (events.length === 0 || this.closed) return;
+    const outcomes = await this.events.submit(deviceId, events);
+    if (outcomes === null) {
+      this.log.warn({ deviceId }, 'device link: message from an unknown or deleted lock');
+      return;
     }
-    // Stored now or before: either way the lock may forget them.
-    await this.transport.publish(
-      device.id,
-      'events/ack',
-      JSON.stringify({ eventIds: events.map((e) => e.eventId) }),
-      { retain: false },
-    );
-  }
-
-  /** Who sent the portal command an event carried out (an admin may hold no credential there). */
-  private async senderOf(device: DeviceRow, commandId: string | null): Promise<string | null> {
-    if (!commandId) return null;
-    return (await findCommand(this.db, device.portal_id, device.id, commandId))?.user_id ?? null;
-  }
-
-  /** The person behind a credential presented at the lock, when it is a person's. */
-  private async holderOf(device: DeviceRow, credentialId: string | null): Promise<string | null> {
-    if (!credentialId) return null;
-    if (credentialId.startsWith(REMOTE_PREFIX)) {
-      const userId = credentialId.slice(REMOTE_PREFIX.length);
-      return (await isMemberOf(this.db, device.portal_id, userId)) ? userId : null;
-    }
-    return findCredentialHolder(this.db, device.portal_id, credentialId);
+    const taken: string[] = [];
+    outcomes.forEach((outcome, index) => {
+      const eventId = events[index]!.eventId;
+      // An event the database cannot hold is invalid: it is dropped (never acknowledged) and the
+      // rest of the message still is; the connection stays.
+      if (outcome === 'refused') {
+        this.log.warn(
+          { deviceId, eventId },
+          'device link: the database refused an event; dropped as invalid',
+        );
+        return;
+      }
+      if (outcome === 'duplicate') this.log.debug({ deviceId, eventId }, 'device link: duplicate event');
+      taken.push(eventId);
+    });
+    if (taken.length === 0) return;
+    // Stored now or before, durably: either way the lock may forget them.
+    await this.transport.publish(deviceId, 'events/ack', JSON.stringify({ eventIds: taken }), {
+      retain: false,
+    });
   }
 
   private async handleCredentialsAck(device: DeviceRow, json: unknown) {
     const parsed = credentialsAckSchema.safeParse(json);
     if (!parsed.success) return this.invalid(device, 'credentials/ack', parsed.error);
-    const recorded = await recordCredentialsAck(this.db, device, parsed.data);
+    const recorded = await this.reports.recordAck(device, parsed.data);
     if (!recorded) {
       this.log.warn(
         { deviceId: device.id, version: parsed.data.version },

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import {
+  DEVICE_MAX_CONNECT_BYTES,
+  DEVICE_MAX_PACKET_BYTES,
   deviceTopic,
   LOCK_TOPICS,
   parseDeviceTopic,
@@ -12,17 +14,43 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database';
 import { hashDeviceSecret } from '../devices/devices.service';
+import { AddressGuard, PacketTooLargeError, SizeLimitedConnection } from './broker-guard';
 import { findLockById } from './device-link.repository';
 import type { DeviceTransport, LockMessage } from './device-transport';
+import { findRetainedByTopic } from './retained-by-topic';
 
 /** Start-up cannot go on: the embedded broker's port is not available. */
 export class BrokerPortError extends Error {}
 
 const DEFAULT_PORT = 1883;
+// CONNACK return codes (MQTT 3.1.1 §3.2.2.3).
+const IDENTIFIER_REJECTED = 2;
+const SERVER_UNAVAILABLE = 3;
 const BAD_USERNAME_OR_PASSWORD = 4;
+/** Room for a device id as client id under MQTT 3.1, whose spec says 23 characters. */
+const MAX_CLIENT_ID_LENGTH = 64;
+/**
+ * Messages aedes delivers at once: no limit (0). With its default of 100, thousands of locks
+ * publishing together keep more than that in delivery, and the rest wait in a queue that aedes
+ * (mqemitter) drains recursively: the stack overflowed with 10,000 locks (bench/lock-events.bench.ts).
+ * The limit bounds nothing else (waiting messages are held in memory either way); a client that
+ * stops reading is dropped once its socket has not drained for 60 s (aedes's drainTimeout).
+ */
+export const BROKER_CONCURRENCY = 0;
+/** Event messages of one connection handled at once before aedes waits for them (see `published`). */
+const MAX_UNANSWERED_EVENT_MESSAGES = 16;
 
-function refusal(message: string): AuthenticateError {
-  return Object.assign(new Error(message), { returnCode: BAD_USERNAME_OR_PASSWORD });
+function refusal(message: string, returnCode = BAD_USERNAME_OR_PASSWORD): AuthenticateError {
+  return Object.assign(new Error(message), { returnCode });
+}
+
+/** What the embedded broker admits before and after a login (config: MQTT_*). */
+export interface BrokerLimits {
+  /** A connection that has not sent its CONNECT by then is closed. */
+  connectTimeoutMs: number;
+  maxConnectionsPerAddress: number;
+  /** Failed logins per address and minute; more are refused unchecked until the minute ends. */
+  failedConnectsPerAddress: number;
 }
 
 function sameSecret(storedHash: string, password: Buffer): boolean {
@@ -44,8 +72,10 @@ function listen(server: net.Server, port: number, host: string): Promise<void> {
 
 /**
  * The broker the server embeds when no MQTT_URL is set (aedes). A lock connects with its device id
- * as username and its device secret as password; it may publish only its own lock topics and
- * subscribe only its own server topics. The server publishes in-process.
+ * as client id and username and its device secret as password; it may publish only its own lock
+ * topics and subscribe only its own server topics. The server publishes in-process. Packets are
+ * capped in size (the CONNECT more tightly), and each remote address in connections and failed
+ * logins (broker-guard.ts).
  */
 export class EmbeddedBroker implements DeviceTransport {
   url = '';
@@ -54,15 +84,30 @@ export class EmbeddedBroker implements DeviceTransport {
   /** The lock each authenticated connection belongs to. */
   private readonly deviceOf = new WeakMap<Client, string>();
   private readonly connections = new Map<string, Set<Client>>();
+  /** Event messages of each connection being stored while aedes already reads its next ones. */
+  private readonly unansweredEvents = new WeakMap<Client, number>();
+  /** The remote address of each connection, for the per-address limits. */
+  private readonly addressOf = new WeakMap<Client, string>();
+  /** Every open connection, logged in or not (closing the broker ends only logged-in ones). */
+  private readonly sockets = new Set<net.Socket>();
+  private readonly guard: AddressGuard;
 
   constructor(
     private readonly db: Database,
     private readonly log: FastifyBaseLogger,
-    private readonly options: { port: number | undefined; host: string },
-  ) {}
+    private readonly options: { port: number | undefined; host: string; limits: BrokerLimits },
+  ) {
+    this.guard = new AddressGuard({
+      maxConnections: options.limits.maxConnectionsPerAddress,
+      failuresPerMinute: options.limits.failedConnectsPerAddress,
+    });
+  }
 
   async start(handle: (message: LockMessage) => Promise<void>): Promise<void> {
     const broker = await Aedes.createBroker({
+      connectTimeout: this.options.limits.connectTimeoutMs,
+      concurrency: BROKER_CONCURRENCY,
+      maxClientsIdLength: MAX_CLIENT_ID_LENGTH,
       authenticate: (client, username, password, done) => {
         void this.authenticate(client, username, password).then(
           (error) => done(error, error === null),
@@ -84,6 +129,12 @@ export class EmbeddedBroker implements DeviceTransport {
         this.log.warn({ deviceId, topic: packet.topic }, 'mqtt: publish refused by the topic ACL');
         done(new Error('not authorized'));
       },
+      // Only a lock's own server topics reach it, whatever a session holds (defence in depth: the
+      // client id is bound to the lock at CONNECT).
+      authorizeForward: (client, packet) => {
+        const parsed = parseDeviceTopic(packet.topic);
+        return parsed !== null && parsed.deviceId === this.deviceOf.get(client) ? packet : undefined;
+      },
       authorizeSubscribe: (client, subscription, done) => {
         const deviceId = this.deviceOf.get(client);
         const allowed =
@@ -99,32 +150,57 @@ export class EmbeddedBroker implements DeviceTransport {
         const deviceId = client ? this.deviceOf.get(client) : undefined;
         const parsed = parseDeviceTopic(packet.topic);
         if (!deviceId || !parsed || parsed.deviceId !== deviceId) return done();
-        handle({
+        const handled = handle({
           deviceId,
           topic: parsed.topic as LockTopic,
           payload: Buffer.from(packet.payload),
           otherLiveConnection: [...(this.connections.get(deviceId) ?? [])].some(
             (other) => other !== client && other.connected && !other.closed,
           ),
-        }).then(
-          () => done(),
+        });
+        // aedes reads no more from a connection until `done`. Events are acknowledged by events/ack
+        // after their batch commits, not by this, so a lock's next events need not wait for that
+        // commit: they join the next batch (with 1,000 locks keeping 5 in flight, waiting held
+        // each lock to one batch at a time). Up to a bound, so a flooding lock is still held back.
+        const unanswered = this.unansweredEvents.get(client!) ?? 0;
+        const early = parsed.topic === 'events' && unanswered < MAX_UNANSWERED_EVENT_MESSAGES;
+        if (early) {
+          this.unansweredEvents.set(client!, unanswered + 1);
+          done();
+        }
+        handled.then(
+          () => {
+            if (early) this.unansweredEvents.set(client!, (this.unansweredEvents.get(client!) ?? 1) - 1);
+            else done();
+          },
           // The handler logs and drops bad payloads itself; this is a failure of the server (the
           // database went away). The error ends the lock's connection; it reconnects and resends
           // whatever events/ack has not named.
           (error: unknown) => {
             this.log.error({ err: error, deviceId, topic: packet.topic }, 'mqtt: could not handle a message');
-            done(error as Error);
+            if (early) client!.close();
+            else done(error as Error);
           },
         );
       },
     });
     broker.on('clientDisconnect', (client) => this.forget(client));
-    broker.on('clientError', (client, error) =>
-      this.log.debug({ deviceId: this.deviceOf.get(client), err: error }, 'mqtt: client error'),
+    broker.on('clientError', (client, error) => {
+      const deviceId = this.deviceOf.get(client);
+      // A lock sending more than the protocol allows is worth a line; other errors are the network's.
+      if (deviceId && error instanceof PacketTooLargeError) {
+        this.log.warn({ deviceId, err: error }, 'mqtt: packet over the size limit; connection closed');
+      } else this.log.debug({ deviceId, err: error }, 'mqtt: client error');
+    });
+    // Before a login (late, oversized or malformed CONNECTs): anyone can cause these, so not logged above debug.
+    broker.on('connectionError', (client, error) =>
+      this.log.debug({ address: this.addressOf.get(client), err: error }, 'mqtt: connection error'),
     );
+    // Before any lock connects: retained credential sets found by topic, not by a scan of all.
+    findRetainedByTopic((broker as unknown as { persistence: unknown }).persistence);
     this.broker = broker;
 
-    const server = net.createServer(broker.handle);
+    const server = net.createServer((socket) => this.accept(socket, broker));
     const { port, host } = this.options;
     try {
       await listen(server, port ?? DEFAULT_PORT, host);
@@ -147,22 +223,77 @@ export class EmbeddedBroker implements DeviceTransport {
     this.log.info({ url: this.url }, 'mqtt: embedded broker listening');
   }
 
+  /** A new TCP connection: counted against its address, and read through the packet size cap. */
+  private accept(socket: net.Socket, broker: Aedes): void {
+    const address = socket.remoteAddress ?? 'unknown';
+    const admitted = this.guard.admit(address);
+    if (admitted !== 'ok') {
+      if (admitted === 'first') {
+        this.log.warn(
+          { address, limit: this.options.limits.maxConnectionsPerAddress },
+          'mqtt: address at its connection limit (MQTT_MAX_CONNECTIONS_PER_IP); further connections closed',
+        );
+      }
+      socket.destroy();
+      return;
+    }
+    this.sockets.add(socket);
+    socket.once('close', () => {
+      this.sockets.delete(socket);
+      this.guard.release(address);
+    });
+    const connection = new SizeLimitedConnection(socket, {
+      connectBytes: DEVICE_MAX_CONNECT_BYTES,
+      packetBytes: DEVICE_MAX_PACKET_BYTES,
+    });
+    this.addressOf.set(broker.handle(connection), address);
+  }
+
   private async authenticate(
     client: Client,
     username: string | undefined,
     password: Buffer | undefined,
   ): Promise<AuthenticateError | null> {
-    if (!username || !password) return refusal('device id and secret required');
+    const address = this.addressOf.get(client) ?? 'unknown';
+    // A blocked address is not even looked up: a flood costs neither queries nor log lines.
+    if (await this.guard.blocked(address)) {
+      this.log.debug({ address, deviceId: username }, 'mqtt: login refused unchecked (address blocked)');
+      return refusal('too many failed logins from this address', SERVER_UNAVAILABLE);
+    }
+    if (!username || !password) return this.failedLogin(address, username, 'device id and secret required');
     const device = await findLockById(this.db, username);
     if (!device || !sameSecret(device.secret_hash, password)) {
-      this.log.warn({ deviceId: username }, 'mqtt: connection refused (unknown lock or wrong secret)');
-      return refusal('unknown lock or wrong secret');
+      return this.failedLogin(address, username, 'unknown lock or wrong secret');
+    }
+    // The client id is the lock's own: another lock's would take over its session (its queued
+    // credential sets and commands) and push the real lock off the broker.
+    if (client.id !== device.id) {
+      return this.failedLogin(address, username, 'client id is not the device id', IDENTIFIER_REJECTED);
     }
     this.deviceOf.set(client, device.id);
     let set = this.connections.get(device.id);
     if (!set) this.connections.set(device.id, (set = new Set()));
     set.add(client);
     return null;
+  }
+
+  /** Counts a failed login against its address, logging the first of a minute and the block only. */
+  private async failedLogin(
+    address: string,
+    deviceId: string | undefined,
+    reason: string,
+    returnCode = BAD_USERNAME_OR_PASSWORD,
+  ): Promise<AuthenticateError> {
+    const notice = await this.guard.failed(address);
+    const context = { address, deviceId, reason };
+    if (notice === 'blocking') {
+      this.log.warn(
+        { ...context, limit: this.options.limits.failedConnectsPerAddress },
+        'mqtt: too many failed logins from this address; refusing its logins for up to a minute',
+      );
+    } else if (notice === 'first') this.log.warn(context, 'mqtt: connection refused');
+    else this.log.debug(context, 'mqtt: connection refused');
+    return refusal(reason, returnCode);
   }
 
   private forget(client: Client): void {
@@ -216,8 +347,10 @@ export class EmbeddedBroker implements DeviceTransport {
   async close(): Promise<void> {
     const server = this.server;
     this.server = null;
-    // Closing the broker ends every client connection, which lets the server close.
+    // Closing the broker ends every logged-in connection; the rest are ended here, so the server
+    // can close without waiting for their CONNECT timeout.
     await this.closeBroker();
+    for (const socket of this.sockets) socket.destroy();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }

@@ -33,18 +33,20 @@ export function passwordFile(accounts: BrokerAccount[]): string {
 }
 
 /**
- * Mosquitto's ACL file: the server's account reads and writes every lock topic (and shares the
- * lock topics through `$share/latchkey/…`); every other account, a lock, may only write its own
- * lock topics and read its own server topics (`%u` is the username, which is the device id).
+ * The locks' ACL file: every account, a lock, may only write its own lock topics and read its own
+ * server topics (`%u` is the username, which is the device id).
  */
-export function aclFile(serverUsername: string | null): string {
+export function aclFile(): string {
   const lines = ['# Written by npm run mqtt:export. Locks: device id as username.', ''];
-  if (serverUsername) {
-    lines.push(`user ${serverUsername}`, `topic readwrite ${DEVICE_TOPIC_ROOT}/#`, '');
-  }
-  lines.push('# Any account, limited to topics under its own name.');
   for (const topic of LOCK_TOPICS) lines.push(`pattern write ${DEVICE_TOPIC_ROOT}/%u/${topic}`);
   for (const topic of SERVER_TOPICS) lines.push(`pattern read ${DEVICE_TOPIC_ROOT}/%u/${topic}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The servers' ACL file: their account reads and writes every lock topic (shared subscriptions too). */
+export function serverAclFile(serverUsername: string | null): string {
+  const lines = ['# Written by npm run mqtt:export. The servers (MQTT_URL).', ''];
+  if (serverUsername) lines.push(`user ${serverUsername}`, `topic readwrite ${DEVICE_TOPIC_ROOT}/#`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -59,24 +61,70 @@ export function serverAccount(mqttUrl: string | undefined): BrokerAccount | null
   };
 }
 
-/** Writes `passwd` (owner-only) and `acl` into `dir`; answers their paths and what went in. */
+/** Where the exported files go in `dir`. */
+export function mosquittoFilePaths(dir: string) {
+  return {
+    passwordPath: path.join(dir, 'passwd'),
+    aclPath: path.join(dir, 'acl'),
+    serverPasswordPath: path.join(dir, 'servers.passwd'),
+    serverAclPath: path.join(dir, 'servers.acl'),
+  };
+}
+
+/**
+ * The part of mosquitto.conf the exported files need: two listeners with their own accounts
+ * (`per_listener_settings`). On the locks' listener Mosquitto makes the username (the device id) the
+ * client id, so a lock can neither take over another lock's session (its queued credential sets and
+ * commands) nor push it off; the servers, which share one account and need a client id each, log in
+ * on a listener of their own that locks cannot log in to. `lockListener`/`serverListener`: what
+ * follows `listener` (a port, and an address to bind).
+ */
+export function mosquittoConf(
+  dir: string,
+  listeners: { lockListener: string; serverListener: string },
+): string {
+  const files = mosquittoFilePaths(dir);
+  return [
+    '# Latchkey (npm run mqtt:export): locks and servers each log in on their own listener.',
+    'per_listener_settings true',
+    '',
+    '# Locks: the client id is the device id, whatever the lock sends.',
+    `listener ${listeners.lockListener}`,
+    'use_username_as_clientid true',
+    'allow_anonymous false',
+    `password_file ${files.passwordPath}`,
+    `acl_file ${files.aclPath}`,
+    '',
+    "# Servers (MQTT_URL): only the servers' account; bind it where only servers reach it.",
+    `listener ${listeners.serverListener}`,
+    'allow_anonymous false',
+    `password_file ${files.serverPasswordPath}`,
+    `acl_file ${files.serverAclPath}`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * Writes the locks' `passwd` (owner-only) and `acl`, and the servers' `servers.passwd` and
+ * `servers.acl` into `dir`; answers their paths and what went in.
+ */
 export async function exportMosquittoFiles(db: Database, dir: string, mqttUrl: string | undefined) {
   const { accounts, withoutHash } = await listBrokerAccounts(db);
   const server = serverAccount(mqttUrl);
   fs.mkdirSync(dir, { recursive: true });
-  const passwordPath = path.join(dir, 'passwd');
-  const aclPath = path.join(dir, 'acl');
+  const files = mosquittoFilePaths(dir);
   // Write then rename, so a broker reloading meanwhile never reads half a file.
   const writeAtomically = (file: string, text: string, mode: number) => {
     const temporary = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(temporary, text, { mode });
     fs.renameSync(temporary, file);
   };
-  writeAtomically(passwordPath, passwordFile(server ? [server, ...accounts] : accounts), 0o600);
-  writeAtomically(aclPath, aclFile(server?.username ?? null), 0o644);
+  writeAtomically(files.passwordPath, passwordFile(accounts), 0o600);
+  writeAtomically(files.aclPath, aclFile(), 0o644);
+  writeAtomically(files.serverPasswordPath, passwordFile(server ? [server] : []), 0o600);
+  writeAtomically(files.serverAclPath, serverAclFile(server?.username ?? null), 0o644);
   return {
-    passwordPath,
-    aclPath,
+    ...files,
     locks: accounts.length,
     withoutHash,
     serverUsername: server?.username ?? null,

@@ -1,7 +1,9 @@
-import type { ListQuery } from '@latchkey/shared';
+import type { KeysetListQuery } from '@latchkey/shared';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database';
+import { afterCursor, cursorValue } from '../../db/keyset';
 import { containsText } from '../../db/like';
+import { isPostgres, sqliteTrigramQuery } from '../../db/search';
 import { nowIso } from '../../db/mappers';
 import type { DeviceRow, DevicesTable } from '../../db/schema';
 import { credentialIdsBoundTo } from '../credentials/credentials.repository';
@@ -53,6 +55,8 @@ export async function deleteDevice(db: Database, portalId: string, deviceId: str
     .where('portal_id', '=', portalId)
     .where('revoked_at', 'is', null)
     .where('kind', '<>', 'key')
+    // A stay's codes are bound to every lock of its listing: they keep working at the others.
+    .where((eb) => eb.or([eb('variant', 'is', null), eb('variant', '<>', 'stay')]))
     .where('id', 'in', credentialIdsBoundTo(db, portalId, deviceId))
     .execute();
   await db
@@ -82,19 +86,40 @@ const sortColumns = {
   lastSeenAt: 'last_seen_at',
   createdAt: 'created_at',
 } as const;
+/** Sort keys a lock may lack (never reported): their nulls come first ascending, last descending. */
+const nullableSorts: ReadonlySet<DeviceSortField> = new Set(['battery', 'lastSeenAt']);
+const instantSorts: ReadonlySet<DeviceSortField> = new Set(['lastSeenAt', 'createdAt']);
 
 export type DeviceSortField = keyof typeof sortColumns;
 export type DeviceFilterField = 'model' | 'timeZone' | 'online';
 
-/** One page of a portal's locks. */
+/**
+ * One page of a portal's locks, the total matching, and the cursor of the page after (keyset
+ * paging: `query.after`). A search of three characters or more goes through the trigram index
+ * (db/search.ts).
+ */
 export async function listDevices(
   db: Database,
   portalId: string,
-  query: ListQuery<DeviceSortField, DeviceFilterField>,
+  query: KeysetListQuery<DeviceSortField, DeviceFilterField>,
 ) {
   let base = liveDevices(db, portalId);
   if (query.search) {
     const term = query.search;
+    const match = isPostgres(db) ? undefined : await sqliteTrigramQuery(db, 'search_devices', term);
+    if (match !== undefined) {
+      // The FTS rows drive: unary + keeps SQLite off the portal's index, which it otherwise walked,
+      // testing every lock of the portal against them.
+      base = db
+        .selectFrom('devices')
+        .where(sql`+portal_id`, '=', portalId)
+        .where(sql`+deleted_at`, 'is', null)
+        .where(
+          'id',
+          'in',
+          sql<string>`(select k.device_id from search_device_keys k where k.rid in (select rowid from search_devices where search_devices match ${match}))`,
+        );
+    }
     base = base.where((eb) => eb.or([containsText('name', term), containsText('serial', term)]));
   }
   if (query.filterBy === 'online') {
@@ -102,24 +127,57 @@ export async function listDevices(
   } else if (query.filterBy && query.filterValue !== undefined) {
     base = base.where(query.filterBy === 'model' ? 'model' : 'time_zone', '=', query.filterValue as never);
   }
+  const sortBy = query.sortBy ?? 'name';
+  const sort = sql.ref(sortColumns[sortBy]);
+  const nullable = nullableSorts.has(sortBy);
   const direction = query.descending ? 'desc' : 'asc';
-  const [rows, count] = await Promise.all([
-    base
+  const sortKey = cursorValue(db, sort, instantSorts.has(sortBy) ? 'instant' : 'other').as('sort_key');
+  let rows: (DeviceRow & { sort_key: unknown })[];
+  let total: number;
+  if (query.search) {
+    // As the people list: the matches once (materialized), then the page and the total from them.
+    const found = await db
+      .with(
+        (cte) => cte('matches').materialized(),
+        () => base.selectAll().select(sortKey),
+      )
+      .selectFrom('matches')
       .selectAll()
+      .select((eb) => eb.selectFrom('matches').select(eb.fn.countAll().as('n')).as('total'))
+      .$if(query.after !== undefined, (page) =>
+        page.where(afterCursor(sort, sql.ref('id'), query.after!, nullable)),
+      )
       // Locks that never reported (no battery, never seen) come first ascending and last descending,
       // the same on SQLite and PostgreSQL (whose NULL ordering differs).
-      .orderBy(
-        sql`${sql.ref(sortColumns[query.sortBy ?? 'name'])} is null`,
-        direction === 'asc' ? 'desc' : 'asc',
-      )
-      .orderBy(sortColumns[query.sortBy ?? 'name'], direction)
+      .$if(nullable, (page) => page.orderBy(sql`${sort} is null`, direction === 'asc' ? 'desc' : 'asc'))
+      .orderBy(sort, direction)
       .orderBy('id', direction)
       .limit(query.limit)
       .offset(query.skip)
-      .execute(),
-    base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: count.total };
+      .execute();
+    rows = found.map(({ total: _, ...row }) => row as DeviceRow & { sort_key: unknown });
+    if (found.length > 0) total = Number(found[0]!.total);
+    else if (query.skip === 0 && !query.after) total = 0;
+    else total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  } else {
+    let page = base.selectAll().select(sortKey);
+    if (query.after) page = page.where(afterCursor(sort, sql.ref('id'), query.after, nullable));
+    if (nullable) page = page.orderBy(sql`${sort} is null`, direction === 'asc' ? 'desc' : 'asc');
+    const [found, count] = await Promise.all([
+      page.orderBy(sort, direction).orderBy('id', direction).limit(query.limit).offset(query.skip).execute(),
+      base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    rows = found;
+    total = Number(count.n);
+  }
+  const last = rows.length === query.limit ? rows[rows.length - 1] : undefined;
+  const next = last && {
+    sortBy,
+    descending: query.descending,
+    value: last.sort_key as string | number | null,
+    id: last.id,
+  };
+  return { rows: rows.map(({ sort_key: _, ...row }) => row), total, next };
 }
 
 /** Locks whose last reported battery is below `level`, or below their own low level. */

@@ -6,6 +6,7 @@ import {
   devicesPageSchema,
   devicesQuerySchema,
   deviceUpdateSchema,
+  idSchema,
   lowBatteryQuerySchema,
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -23,7 +24,7 @@ import {
   saveDevice,
 } from './devices.service';
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
+const idParams = z.object({ id: idSchema });
 const config = { access: access.portalAdmin };
 const tags = ['devices'];
 

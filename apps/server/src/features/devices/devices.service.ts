@@ -6,15 +6,18 @@ import type {
   DevicesQuery,
   DeviceUpdate,
 } from '@latchkey/shared';
+import { encodeListCursor } from '@latchkey/shared';
 import type { DeviceRow } from '../../db/schema';
 import type { Database } from '../../db/database';
 import { nowIso, toCount } from '../../db/mappers';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { recordChange } from '../audit/audit.repository';
+import { changeAccess } from '../access/touched-locks';
 import { assertCodeAllowed } from '../credentials/code-rules';
 import { bindCredentialToDevice, insertCredential } from '../credentials/credentials.repository';
 import { findPortalById } from '../portals/portals.repository';
+import { assertPortalMayGrow } from '../subscriptions/subscriptions.service';
 import { toDevice } from './device.presenter';
 import { deleteDevice, findDevice, insertDevice, listDevices, updateDevice } from './devices.repository';
 
@@ -49,10 +52,12 @@ export async function createDevice(
   input: DeviceCreate,
   alsoInside?: (trx: Database, device: DeviceRow) => Promise<void>,
 ): Promise<DeviceCreated> {
+  // A lapsed portal (a paid plan not paid up) keeps its locks but adds none (subscriptions.service).
+  await assertPortalMayGrow(db, context.portalId);
   const deviceSecret = crypto.randomBytes(32).toString('base64url');
   const id = crypto.randomUUID();
   const now = nowIso();
-  return db.transaction().execute(async (trx) => {
+  return changeAccess(db, async (trx, touch) => {
     await insertDevice(trx, {
       id,
       portal_id: context.portalId,
@@ -67,6 +72,8 @@ export async function createDevice(
     });
     const row = (await findDevice(trx, context.portalId, id))!;
     await alsoInside?.(trx, row);
+    // Its first credential set (and a code lock's master code in it).
+    await touch(context.portalId, { locks: [id] });
     const device = toDevice(row);
     await recordChange(trx, context, {
       action: 'device.create',
@@ -121,9 +128,11 @@ export async function saveDevice(
   deviceId: string,
   update: DeviceUpdate,
 ) {
-  return db.transaction().execute(async (trx) => {
+  return changeAccess(db, async (trx, touch) => {
     const before = toDevice(await requireDevice(trx, context.portalId, deviceId));
     await updateDevice(trx, context.portalId, deviceId, update);
+    // Its time zone is in its set (schedules are read on its wall clock).
+    await touch(context.portalId, { locks: [deviceId] });
     const after = toDevice((await findDevice(trx, context.portalId, deviceId))!);
     await recordChange(trx, context, {
       action: 'device.update',
@@ -151,6 +160,6 @@ export async function removeDevice(db: Database, context: ChangeContext, deviceI
 }
 
 export async function getDevicesPage(db: Database, portalId: string, query: DevicesQuery) {
-  const { rows, total } = await listDevices(db, portalId, query);
-  return { items: rows.map(toDevice), total: toCount(total) };
+  const { rows, total, next } = await listDevices(db, portalId, query);
+  return { items: rows.map(toDevice), total: toCount(total), ...(next && { next: encodeListCursor(next) }) };
 }

@@ -1,7 +1,11 @@
 import crypto from 'node:crypto';
+import { memberNameColumn } from '../portals/memberships.repository';
 import type { AccessDenialReason, DeviceEventType } from '@latchkey/shared';
+import type { Insertable } from 'kysely';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
+import type { DeviceEventsTable } from '../../db/schema';
+import { powerOfTwoChunks } from '../../db/statement-shapes';
 
 export interface IncomingDeviceEvent {
   portalId: string;
@@ -41,6 +45,28 @@ export async function recordDeviceEvent(db: Database, event: IncomingDeviceEvent
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
+/**
+ * Stores many lock events in as few statements as the batch needs (multi-row inserts), each once
+ * per (lock, event id) as recordDeviceEvent does. Answers the `deviceId eventId` keys it stored;
+ * the others were stored before. Run it inside the transaction that makes the batch durable.
+ */
+export async function insertDeviceEvents(
+  db: Database,
+  rows: Insertable<DeviceEventsTable>[],
+): Promise<Set<string>> {
+  const stored = new Set<string>();
+  for (const chunk of powerOfTwoChunks(rows)) {
+    const inserted = await db
+      .insertInto('device_events')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['device_id', 'event_id']).doNothing())
+      .returning(['device_id', 'event_id'])
+      .execute();
+    for (const row of inserted) stored.add(`${row.device_id} ${row.event_id}`);
+  }
+  return stored;
+}
+
 /** One page of a portal's lock events with lock and person names. */
 export async function listDeviceEvents(
   db: Database,
@@ -66,6 +92,9 @@ export async function listDeviceEvents(
       join.onRef('d.id', '=', 'e.device_id').onRef('d.portal_id', '=', 'e.portal_id'),
     )
     .leftJoin('users as u', 'u.id', 'e.user_id')
+    .leftJoin('memberships as m', (join) =>
+      join.onRef('m.user_id', '=', 'e.user_id').onRef('m.portal_id', '=', 'e.portal_id'),
+    )
     .where('e.portal_id', '=', portalId);
   if (query.deviceId) base = base.where('e.device_id', '=', query.deviceId);
   if (query.userId) base = base.where('e.user_id', '=', query.userId);
@@ -80,8 +109,8 @@ export async function listDeviceEvents(
       .select([
         'd.name as device_name',
         'u.email as user_email',
-        'u.first_name as user_first_name',
-        'u.last_name as user_last_name',
+        memberNameColumn('first_name').as('user_first_name'),
+        memberNameColumn('last_name').as('user_last_name'),
       ])
       .orderBy('e.occurred_at', direction)
       .orderBy('e.id', direction)

@@ -4,6 +4,7 @@ import {
   deviceEventsQuerySchema,
   deviceLogsPageSchema,
   deviceLogsQuerySchema,
+  idSchema,
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,7 +13,7 @@ import { errorResponses } from '../../http/responses';
 import { getActivity, getDeviceLogs, getEventsOfDevice, getHistory } from './events.service';
 
 const config = { access: access.portalAdmin };
-const idParams = z.object({ id: z.string().min(1).max(64) });
+const idParams = z.object({ id: idSchema });
 const tags = ['events'];
 
 /** What locks report, and the portal-wide activity feed (brief §2 activity). */

@@ -1,4 +1,5 @@
 import type { GroupInput, ListQuery } from '@latchkey/shared';
+import { memberNameColumn } from '../portals/memberships.repository';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database';
 import { containsText } from '../../db/like';
@@ -98,10 +99,14 @@ export function listGroupUsers(db: Database, portalId: string, groupId: string) 
   return db
     .selectFrom('group_users as gu')
     .innerJoin('users as u', 'u.id', 'gu.user_id')
-    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name'])
+    .innerJoin('memberships as m', (join) =>
+      join.onRef('m.user_id', '=', 'gu.user_id').onRef('m.portal_id', '=', 'gu.portal_id'),
+    )
+    .select(['u.id', 'u.email'])
+    .select([memberNameColumn('first_name').as('first_name'), memberNameColumn('last_name').as('last_name')])
     .where('gu.portal_id', '=', portalId)
     .where('gu.group_id', '=', groupId)
-    .orderBy('u.first_name')
+    .orderBy('first_name')
     .orderBy('u.email')
     .execute();
 }

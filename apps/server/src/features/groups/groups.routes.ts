@@ -5,6 +5,7 @@ import {
   groupsPageSchema,
   groupsQuerySchema,
   groupUserSchema,
+  idSchema,
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,7 +24,7 @@ import {
   saveGroup,
 } from './groups.service';
 
-const id = z.string().min(1).max(64);
+const id = idSchema;
 const config = { access: access.portalAdmin };
 const tags = ['groups'];
 const noContent = { 204: z.null(), ...errorResponses };

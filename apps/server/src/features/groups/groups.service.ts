@@ -5,6 +5,7 @@ import { toCount, toIso } from '../../db/mappers';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { recordChange } from '../audit/audit.repository';
+import { changeAccess } from '../access/touched-locks';
 import { findDevice, listDevices } from '../devices/devices.repository';
 import { findMember, findMembers } from '../portals/memberships.repository';
 import {
@@ -94,8 +95,10 @@ export async function saveGroup(
 }
 
 export async function removeGroup(db: Database, context: ChangeContext, groupId: string) {
-  await db.transaction().execute(async (trx) => {
+  await changeAccess(db, async (trx, touch) => {
     const before = await requireGroup(trx, context.portalId, groupId);
+    // Its members lose the group's locks: named while the group still links them.
+    await touch(context.portalId, { group: groupId });
     await deleteGroup(trx, context.portalId, groupId);
     await recordChange(trx, context, {
       action: 'group.delete',
@@ -114,9 +117,7 @@ export async function getGroupUsers(db: Database, portalId: string, groupId: str
 export async function getPossibleGroupUsers(db: Database, portalId: string, groupId: string) {
   await requireGroup(db, portalId, groupId);
   const inGroup = new Set((await listGroupUsers(db, portalId, groupId)).map((u) => u.id));
-  return (await findMembers(db, portalId))
-    .filter((m) => !inGroup.has(m.id) && m.status !== 'invited')
-    .map(toUserRef);
+  return (await findMembers(db, portalId)).filter((m) => !inGroup.has(m.id)).map(toUserRef);
 }
 
 export async function getGroupDevices(db: Database, portalId: string, groupId: string) {
@@ -144,7 +145,7 @@ export async function changeGroupLink(
   link: { userId: string } | { deviceId: string },
   linked: boolean,
 ) {
-  await db.transaction().execute(async (trx) => {
+  await changeAccess(db, async (trx, touch) => {
     const group = await requireGroup(trx, context.portalId, groupId);
     let label: string;
     if ('userId' in link) {
@@ -157,6 +158,8 @@ export async function changeGroupLink(
       label = device.name;
     }
     await (linked ? linkGroup : unlinkGroup)(trx, context.portalId, groupId, link);
+    // A person joining or leaving changes every lock of the group; a lock, only itself.
+    await touch(context.portalId, 'userId' in link ? { group: groupId } : { locks: [link.deviceId] });
     const what = 'userId' in link ? 'user' : 'device';
     const change = { group: group.name, [what]: label };
     await recordChange(trx, context, {

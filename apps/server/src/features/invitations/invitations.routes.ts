@@ -1,4 +1,5 @@
 import {
+  idSchema,
   invitationSchema,
   inviteAnsweredSchema,
   inviteResponseSchema,
@@ -6,11 +7,13 @@ import {
   userInvitedSchema,
   userInviteSchema,
 } from '@latchkey/shared';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicUrlOf } from '../../config';
 import { access, changeContext, signedIn } from '../../http/access';
 import { errorResponses } from '../../http/responses';
+import type { InviteSender } from '../invites/invites.service';
 import { issueSessionToken } from '../auth/session.service';
 import {
   answerInvitation,
@@ -26,6 +29,10 @@ const portalAnswerSchema = z.object({ status: z.enum(['accepted', 'declined']), 
 /** Inviting people by email, and answering invitations (brief §7 Users and Portal). */
 export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
   const publicUrl = publicUrlOf(app.config);
+  const sender = (request: FastifyRequest): InviteSender => ({
+    user: signedIn(request).user,
+    throttle: app.mailThrottle,
+  });
 
   app.post(
     '/user/invite',
@@ -39,7 +46,9 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await invitePerson(app.db, changeContext(request), publicUrl, request.body)),
+      reply
+        .status(201)
+        .send(await invitePerson(app.db, changeContext(request), publicUrl, sender(request), request.body)),
   );
 
   app.post(
@@ -49,11 +58,12 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Send an invitation again, with a new link and a new period',
-        params: z.object({ id: z.string().min(1).max(64) }),
+        params: z.object({ id: idSchema }),
         response: { 200: userInvitedSchema, ...errorResponses },
       },
     },
-    async (request) => reinvitePerson(app.db, changeContext(request), publicUrl, request.params.id),
+    async (request) =>
+      reinvitePerson(app.db, changeContext(request), publicUrl, sender(request), request.params.id),
   );
 
   app.post(
@@ -103,12 +113,18 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
           tags,
           summary:
             answer === 'accept' ? 'Accept an invitation to a portal' : 'Decline an invitation to a portal',
-          params: z.object({ id: z.string().min(1).max(64) }),
+          params: z.object({ id: idSchema }),
           response: { 200: portalAnswerSchema, ...errorResponses },
         },
       },
       async (request) =>
-        answerPortalInvitation(app.db, signedIn(request), request.params.id, answer === 'accept', request.ip),
+        answerPortalInvitation(
+          app.db,
+          signedIn(request).user,
+          request.params.id,
+          answer === 'accept',
+          request.ip,
+        ),
     );
   }
 };

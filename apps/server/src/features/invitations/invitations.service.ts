@@ -9,16 +9,16 @@ import {
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
 import type { UserRow } from '../../db/schema';
-import type { ChangeContext, RequestAuth } from '../../http/access';
+import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { linkUserToDevice } from '../access/access.repository';
 import { recordChange } from '../audit/audit.repository';
+import { changeAccess, type Touch } from '../access/touched-locks';
 import { findAccountToken, issueAccountToken, markAccountTokenUsed } from '../auth/account-tokens.repository';
 import { assertAcceptablePassword, hashPassword, NO_PASSWORD } from '../auth/password';
 import { findUserByEmail, findUserById, insertUser } from '../auth/users.repository';
 import { findDevices } from '../devices/devices.repository';
 import { findGroup, linkGroup } from '../groups/groups.repository';
-import { enqueueMail } from '../mail/mail.repository';
 import { invitationMail } from '../mail/mail.templates';
 import { toPortalMember } from '../portals/portal.presenter';
 import {
@@ -28,11 +28,16 @@ import {
   updateMembership,
 } from '../portals/memberships.repository';
 import { findPortalById } from '../portals/portals.repository';
+import { assertPortalMayGrow } from '../subscriptions/subscriptions.service';
+import type { InviteSender } from '../invites/invites.service';
 
-// An invitation is a membership in the 'invited' state plus a mail. A person without an account gets
-// one with no password and a link (/invite?token=…) to choose it; a person with an account signs in
-// and accepts on /space/{portalId}, or follows the same link. Invitations can be accepted for
-// INVITATION_DAYS after they were (re)sent; accepting twice is harmless.
+// Adding a person is an invitation (POST portal/user and POST user/invite alike): a membership in the
+// 'invited' state plus a mail to the address. A person without an account gets one with no password
+// (nobody can sign in to it) and a link (/invite?token=…) to choose their own; a person with an account
+// signs in and accepts on /space/{portalId}, or follows the same link. An account made for someone is
+// never given a password or a name by someone else, and the answer is the same whether or not the
+// address had an account. Invitations can be accepted for INVITATION_DAYS after they were (re)sent;
+// accepting twice is harmless.
 
 const INVITATION_MINUTES = INVITATION_DAYS * 24 * 60;
 
@@ -44,34 +49,51 @@ function isExpired(invitedAt: Date | string): boolean {
   return Date.now() - new Date(invitedAt).getTime() > INVITATION_MINUTES * 60_000;
 }
 
-/** Issues a link token and queues the invitation mail. */
-async function sendInvitation(db: Database, context: ChangeContext, publicUrl: string, invitee: UserRow) {
-  const [portal, inviter] = await Promise.all([
-    findPortalById(db, context.portalId),
-    findUserById(db, context.actorUserId),
-  ]);
+/**
+ * Issues a link token and queues the invitation mail through the mail throttle: only a person whose
+ * own address is confirmed invites, within the per-recipient, per-sender and per-portal limits; a
+ * refusal (403, 429) rolls back the change that would have sent it.
+ */
+async function sendInvitation(
+  db: Database,
+  context: ChangeContext,
+  publicUrl: string,
+  sender: InviteSender,
+  invitee: UserRow,
+) {
+  const portal = await findPortalById(db, context.portalId);
   const member = (await findMember(db, context.portalId, invitee.id))!;
   const token = await issueAccountToken(db, invitee.id, 'invitation', INVITATION_MINUTES, context.portalId);
-  const newAccount = invitee.password_hash === NO_PASSWORD;
   const mail = invitationMail({
     portalName: portal!.name,
-    invitedBy: inviter ? nameOf(inviter) : 'An admin',
+    invitedBy: nameOf(sender.user),
     role: member.role,
     link: `${publicUrl}/invite?token=${token}`,
-    newAccount,
+    newAccount: invitee.password_hash === NO_PASSWORD,
     days: INVITATION_DAYS,
   });
-  await enqueueMail(db, { portalId: context.portalId, template: 'invitation', to: invitee.email, ...mail });
+  await sender.throttle.enqueue(db, sender.user, {
+    portalId: context.portalId,
+    template: 'invitation',
+    to: invitee.email,
+    ...mail,
+  });
 }
 
-/** POST user/invite: invites a person by email with a role, groups and locks. */
+/**
+ * POST portal/user and POST user/invite: invites a person by email with a role, the portal's name
+ * for them, and optional groups and locks. The answer tells nothing about the address's account.
+ */
 export async function invitePerson(
   db: Database,
   context: ChangeContext,
   publicUrl: string,
+  sender: InviteSender,
   input: Required<UserInvite>,
 ) {
-  return db.transaction().execute(async (trx) => {
+  // A lapsed portal (a paid plan not paid up) keeps its people but adds none (subscriptions.service).
+  await assertPortalMayGrow(db, context.portalId);
+  return changeAccess(db, async (trx, touch) => {
     let invitee = await findUserByEmail(trx, input.email);
     if (invitee && (await findMember(trx, context.portalId, invitee.id))) {
       throw AppError.conflict(
@@ -88,12 +110,13 @@ export async function invitePerson(
     const now = nowIso();
     if (!invitee) {
       const id = crypto.randomUUID();
+      // No password and no name: the person chooses both when they follow the link.
       await insertUser(trx, {
         id,
         email: input.email,
         password_hash: NO_PASSWORD,
-        first_name: input.firstName,
-        last_name: input.lastName,
+        first_name: '',
+        last_name: '',
         platform_role: null,
         status: 'active',
         email_verified_at: null,
@@ -107,14 +130,20 @@ export async function invitePerson(
       user_id: invitee.id,
       role: input.role,
       status: 'invited',
+      // The portal's own name for them, as typed (possibly empty): until they accept, the portal
+      // sees nothing of their account but the address it typed.
+      first_name: input.firstName,
+      last_name: input.lastName,
       created_at: now,
       updated_at: now,
     });
-    // Links wait with the membership: an invited person opens nothing until they accept.
+    // The portal's credentials (codes, cards…) work at once; the person's app access waits for
+    // them to accept (docs/decisions.md "Adding people").
     for (const groupId of input.groupIds)
       await linkGroup(trx, context.portalId, groupId, { userId: invitee.id });
     for (const deviceId of deviceIds) await linkUserToDevice(trx, context.portalId, deviceId, invitee.id);
-    await sendInvitation(trx, context, publicUrl, invitee);
+    await touch(context.portalId, { person: invitee.id });
+    await sendInvitation(trx, context, publicUrl, sender, invitee);
     const member = toPortalMember((await findMember(trx, context.portalId, invitee.id))!);
     await recordChange(trx, context, {
       action: 'member.invite',
@@ -127,7 +156,7 @@ export async function invitePerson(
         locks: deviceIds.length,
       },
     });
-    return { member, newAccount: invitee.password_hash === NO_PASSWORD };
+    return { member };
   });
 }
 
@@ -136,6 +165,7 @@ export async function reinvitePerson(
   db: Database,
   context: ChangeContext,
   publicUrl: string,
+  sender: InviteSender,
   userId: string,
 ) {
   return db.transaction().execute(async (trx) => {
@@ -143,14 +173,14 @@ export async function reinvitePerson(
     if (!member) throw AppError.notFound('Person');
     if (member.status !== 'invited') throw AppError.conflict(`${member.email} has already accepted`);
     await updateMembership(trx, context.portalId, userId, {});
-    await sendInvitation(trx, context, publicUrl, (await findUserById(trx, userId))!);
+    await sendInvitation(trx, context, publicUrl, sender, (await findUserById(trx, userId))!);
     await recordChange(trx, context, {
       action: 'member.reinvite',
       entityType: 'member',
       entityId: userId,
       after: { email: member.email },
     });
-    return { member: toPortalMember((await findMember(trx, context.portalId, userId))!), newAccount: false };
+    return { member: toPortalMember((await findMember(trx, context.portalId, userId))!) };
   });
 }
 
@@ -185,8 +215,9 @@ export async function fetchInvitation(db: Database, token: string): Promise<Invi
     .executeTakeFirst();
   return {
     email: user.email,
-    firstName: user.first_name,
-    lastName: user.last_name,
+    // The link reached the address's owner: their account name, or what the portal typed for them.
+    firstName: member.first_name || user.first_name,
+    lastName: member.last_name || user.last_name,
     portal: { _id: portal.id, name: portal.name },
     role: member.role,
     invitedBy: inviter ? nameOf(inviter) : null,
@@ -196,11 +227,33 @@ export async function fetchInvitation(db: Database, token: string): Promise<Invi
   };
 }
 
-/** Moves an invited membership to active, or takes it away; audited in the portal. */
-async function settle(db: Database, portalId: string, userId: string, accept: boolean, ip: string) {
+/**
+ * Moves an invited membership to active, or takes it away; audited in the portal. Once in, a portal
+ * that typed no name for the person shows their account's name. Either way the person's locks
+ * change: they gain opening from the app, or lose everything the portal gave them.
+ */
+async function settle(
+  db: Database,
+  touch: Touch,
+  portalId: string,
+  userId: string,
+  accept: boolean,
+  ip: string,
+) {
   const context: ChangeContext = { portalId, actorUserId: userId, ip };
-  if (accept) await updateMembership(db, portalId, userId, { status: 'active' });
-  else await deleteMembership(db, portalId, userId);
+  await touch(portalId, { person: userId });
+  if (accept) {
+    await updateMembership(db, portalId, userId, { status: 'active' });
+    for (const part of ['first_name', 'last_name'] as const) {
+      await db
+        .updateTable('memberships')
+        .set({ [part]: null })
+        .where('portal_id', '=', portalId)
+        .where('user_id', '=', userId)
+        .where(part, '=', '')
+        .execute();
+    }
+  } else await deleteMembership(db, portalId, userId);
   await recordChange(db, context, {
     action: accept ? 'member.accept' : 'member.decline',
     entityType: 'member',
@@ -222,7 +275,7 @@ export async function answerInvitation(
     response.accept && response.password
       ? (assertAcceptablePassword(response.password), await hashPassword(response.password))
       : null;
-  return db.transaction().execute(async (trx) => {
+  return changeAccess(db, async (trx, touch) => {
     const { row, user, portal, member } = await invitationBehind(trx, response.token);
     const answered = (status: InviteAnswered['status']) => ({ status, session: null, portalId: portal.id });
     if (member.status !== 'invited') {
@@ -236,7 +289,7 @@ export async function answerInvitation(
     }
     await markAccountTokenUsed(trx, row.id);
     if (!response.accept) {
-      await settle(trx, portal.id, user.id, false, ip);
+      await settle(trx, touch, portal.id, user.id, false, ip);
       // An account made only for this invitation goes with it, so the address can sign up later.
       const elsewhere = await trx
         .selectFrom('memberships')
@@ -258,8 +311,9 @@ export async function answerInvitation(
         .updateTable('users')
         .set({
           password_hash: passwordHash!,
-          first_name: response.firstName ?? user.first_name,
-          last_name: response.lastName ?? user.last_name,
+          // Their own name, or what the portal typed for them if they give none.
+          first_name: response.firstName ?? member.first_name,
+          last_name: response.lastName ?? member.last_name,
           // The link came to this address, so it is proven.
           email_verified_at: nowIso(),
           updated_at: nowIso(),
@@ -267,7 +321,7 @@ export async function answerInvitation(
         .where('id', '=', user.id)
         .execute();
     }
-    await settle(trx, portal.id, user.id, true, ip);
+    await settle(trx, touch, portal.id, user.id, true, ip);
     return {
       answered: answered('accepted'),
       signInUser: needsPassword ? (await findUserById(trx, user.id))! : null,
@@ -278,20 +332,20 @@ export async function answerInvitation(
 /** POST portal/user/portal/{id}/accept and /decline: the signed-in person answers an invitation. */
 export async function answerPortalInvitation(
   db: Database,
-  auth: RequestAuth,
+  user: UserRow,
   portalId: string,
   accept: boolean,
   ip: string,
 ) {
-  return db.transaction().execute(async (trx) => {
-    const member = await findMember(trx, portalId, auth.user.id);
+  return changeAccess(db, async (trx, touch) => {
+    const member = await findMember(trx, portalId, user.id);
     if (!member) throw AppError.notFound('Invitation');
     if (member.status !== 'invited') {
       if (accept) return { status: 'accepted' as const, portalId };
       throw AppError.conflict('You are already a member; leave the portal instead');
     }
     // Otherwise anyone could sign up with someone else's address and take their invitations.
-    if (accept && !auth.user.email_verified_at) {
+    if (accept && !user.email_verified_at) {
       throw AppError.forbidden('Confirm your email address first; then accept the invitation');
     }
     const invitedAt = (
@@ -299,12 +353,12 @@ export async function answerPortalInvitation(
         .selectFrom('memberships')
         .select('updated_at')
         .where('portal_id', '=', portalId)
-        .where('user_id', '=', auth.user.id)
+        .where('user_id', '=', user.id)
         .executeTakeFirstOrThrow()
     ).updated_at;
     if (accept && isExpired(invitedAt))
       throw AppError.badRequest('This invitation has expired; ask for a new one');
-    await settle(trx, portalId, auth.user.id, accept, ip);
+    await settle(trx, touch, portalId, user.id, accept, ip);
     return { status: accept ? ('accepted' as const) : ('declined' as const), portalId };
   });
 }

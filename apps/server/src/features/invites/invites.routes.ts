@@ -1,11 +1,19 @@
-import { deviceInviteInputSchema, deviceInviteSchema } from '@latchkey/shared';
+import { deviceInviteInputSchema, deviceInviteSchema, idSchema } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../http/access';
+import type { FastifyRequest } from 'fastify';
+import { access, actingPortal, changeContext, signedIn } from '../../http/access';
 import { errorResponses } from '../../http/responses';
-import { createInvite, deleteInvite, getInvites, resendInvite, saveInvite } from './invites.service';
+import {
+  createInvite,
+  deleteInvite,
+  getInvites,
+  resendInvite,
+  saveInvite,
+  type InviteSender,
+} from './invites.service';
 
-const id = z.string().min(1).max(64);
+const id = idSchema;
 const deviceParams = z.object({ id });
 const inviteParams = z.object({ id, inviteId: id });
 const config = { access: access.portalAdmin };
@@ -13,6 +21,10 @@ const tags = ['device invites'];
 
 /** Device invites: guests get a time-bounded access code for one lock (brief §7 Devices). */
 export const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
+  const sender = (request: FastifyRequest): InviteSender => ({
+    user: signedIn(request).user,
+    throttle: app.mailThrottle,
+  });
   app.get(
     '/device/:id/invite',
     {
@@ -41,7 +53,15 @@ export const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) =>
       reply
         .status(201)
-        .send(await createInvite(app.db, changeContext(request), request.params.id, request.body)),
+        .send(
+          await createInvite(
+            app.db,
+            changeContext(request),
+            request.params.id,
+            request.body,
+            sender(request),
+          ),
+        ),
   );
   app.post(
     '/device/:id/invite/:inviteId',
@@ -56,7 +76,14 @@ export const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      saveInvite(app.db, changeContext(request), request.params.id, request.params.inviteId, request.body),
+      saveInvite(
+        app.db,
+        changeContext(request),
+        request.params.id,
+        request.params.inviteId,
+        request.body,
+        sender(request),
+      ),
   );
   app.delete(
     '/device/:id/invite/:inviteId',
@@ -86,6 +113,12 @@ export const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      resendInvite(app.db, changeContext(request), request.params.id, request.params.inviteId),
+      resendInvite(
+        app.db,
+        changeContext(request),
+        request.params.id,
+        request.params.inviteId,
+        sender(request),
+      ),
   );
 };

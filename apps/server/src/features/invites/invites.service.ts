@@ -2,10 +2,11 @@ import crypto from 'node:crypto';
 import { LOCK_MODELS, localWallTime, type DeviceInvite, type DeviceInviteInput } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
-import type { DeviceInviteRow, DeviceRow } from '../../db/schema';
+import type { DeviceInviteRow, DeviceRow, UserRow } from '../../db/schema';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { recordChange } from '../audit/audit.repository';
+import { changeAccess } from '../access/touched-locks';
 import { assertCodeAllowed, generateFreeCode } from '../credentials/code-rules';
 import {
   bindCredentialToDevice,
@@ -15,7 +16,7 @@ import {
   updateCredential,
 } from '../credentials/credentials.repository';
 import { findDevice } from '../devices/devices.repository';
-import { enqueueMail } from '../mail/mail.repository';
+import type { MailThrottle } from '../mail/mail-throttle';
 import { deviceInvitationMail } from '../mail/mail.templates';
 import { findPortalById } from '../portals/portals.repository';
 import {
@@ -30,6 +31,14 @@ import {
 
 // A device invite gives a guest without an account a code for one lock, in a weekly window between
 // two dates (the lock's calendar). The code is a credential of holder type 'guest', bound to the lock.
+// Its mail goes through the mail throttle (mail-throttle.ts): only a person whose address is
+// confirmed sends it, within the per-recipient, per-sender and per-portal limits.
+
+/** Who makes the portal send an invitation mail, and the throttle it goes through. */
+export interface InviteSender {
+  user: UserRow;
+  throttle: MailThrottle;
+}
 
 type InviteInput = Required<Omit<DeviceInviteInput, 'code'>> & { code?: string };
 
@@ -105,8 +114,14 @@ async function chooseCode(
   return generateFreeCode(db, portalId, Math.min(Math.max(6, limits.min), limits.max));
 }
 
-/** Queues the invitation mail and counts it as sent. */
-async function sendInvitation(db: Database, context: ChangeContext, device: DeviceRow, invite: DeviceInvite) {
+/** Queues the invitation mail (403/429 from the throttle roll the change back) and counts it as sent. */
+async function sendInvitation(
+  db: Database,
+  context: ChangeContext,
+  sender: InviteSender,
+  device: DeviceRow,
+  invite: DeviceInvite,
+) {
   if (!invite.email) {
     const message = 'is needed to send the invitation';
     throw AppError.badRequest(`email ${message}`, [{ path: 'body.email', message }]);
@@ -122,7 +137,7 @@ async function sendInvitation(db: Database, context: ChangeContext, device: Devi
     endDate: invite.endDate,
     timeZone: device.time_zone,
   });
-  await enqueueMail(db, {
+  await sender.throttle.enqueue(db, sender.user, {
     portalId: context.portalId,
     template: 'device_invitation',
     to: invite.email,
@@ -144,14 +159,26 @@ export async function getInvites(db: Database, portalId: string, deviceId: strin
   return Promise.all(rows.map((row) => present(db, device, row)));
 }
 
+/** 400 for a window that has already ended on the lock's calendar: the code could never open it. */
+function assertNotEnded(device: DeviceRow, input: InviteInput): void {
+  const today = localWallTime(new Date(), device.time_zone).date;
+  if (input.endDate < today) {
+    const message = `is in the past (today is ${today} where ${device.name} is)`;
+    throw AppError.badRequest(`endDate ${message}`, [{ path: 'body.endDate', message }]);
+  }
+}
+
+/** Creates a guest invite; `sender` is needed when it is mailed (`input.send`), not for seed data. */
 export async function createInvite(
   db: Database,
   context: ChangeContext,
   deviceId: string,
   input: InviteInput,
+  sender?: InviteSender,
 ): Promise<DeviceInvite> {
-  return db.transaction().execute(async (trx) => {
+  return changeAccess(db, async (trx, touch) => {
     const device = await requireDevice(trx, context.portalId, deviceId);
+    assertNotEnded(device, input);
     const code = await chooseCode(trx, context.portalId, device, input);
     const credentialId = crypto.randomUUID();
     const now = nowIso();
@@ -179,9 +206,11 @@ export async function createInvite(
       created_at: now,
       updated_at: now,
     });
+    await touch(context.portalId, { locks: [deviceId] });
     let invite = await present(trx, device, (await findInvite(trx, context.portalId, deviceId, id))!);
     if (input.send) {
-      await sendInvitation(trx, context, device, invite);
+      if (!sender) throw new Error('mailing an invite needs its sender');
+      await sendInvitation(trx, context, sender, device, invite);
       invite = await present(trx, device, (await findInvite(trx, context.portalId, deviceId, id))!);
     }
     await recordChange(trx, context, {
@@ -201,11 +230,13 @@ export async function saveInvite(
   deviceId: string,
   inviteId: string,
   input: InviteInput,
+  sender: InviteSender,
 ): Promise<DeviceInvite> {
-  return db.transaction().execute(async (trx) => {
+  return changeAccess(db, async (trx, touch) => {
     const device = await requireDevice(trx, context.portalId, deviceId);
     const row = await requireInvite(trx, context.portalId, deviceId, inviteId);
     const before = await present(trx, device, row);
+    await touch(context.portalId, { locks: [deviceId] });
     // Without a new code the guest keeps theirs.
     const code = input.code
       ? await chooseCode(trx, context.portalId, device, input, row.credential_id)
@@ -219,7 +250,7 @@ export async function saveInvite(
     });
     let after = await present(trx, device, (await findInvite(trx, context.portalId, deviceId, inviteId))!);
     if (input.send) {
-      await sendInvitation(trx, context, device, after);
+      await sendInvitation(trx, context, sender, device, after);
       after = await present(trx, device, (await findInvite(trx, context.portalId, deviceId, inviteId))!);
     }
     await recordChange(trx, context, {
@@ -235,11 +266,17 @@ export async function saveInvite(
 }
 
 /** Sends the invitation again (the guest lost it). */
-export async function resendInvite(db: Database, context: ChangeContext, deviceId: string, inviteId: string) {
+export async function resendInvite(
+  db: Database,
+  context: ChangeContext,
+  deviceId: string,
+  inviteId: string,
+  sender: InviteSender,
+) {
   return db.transaction().execute(async (trx) => {
     const device = await requireDevice(trx, context.portalId, deviceId);
     const invite = await present(trx, device, await requireInvite(trx, context.portalId, deviceId, inviteId));
-    await sendInvitation(trx, context, device, invite);
+    await sendInvitation(trx, context, sender, device, invite);
     await recordChange(trx, context, {
       action: 'invite.resend',
       entityType: 'device_invite',
@@ -253,12 +290,13 @@ export async function resendInvite(db: Database, context: ChangeContext, deviceI
 
 /** Deletes an invite: the guest's code stops working. */
 export async function deleteInvite(db: Database, context: ChangeContext, deviceId: string, inviteId: string) {
-  await db.transaction().execute(async (trx) => {
+  await changeAccess(db, async (trx, touch) => {
     const device = await findDevice(trx, context.portalId, deviceId);
     if (!device) throw AppError.notFound('Lock');
     const row = await requireInvite(trx, context.portalId, deviceId, inviteId);
     const before = await present(trx, device, row);
     await revokeCredential(trx, context.portalId, row.credential_id);
+    await touch(context.portalId, { locks: [deviceId] });
     await updateInvite(trx, context.portalId, inviteId, { deleted_at: nowIso() });
     await recordChange(trx, context, {
       action: 'invite.delete',

@@ -1,8 +1,8 @@
+import type { DeviceEvent } from '@latchkey/shared';
 import type { FastifyInstance } from 'fastify';
 import type { LockActivityListener } from '../device-link/device-link.service';
 import { toDevice } from '../devices/device.presenter';
 import { findDevice } from '../devices/devices.repository';
-import { getStoredDeviceEvent } from '../events/events.service';
 
 /**
  * What locks report, onto the live channel: each stored event and each status change, as the
@@ -11,11 +11,21 @@ import { getStoredDeviceEvent } from '../events/events.service';
  */
 export function liveDeviceActivity(app: FastifyInstance): LockActivityListener {
   return {
-    async eventStored(portalId, deviceId, eventId) {
-      const event = await getStoredDeviceEvent(app.db, portalId, deviceId, eventId);
-      if (!event) return;
-      const alerted = await app.alerts.eventStored(portalId, event);
-      await app.live.publishDeviceEvent(portalId, event, { builtInAlert: !alerted });
+    // Each batch of stored events comes as it was inserted (no reading back); the alert rules are
+    // read once per portal of the batch.
+    async eventsStored(stored) {
+      const byPortal = new Map<string, DeviceEvent[]>();
+      for (const { portalId, event } of stored) {
+        const events = byPortal.get(portalId) ?? [];
+        events.push(event);
+        byPortal.set(portalId, events);
+      }
+      for (const [portalId, events] of byPortal) {
+        const alerted = await app.alerts.eventsStored(portalId, events);
+        for (const event of events) {
+          await app.live.publishDeviceEvent(portalId, event, { builtInAlert: !alerted.has(event._id) });
+        }
+      }
     },
     async statusChanged(portalId, deviceId, previous) {
       const row = await findDevice(app.db, portalId, deviceId);

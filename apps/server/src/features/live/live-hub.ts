@@ -1,10 +1,14 @@
 import {
   LIVE_AUTH_TIMEOUT_MS,
   LIVE_CLOSE_CODES,
+  liveAudienceIncludes,
+  liveAudienceRuleOf,
   liveClientMessageSchema,
   livePortalMessageSchema,
   type Device,
   type DeviceEvent,
+  type LiveAudience,
+  type LiveMember,
   type LivePortalMessage,
   type LiveServerMessage,
 } from '@latchkey/shared';
@@ -26,12 +30,21 @@ const MAX_PENDING_CLIENT_MESSAGES = 16;
 /** Thrown by `LiveSessions.verify` when the session is no good (the socket is then closed). */
 export class LiveSessionEnded extends Error {}
 
+/**
+ * What a subscriber receives of its portal: everything (its admins, platform staff acting there),
+ * or, for a basic user, the messages whose audience includes them (LIVE_AUDIENCES).
+ */
+export type LiveScope = { role: 'admin' } | ({ role: 'user' } & LiveMember);
+
 /** How the hub checks people: the HTTP API's own rules, wired in by the plugin. */
 export interface LiveSessions<Person> {
   /** The person behind a session token; throws LiveSessionEnded when it is not (or no longer) valid. */
   verify(token: string): Promise<Person>;
-  /** Whether the person may act in the portal (the portal-override rule). */
-  mayActIn(person: Person, portalId: string): Promise<boolean>;
+  /**
+   * What the person may receive of the portal, or null when they may not act there (the
+   * portal-override rule). Read on subscribe and at each session check, never per message.
+   */
+  scopeIn(person: Person, portalId: string): Promise<LiveScope | null>;
 }
 
 export interface LiveHubOptions {
@@ -48,6 +61,8 @@ interface Connection<Person> {
   token: string | null;
   person: Person | null;
   portalId: string | null;
+  /** Set with portalId: what this socket receives of the portal. */
+  scope: LiveScope | null;
   /** Messages and checks of one socket run one after another, in arrival order. */
   queue: Promise<void>;
   /** Client messages waiting in the queue: a client that floods the server is cut off. */
@@ -77,7 +92,7 @@ export class LiveHub<Person = unknown> {
   ) {
     this.bus = createBus((portalId, json) => this.deliver(portalId, json));
     this.timers = [
-      setInterval(() => void this.recheckSessions(), options.sessionCheckMs),
+      setInterval(() => void this.recheckPeriodically(), options.sessionCheckMs),
       setInterval(() => this.pingAll(), options.pingMs ?? 30_000),
     ];
     for (const timer of this.timers) timer.unref();
@@ -124,20 +139,59 @@ export class LiveHub<Person = unknown> {
     if (notification) await this.publish(portalId, { type: 'notification', notification });
   }
 
-  /** From the bus: hands one published message to this server's subscribers of the portal. */
+  /**
+   * From the bus: hands one published message to this server's subscribers of the portal that
+   * its audience includes. Admins get the text as published; for basic users the message is read
+   * (and its member view written) once, then each socket costs a set lookup: no database read.
+   */
   private deliver(portalId: string, json: string): void {
-    for (const connection of this.subscribers.get(portalId) ?? []) {
-      const { socket } = connection;
-      if (socket.readyState !== WebSocket.OPEN) continue;
-      // ws queues without blocking; a socket that cannot drain is closed so it cannot hoard memory.
-      if (socket.bufferedAmount > (this.options.maxBufferedBytes ?? 1024 * 1024)) {
-        this.end(connection, LIVE_CLOSE_CODES.tooSlow, 'Too slow to keep up; reconnect');
+    const subscribers = this.subscribers.get(portalId);
+    if (!subscribers) return;
+    // Read on the first basic user's turn; null: none of them receives it.
+    let forMembers: MemberDelivery | null | undefined;
+    for (const connection of subscribers) {
+      const scope = connection.scope;
+      if (!scope) continue;
+      if (scope.role === 'admin') {
+        this.sendText(connection, json);
         continue;
       }
-      socket.send(json, (error) => {
-        if (error) this.log.debug({ err: error }, 'live channel: send failed');
-      });
+      if (forMembers === undefined) forMembers = this.memberDelivery(json);
+      if (forMembers && liveAudienceIncludes(forMembers.audience, scope)) {
+        this.sendText(connection, forMembers.json);
+      }
     }
+  }
+
+  /** Who among basic users receives a published message, and what; null: none of them. */
+  private memberDelivery(json: string): MemberDelivery | null {
+    try {
+      // Checked against the contract when published; the bus carries it as text.
+      const message = JSON.parse(json) as LivePortalMessage;
+      const rule = liveAudienceRuleOf(message.type);
+      // A type this server does not know (a newer server published it): admins only.
+      if (!rule) return null;
+      const audience = rule.audience(message);
+      if (audience.kind === 'admins') return null;
+      return { audience, json: rule.memberView ? JSON.stringify(rule.memberView(message)) : json };
+    } catch (error) {
+      // Unreadable: admins still get the text as it came, basic users nothing.
+      this.log.error({ err: error }, 'live channel: could not read a published message');
+      return null;
+    }
+  }
+
+  private sendText(connection: Connection<Person>, json: string): void {
+    const { socket } = connection;
+    if (socket.readyState !== WebSocket.OPEN) return;
+    // ws queues without blocking; a socket that cannot drain is closed so it cannot hoard memory.
+    if (socket.bufferedAmount > (this.options.maxBufferedBytes ?? 1024 * 1024)) {
+      this.end(connection, LIVE_CLOSE_CODES.tooSlow, 'Too slow to keep up; reconnect');
+      return;
+    }
+    socket.send(json, (error) => {
+      if (error) this.log.debug({ err: error }, 'live channel: send failed');
+    });
   }
 
   /** Takes a freshly opened socket: it must authenticate within LIVE_AUTH_TIMEOUT_MS. */
@@ -151,6 +205,7 @@ export class LiveHub<Person = unknown> {
       token: null,
       person: null,
       portalId: null,
+      scope: null,
       queue: Promise.resolve(),
       pending: 0,
       answeredPing: true,
@@ -256,7 +311,8 @@ export class LiveHub<Person = unknown> {
   private async subscribe(connection: Connection<Person>, person: Person, portalId: string): Promise<void> {
     // Switching: the old portal's messages stop whether or not the new portal is allowed.
     await this.leave(connection);
-    if (!(await this.sessions.mayActIn(person, portalId))) {
+    const scope = await this.sessions.scopeIn(person, portalId);
+    if (!scope) {
       this.send(connection, {
         type: 'error',
         code: 'portal_override_denied',
@@ -270,6 +326,7 @@ export class LiveHub<Person = unknown> {
       return;
     }
     connection.portalId = portalId;
+    connection.scope = scope;
     let set = this.subscribers.get(portalId);
     if (!set) this.subscribers.set(portalId, (set = new Set()));
     set.add(connection);
@@ -280,38 +337,47 @@ export class LiveHub<Person = unknown> {
     const portalId = connection.portalId;
     if (!portalId) return;
     connection.portalId = null;
+    connection.scope = null;
     const set = this.subscribers.get(portalId);
     set?.delete(connection);
     if (set?.size === 0) this.subscribers.delete(portalId);
     await this.bus.unwatch(portalId);
   }
 
-  /**
-   * Sign-out, a password change, a suspension or a lost membership must end what a socket
-   * receives, as they end the HTTP session; tokens carry no push, so each socket is checked again.
-   */
-  private async recheckSessions(): Promise<void> {
+  /** The timer's check: skipped while the previous one still runs. */
+  private async recheckPeriodically(): Promise<void> {
     if (this.checking || this.closing) return;
     this.checking = true;
     try {
-      const checks = [...this.connections]
-        .filter((connection) => connection.token !== null)
-        .map(
-          (connection) =>
-            new Promise<void>((resolve) => {
-              this.enqueue(connection, async () => {
-                try {
-                  await this.recheck(connection);
-                } finally {
-                  resolve();
-                }
-              });
-            }),
-        );
-      await Promise.all(checks);
+      await this.recheckSessions();
     } finally {
       this.checking = false;
     }
+  }
+
+  /**
+   * Checks every socket's session and scope again now (the timer does so every sessionCheckMs).
+   * Sign-out, a password change, a suspension or a lost membership must end what a socket
+   * receives, as they end the HTTP session, and a role or the locks a person reaches decide what
+   * it receives; tokens carry no push, so each socket is checked again. Resolves once each socket
+   * has been checked, after anything already queued on it.
+   */
+  async recheckSessions(): Promise<void> {
+    const checks = [...this.connections]
+      .filter((connection) => connection.token !== null)
+      .map(
+        (connection) =>
+          new Promise<void>((resolve) => {
+            this.enqueue(connection, async () => {
+              try {
+                await this.recheck(connection);
+              } finally {
+                resolve();
+              }
+            });
+          }),
+      );
+    await Promise.all(checks);
   }
 
   private async recheck(connection: Connection<Person>): Promise<void> {
@@ -320,14 +386,20 @@ export class LiveHub<Person = unknown> {
     if (person === null || connection.closed) return;
     connection.person = person;
     const portalId = connection.portalId;
-    if (portalId && !(await this.sessions.mayActIn(person, portalId))) {
-      await this.leave(connection);
-      this.send(connection, {
-        type: 'error',
-        code: 'portal_override_denied',
-        message: 'You may no longer act in that portal',
-      });
+    if (!portalId) return;
+    const scope = await this.sessions.scopeIn(person, portalId);
+    if (connection.closed) return;
+    if (scope) {
+      // An admin made a basic user, a person added to or removed from a group: from now on.
+      connection.scope = scope;
+      return;
     }
+    await this.leave(connection);
+    this.send(connection, {
+      type: 'error',
+      code: 'portal_override_denied',
+      message: 'You may no longer act in that portal',
+    });
   }
 
   private pingAll(): void {
@@ -362,6 +434,12 @@ export class LiveHub<Person = unknown> {
       this.log.warn({ err: error }, 'live channel: could not stop watching a portal');
     }
   }
+}
+
+/** Which basic users receive a published message, and the text they receive. */
+interface MemberDelivery {
+  audience: LiveAudience;
+  json: string;
 }
 
 function safeJson(text: string | null): unknown {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../http/errors';
+import { listAccessPaths } from '../access/access.repository';
 import { authenticateToken } from '../auth/session.service';
 import { actingPortalFor } from '../portals/acting-portal.service';
 import { listMembershipsOfUser } from '../portals/memberships.repository';
@@ -34,9 +35,14 @@ export async function registerLive(app: FastifyInstance, config: Config): Promis
         throw error;
       }
     },
-    async mayActIn(user, portalId) {
+    async scopeIn(user, portalId) {
       const memberships = await listMembershipsOfUser(app.db, user.id);
-      return (await actingPortalFor(app.db, user, memberships, portalId)) !== null;
+      const acting = await actingPortalFor(app.db, user, memberships, portalId);
+      if (!acting) return null;
+      if (acting.role === 'admin') return { role: 'admin' };
+      // A basic user: what concerns them and the locks they reach, as the member routes show.
+      const reach = await listAccessPaths(app.db, portalId, { userId: user.id });
+      return { role: 'user', userId: user.id, deviceIds: new Set(reach.map((path) => path.deviceId)) };
     },
   };
   const log = app.log.child({ feature: 'live' });

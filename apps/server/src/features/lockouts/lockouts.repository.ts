@@ -76,23 +76,6 @@ export async function listLockoutDevices(db: Database, portalId: string, lockout
   return byLockout;
 }
 
-/** The lockouts that cover a lock (any time: past, present and future). */
-export function listLockoutsOfDevice(
-  db: Database,
-  portalId: string,
-  deviceId: string,
-): Promise<LockoutRow[]> {
-  return db
-    .selectFrom('lockouts as l')
-    .innerJoin('lockout_devices as ld', (j) =>
-      j.onRef('ld.lockout_id', '=', 'l.id').onRef('ld.portal_id', '=', 'l.portal_id'),
-    )
-    .selectAll('l')
-    .where('l.portal_id', '=', portalId)
-    .where('ld.device_id', '=', deviceId)
-    .execute();
-}
-
 /** Writes a lockout and replaces its set of locks. */
 export async function saveLockout(
   db: Database,

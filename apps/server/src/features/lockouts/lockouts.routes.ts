@@ -1,4 +1,5 @@
 import {
+  idSchema,
   lockoutInputSchema,
   lockoutRecordSchema,
   lockoutsPageSchema,
@@ -10,7 +11,7 @@ import { access, actingPortal, changeContext } from '../../http/access';
 import { errorResponses } from '../../http/responses';
 import { getLockout, getLockoutsPage, putLockout, removeLockout } from './lockouts.service';
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
+const idParams = z.object({ id: idSchema });
 const config = { access: access.portalAdmin };
 const tags = ['lockouts'];
 

@@ -1,18 +1,18 @@
 import crypto from 'node:crypto';
-import type { Lockout, LockoutInput, LockoutRecord, LockoutsQuery } from '@latchkey/shared';
+import type { LockoutInput, LockoutRecord, LockoutsQuery } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { nowIso, toCount, toIso } from '../../db/mappers';
 import type { LockoutRow } from '../../db/schema';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { recordChange } from '../audit/audit.repository';
+import { changeAccess } from '../access/touched-locks';
 import { findDevices } from '../devices/devices.repository';
 import {
   deleteLockout,
   findLockout,
   listLockoutDevices,
   listLockouts,
-  listLockoutsOfDevice,
   saveLockout,
 } from './lockouts.repository';
 
@@ -72,10 +72,12 @@ export async function putLockout(
   lockoutId: string | null,
   input: Required<LockoutInput>,
 ): Promise<LockoutRecord> {
-  return db.transaction().execute(async (trx) => {
+  return changeAccess(db, async (trx, touch) => {
     const before = lockoutId
       ? await recordOf(trx, context.portalId, await requireLockout(trx, context.portalId, lockoutId))
       : null;
+    // The locks it covered and those it covers now.
+    if (lockoutId) await touch(context.portalId, { lockout: lockoutId });
     const deviceIds = [...new Set(input.deviceIds)];
     const devices = await findDevices(trx, context.portalId, deviceIds);
     if (devices.length !== deviceIds.length) {
@@ -99,6 +101,7 @@ export async function putLockout(
       deviceIds,
       lockoutId === null,
     );
+    await touch(context.portalId, { lockout: id });
     const after = await recordOf(trx, context.portalId, (await findLockout(trx, context.portalId, id))!);
     await recordChange(trx, context, {
       action: before ? 'lockout.update' : 'lockout.create',
@@ -112,12 +115,13 @@ export async function putLockout(
 }
 
 export async function removeLockout(db: Database, context: ChangeContext, lockoutId: string) {
-  await db.transaction().execute(async (trx) => {
+  await changeAccess(db, async (trx, touch) => {
     const before = await recordOf(
       trx,
       context.portalId,
       await requireLockout(trx, context.portalId, lockoutId),
     );
+    await touch(context.portalId, { lockout: lockoutId });
     await deleteLockout(trx, context.portalId, lockoutId);
     await recordChange(trx, context, {
       action: 'lockout.delete',
@@ -126,19 +130,4 @@ export async function removeLockout(db: Database, context: ChangeContext, lockou
       before,
     });
   });
-}
-
-/** The lockouts of a lock in the access engine's terms. */
-export async function engineLockoutsOfDevice(
-  db: Database,
-  portalId: string,
-  deviceId: string,
-): Promise<Lockout[]> {
-  const rows = await listLockoutsOfDevice(db, portalId, deviceId);
-  return rows.map((r) => ({
-    lockoutId: r.id,
-    from: toIso(r.starts_at),
-    until: toIso(r.ends_at),
-    exemptAdmins: Number(r.exempt_admins) === 1,
-  }));
 }

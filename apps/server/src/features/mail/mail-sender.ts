@@ -1,8 +1,8 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database';
 import type { MailRow } from '../../db/schema';
-import { listDueMail, markMailAttemptFailed, markMailSent } from './mail.repository';
+import { claimDueMail, markMailAttemptFailed, markMailSent } from './mail.repository';
 
 /** What the sender hands a message to: SMTP (nodemailer) or the dev mailbox. */
 export interface MailTransport {
@@ -10,13 +10,23 @@ export interface MailTransport {
   send(message: { from: string; to: string; subject: string; text: string; html: string }): Promise<void>;
 }
 
-/** SMTP through nodemailer, for SMTP_URL. */
+/**
+ * nodemailer's limits for one SMTP attempt (its defaults let an idle socket hang for 10 minutes):
+ * an attempt ends within about LONGEST_SEND_MS, well inside the lease on the message it sends.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
+const LONGEST_SEND_MS = 2 * 60_000;
+
+/** SMTP through nodemailer, for SMTP_URL (loaded on the first mail: it costs 50 ms at every start). */
 export function smtpTransport(url: string): MailTransport {
-  const transporter = nodemailer.createTransport(url);
+  let transporter: Promise<Transporter> | undefined;
   return {
     name: 'smtp',
     async send(message) {
-      await transporter.sendMail(message);
+      transporter ??= import('nodemailer').then((nodemailer) =>
+        nodemailer.default.createTransport({ ...SMTP_TIMEOUTS, url }),
+      );
+      await (await transporter).sendMail(message);
     },
   };
 }
@@ -41,10 +51,19 @@ export function retryDelayMs(attemptsSoFar: number): number {
   return Math.min(30_000 * 2 ** attemptsSoFar, 60 * 60_000);
 }
 
+/** How long a claimed message is this server's alone to send; if it dies, another sends it after. */
+export const MAIL_LEASE_MS = 10 * 60_000;
+/** Messages claimed at a time, so a slow SMTP server holds few of them. */
+const CLAIM_BATCH = 10;
+/** At most this many messages per run; the next tick takes the rest. */
+const MAX_PER_RUN = 500;
+
 /**
  * Sends queued mail with retries and back-off. Messages are written to the outbox in the
- * transaction that causes them, so a crash loses none; one sent twice after a crash between
- * sending and marking is the accepted cost of at-least-once delivery.
+ * transaction that causes them, so a crash loses none. Several servers may share the outbox: each
+ * claims the messages it sends (`claimDueMail`), so every message is sent by one of them, once;
+ * only a crash between sending and marking it sent has it sent again after the lease (the accepted
+ * cost of at-least-once delivery).
  */
 export class MailSender {
   private timer: NodeJS.Timeout | undefined;
@@ -63,16 +82,24 @@ export class MailSender {
 
   /** Sends every due message once; answers how many went out. Concurrent calls share one run. */
   sendDue(): Promise<number> {
-    this.running ??= this.sendBatch().finally(() => {
+    this.running ??= this.sendBatches().finally(() => {
       this.running = undefined;
     });
     return this.running;
   }
 
-  private async sendBatch(): Promise<number> {
+  private async sendBatches(): Promise<number> {
     let sent = 0;
-    for (const mail of await listDueMail(this.db, 50)) {
-      if (await this.attempt(mail)) sent++;
+    for (let handled = 0; handled < MAX_PER_RUN;) {
+      const claimedAt = Date.now();
+      const batch = await claimDueMail(this.db, CLAIM_BATCH, MAIL_LEASE_MS);
+      for (const mail of batch) {
+        // A send that might outlast the lease waits for it to end, when any server may take it.
+        if (Date.now() - claimedAt > MAIL_LEASE_MS - LONGEST_SEND_MS) return sent;
+        if (await this.attempt(mail)) sent++;
+      }
+      handled += batch.length;
+      if (batch.length < CLAIM_BATCH) break;
     }
     return sent;
   }

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import type { Database } from '../../db/database';
 import { containsText } from '../../db/like';
-import { nowIso } from '../../db/mappers';
+import { nowIso, toIso } from '../../db/mappers';
 import type { MailRow } from '../../db/schema';
+import { claimDue } from '../../jobs/claim-due';
 
 export interface OutgoingMail {
   portalId: string | null;
@@ -34,18 +35,20 @@ export async function enqueueMail(db: Database, mail: OutgoingMail): Promise<str
   return id;
 }
 
-/** Messages due for a (first or next) attempt, oldest first. */
-export function listDueMail(db: Database, limit: number): Promise<MailRow[]> {
-  return db
-    .selectFrom('mail_outbox')
-    .selectAll()
-    .where('sent_at', 'is', null)
-    .where('failed_at', 'is', null)
-    .where('next_attempt_at', '<=', nowIso())
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+/**
+ * Claims up to `limit` messages due for a (first or next) attempt, for `leaseMs`: no other server
+ * sends them meanwhile (their next attempt moves to the end of the lease). Oldest first.
+ */
+export async function claimDueMail(db: Database, limit: number, leaseMs: number): Promise<MailRow[]> {
+  const claimed = await claimDue(db, {
+    table: 'mail_outbox',
+    key: 'id',
+    dueAt: 'next_attempt_at',
+    where: (eb) => eb.and([eb('sent_at', 'is', null), eb('failed_at', 'is', null)]),
+    limit,
+    leaseMs,
+  });
+  return claimed.sort((a, b) => toIso(a.created_at).localeCompare(toIso(b.created_at)));
 }
 
 export async function markMailSent(db: Database, id: string): Promise<void> {

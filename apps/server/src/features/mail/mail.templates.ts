@@ -1,5 +1,8 @@
 // Mail bodies: each template answers a subject, a plain-text body and an HTML body built from the
-// same facts. Everything put into HTML goes through `escapeHtml`.
+// same facts. Everything put into HTML goes through `escapeHtml`. Free text that people typed
+// (portal, lock, guest and person names, alert titles) goes through `fact`: line breaks and other
+// control characters become spaces and it is cut short, so nobody can write extra header lines,
+// paragraphs or a whole message into a mail the portal sends in their name.
 
 export interface RenderedMail {
   subject: string;
@@ -9,6 +12,26 @@ export interface RenderedMail {
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** How many characters of a typed name a subject shows, and a body. */
+export const SUBJECT_FACT_LENGTH = 60;
+export const BODY_FACT_LENGTH = 120;
+
+// C0/C1 controls (line breaks included), line and paragraph separators, and the invisible
+// direction marks and overrides that can make text read differently from what it is.
+const UNSAFE_CHARACTERS = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** Typed text as a mail may show it: one line, no control characters, at most `max` characters. */
+export function fact(value: string, max: number = BODY_FACT_LENGTH): string {
+  const line = value.replace(UNSAFE_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
+  const characters = Array.from(line); // by code point, so an emoji is never cut in half
+  return characters.length > max
+    ? `${characters
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`
+    : line;
 }
 
 function layout(title: string, paragraphs: string[]): string {
@@ -28,10 +51,10 @@ export function deviceInvitationMail(facts: {
   endDate: string;
   timeZone: string;
 }): RenderedMail {
-  const subject = `Your access code for ${facts.lockName}`;
+  const subject = `Your access code for ${fact(facts.lockName, SUBJECT_FACT_LENGTH)}`;
   const lines = [
-    `Hello ${facts.guestName},`,
-    `${facts.portalName} invited you to ${facts.lockName}.`,
+    `Hello ${fact(facts.guestName)},`,
+    `${fact(facts.portalName)} invited you to ${fact(facts.lockName)}.`,
     `Your access code: ${facts.code}`,
     `It works ${facts.when} (${facts.timeZone} time), from ${facts.startDate} to ${facts.endDate}.`,
     'Enter the code on the keypad, then press the lock key.',
@@ -67,7 +90,7 @@ function linkMail(facts: {
 export function verificationMail(facts: { name: string; link: string }): RenderedMail {
   return linkMail({
     title: 'Confirm your email address for Latchkey',
-    greeting: `Hello ${facts.name},`,
+    greeting: `Hello ${fact(facts.name)},`,
     lines: ['Please confirm that this is your email address. The link works for 24 hours.'],
     action: 'Confirm my email address',
     link: facts.link,
@@ -78,7 +101,7 @@ export function verificationMail(facts: { name: string; link: string }): Rendere
 export function passwordResetMail(facts: { name: string; link: string }): RenderedMail {
   return linkMail({
     title: 'Reset your Latchkey password',
-    greeting: `Hello ${facts.name},`,
+    greeting: `Hello ${fact(facts.name)},`,
     lines: [
       'Someone asked to reset the password of your Latchkey account. The link works once, for 60 minutes.',
       'If it was not you, ignore this mail: your password stays as it is.',
@@ -98,10 +121,10 @@ export function invitationMail(facts: {
   days: number;
 }): RenderedMail {
   return linkMail({
-    title: `You are invited to ${facts.portalName} on Latchkey`,
+    title: `You are invited to ${fact(facts.portalName, SUBJECT_FACT_LENGTH)} on Latchkey`,
     greeting: 'Hello,',
     lines: [
-      `${facts.invitedBy} invited you to join ${facts.portalName} as ${facts.role === 'admin' ? 'an admin' : 'a member'}.`,
+      `${fact(facts.invitedBy)} invited you to join ${fact(facts.portalName)} as ${facts.role === 'admin' ? 'an admin' : 'a member'}.`,
       facts.newAccount
         ? `Accept to choose your password. The invitation can be accepted for ${facts.days} days.`
         : `Sign in with your Latchkey account to accept. The invitation can be accepted for ${facts.days} days.`,
@@ -114,9 +137,13 @@ export function invitationMail(facts: {
 /** An alert rule fired (notificationAndAlert): what happened, and where to see every alert. */
 export function alertMail(facts: { title: string; message: string; link: string }): RenderedMail {
   return linkMail({
-    title: `Latchkey alert: ${facts.title}`,
+    title: `Latchkey alert: ${fact(facts.title, SUBJECT_FACT_LENGTH)}`,
     greeting: 'Hello,',
-    lines: [facts.title, facts.message, 'You get this mail because you are an admin of the portal.'],
+    lines: [
+      fact(facts.title, 200),
+      fact(facts.message, 500),
+      'You get this mail because you are an admin of the portal.',
+    ],
     action: 'See the alerts',
     link: facts.link,
   });

@@ -1,29 +1,40 @@
 import {
   accessCodeInputSchema,
-  memberCreatedSchema,
-  memberCreateSchema,
+  idSchema,
   memberDetailSchema,
   memberStatusParamsSchema,
   memberUpdateSchema,
   portalMemberSchema,
   scopedUserSchema,
   scopedUsersQuerySchema,
+  userInvitedSchema,
+  userInviteSchema,
 } from '@latchkey/shared';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext, requireSelfOrAdmin } from '../../http/access';
+import { publicUrlOf } from '../../config';
+import { access, actingPortal, changeContext, requireSelfOrAdmin, signedIn } from '../../http/access';
 import { errorResponses } from '../../http/responses';
+import type { InviteSender } from '../invites/invites.service';
 import { setAccessCode } from '../credentials/access-code.service';
 import { searchMembers } from '../portals/memberships.repository';
 import { exportMembersCsv } from './members-export';
-import { addMember, getMemberDetail, removeMember, setMemberStatus, updateMember } from './members.service';
+import { invitePerson } from '../invitations/invitations.service';
+import { getMemberDetail, removeMember, setMemberStatus, updateMember } from './members.service';
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
+const idParams = z.object({ id: idSchema });
 const config = { access: access.portalAdmin };
 const tags = ['people'];
 
 /** The portal's people: add, read, change, suspend, remove, access code (brief §7 Users). */
 export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
+  const publicUrl = publicUrlOf(app.config);
+  const sender = (request: FastifyRequest): InviteSender => ({
+    user: signedIn(request).user,
+    throttle: app.mailThrottle,
+  });
+
   app.get(
     '/portal/scopedUsers',
     {
@@ -72,19 +83,35 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.get(
+    '/portal/user',
+    {
+      config: { access: access.portalMember },
+      schema: {
+        tags,
+        summary: 'You in this portal: your membership (role, status, its name for you) and access code',
+        response: { 200: memberDetailSchema, ...errorResponses },
+      },
+    },
+    async (request) => getMemberDetail(app.db, actingPortal(request).portal.id, signedIn(request).user.id),
+  );
+
   app.post(
     '/portal/user',
     {
       config,
       schema: {
         tags,
-        summary: 'Add a person to the portal',
-        body: memberCreateSchema,
-        response: { 201: memberCreatedSchema, ...errorResponses },
+        summary:
+          'Add a person: an invitation by email (they choose their own password, or accept with their account)',
+        body: userInviteSchema,
+        response: { 201: userInvitedSchema, ...errorResponses },
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await addMember(app.db, changeContext(request), request.body)),
+      reply
+        .status(201)
+        .send(await invitePerson(app.db, changeContext(request), publicUrl, sender(request), request.body)),
   );
 
   app.get(
@@ -111,7 +138,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
-        summary: "Change a person's name or role here",
+        summary: "Change a person's role, or this portal's name for them (never their account's name)",
         params: idParams,
         body: memberUpdateSchema,
         response: { 200: portalMemberSchema, ...errorResponses },

@@ -1,19 +1,15 @@
-import crypto from 'node:crypto';
-import type { MemberCreate, MemberUpdate, PortalMember } from '@latchkey/shared';
+import type { MemberUpdate, PortalMember } from '@latchkey/shared';
 import type { Database } from '../../db/database';
-import { nowIso } from '../../db/mappers';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { recordChange } from '../audit/audit.repository';
-import { assertAcceptablePassword, hashPassword } from '../auth/password';
-import { findUserByEmail, insertUser, updateUserName } from '../auth/users.repository';
+import { changeAccess } from '../access/touched-locks';
 import { getAccessCode } from '../credentials/access-code.service';
 import { revokeCredentialsOfUser } from '../credentials/credentials.repository';
 import { toPortalMember } from '../portals/portal.presenter';
 import {
   deleteMembership,
   findMember,
-  insertMembership,
   updateMembership,
   type MemberRecord,
 } from '../portals/memberships.repository';
@@ -30,85 +26,40 @@ function assertChangeable(member: MemberRecord, context: ChangeContext, what: st
   if (member.id === context.actorUserId) throw AppError.conflict(`You cannot change your own ${what}`);
 }
 
-/**
- * An admin adds a person: an existing account joins the portal; a new one is made with the given
- * password or a generated one, answered this once. (Invitations by email come with the mail issue.)
- */
-export async function addMember(
-  db: Database,
-  context: ChangeContext,
-  input: Required<Omit<MemberCreate, 'password'>> & { password?: string },
-) {
-  let initialPassword: string | null = null;
-  const existing = await findUserByEmail(db, input.email);
-  let passwordHash: string | null = null;
-  if (!existing) {
-    if (input.password) assertAcceptablePassword(input.password);
-    else initialPassword = crypto.randomBytes(9).toString('base64url');
-    passwordHash = await hashPassword(input.password ?? initialPassword!);
-  }
-  return db.transaction().execute(async (trx) => {
-    let userId = existing?.id;
-    const now = nowIso();
-    if (existing) {
-      if (await findMember(trx, context.portalId, existing.id))
-        throw AppError.conflict(`${input.email} is already in this portal`);
-    } else {
-      userId = crypto.randomUUID();
-      await insertUser(trx, {
-        id: userId,
-        email: input.email,
-        password_hash: passwordHash!,
-        first_name: input.firstName,
-        last_name: input.lastName,
-        platform_role: null,
-        status: 'active',
-        email_verified_at: null,
-        created_at: now,
-        updated_at: now,
-      });
-    }
-    await insertMembership(trx, {
-      portal_id: context.portalId,
-      user_id: userId!,
-      role: input.role,
-      status: 'active',
-      created_at: now,
-      updated_at: now,
-    });
-    const member = toPortalMember((await findMember(trx, context.portalId, userId!))!);
-    await recordChange(trx, context, {
-      action: 'member.add',
-      entityType: 'member',
-      entityId: userId!,
-      after: { email: member.email, role: member.role },
-    });
-    return { member, initialPassword };
-  });
-}
-
+/** GET portal/user/{id}: a person in the portal with their access code (people are added by invitation). */
 export async function getMemberDetail(db: Database, portalId: string, userId: string) {
   const member = await requireMember(db, portalId, userId);
   return { member: toPortalMember(member), accessCode: await getAccessCode(db, portalId, userId) };
 }
 
-/** An admin changes a person's name or role in the portal. */
+/**
+ * An admin changes a person's role, or the portal's name for them (its label). The account's own
+ * name is the person's: another portal's admin must not rename them everywhere. An empty label
+ * follows the account's name again, once the person has joined (until then the portal sees only
+ * what it typed).
+ */
 export async function updateMember(
   db: Database,
   context: ChangeContext,
   userId: string,
   update: MemberUpdate,
 ): Promise<PortalMember> {
-  return db.transaction().execute(async (trx) => {
+  return changeAccess(db, async (trx, touch) => {
     const before = await requireMember(trx, context.portalId, userId);
     if (update.role !== undefined && update.role !== before.role) {
       if (Number(before.is_owner) === 1) throw AppError.conflict("The portal owner's role cannot be changed");
       await updateMembership(trx, context.portalId, userId, { role: update.role });
+      // Every entry of theirs carries their role (lockouts let admins through).
+      await touch(context.portalId, { person: userId });
     }
-    if (update.firstName !== undefined || update.lastName !== undefined) {
-      await updateUserName(trx, userId, {
-        firstName: update.firstName ?? before.first_name,
-        lastName: update.lastName ?? before.last_name,
+    const label = (name: string | undefined) =>
+      name === undefined ? undefined : name === '' && before.status !== 'invited' ? null : name;
+    const firstName = label(update.firstName);
+    const lastName = label(update.lastName);
+    if (firstName !== undefined || lastName !== undefined) {
+      await updateMembership(trx, context.portalId, userId, {
+        ...(firstName !== undefined && { first_name: firstName }),
+        ...(lastName !== undefined && { last_name: lastName }),
       });
     }
     const after = toPortalMember((await findMember(trx, context.portalId, userId))!);
@@ -130,12 +81,13 @@ export async function setMemberStatus(
   userId: string,
   status: 'active' | 'suspended',
 ) {
-  return db.transaction().execute(async (trx) => {
+  return changeAccess(db, async (trx, touch) => {
     const before = await requireMember(trx, context.portalId, userId);
     assertChangeable(before, context, 'status');
     if (before.status === 'invited')
       throw AppError.conflict('This person has not accepted their invitation yet');
     await updateMembership(trx, context.portalId, userId, { status });
+    await touch(context.portalId, { person: userId });
     await recordChange(trx, context, {
       action: `member.${status === 'active' ? 'activate' : 'suspend'}`,
       entityType: 'member',
@@ -149,9 +101,11 @@ export async function setMemberStatus(
 
 /** Takes a person out of the portal: their links go and their credentials here are revoked. */
 export async function removeMember(db: Database, context: ChangeContext, userId: string) {
-  await db.transaction().execute(async (trx) => {
+  await changeAccess(db, async (trx, touch) => {
     const before = await requireMember(trx, context.portalId, userId);
     assertChangeable(before, context, 'membership');
+    // Named while their links and keys still say where they reach.
+    await touch(context.portalId, { person: userId });
     await revokeCredentialsOfUser(trx, context.portalId, userId);
     await deleteMembership(trx, context.portalId, userId);
     await recordChange(trx, context, {

@@ -1,11 +1,15 @@
 import type { Database } from '../../db/database';
 import type { UserRow } from '../../db/schema';
-import type { ActingPortal } from '../../http/access';
+import type { ActingPortal } from '../../http/request-auth';
 import { AppError } from '../../http/errors';
 import { listMembershipsOfUser, type MembershipWithPortal } from './memberships.repository';
+import { resellerMayAct } from '../resellers/resellers.repository';
 import { findPortalById } from './portals.repository';
 
-/** Where a person may act: an active membership, or any portal for platform staff. */
+/**
+ * Where a person may act: an active membership, any portal for platform staff, or a customer's
+ * portal for its reseller where the customer allows it.
+ */
 export async function actingPortalFor(
   db: Database,
   user: UserRow,
@@ -18,6 +22,12 @@ export async function actingPortalFor(
     const portal = await findPortalById(db, portalId);
     if (portal) return { portal, role: 'admin', viaPlatformRole: true };
   }
+  // A reseller acts as an admin in a customer's portal while the portal is linked to it and its
+  // owner allows it (billing page); unlinking or refusing ends that from the next request on.
+  if (await resellerMayAct(db, user.id, portalId)) {
+    const portal = await findPortalById(db, portalId);
+    if (portal) return { portal, role: 'admin', viaPlatformRole: false };
+  }
   return null;
 }
 
@@ -29,8 +39,10 @@ export async function resolveActingPortal(
   db: Database,
   user: UserRow,
   overridePortalId: string | null,
+  /** The person's memberships when the caller has them (the session cache); else they are read. */
+  known?: MembershipWithPortal[],
 ): Promise<{ acting: ActingPortal | null; memberships: MembershipWithPortal[] }> {
-  const memberships = await listMembershipsOfUser(db, user.id);
+  const memberships = known ?? (await listMembershipsOfUser(db, user.id));
   if (overridePortalId) {
     const acting = await actingPortalFor(db, user, memberships, overridePortalId);
     if (!acting) throw new AppError('portal_override_denied', 'You may not act in that portal', 403);

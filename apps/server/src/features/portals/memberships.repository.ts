@@ -1,7 +1,9 @@
-import type { ListQuery, MembershipStatus, PortalRole } from '@latchkey/shared';
-import { sql } from 'kysely';
+import type { KeysetListQuery, MembershipStatus, PortalRole } from '@latchkey/shared';
+import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database';
+import { afterCursor, cursorValue } from '../../db/keyset';
 import { containsText } from '../../db/like';
+import { isPostgres, sqliteTrigramQuery } from '../../db/search';
 import type { MembershipRow, NewMembershipRow, PortalRow } from '../../db/schema';
 
 /** A person's membership together with the portal it is in. */
@@ -21,17 +23,47 @@ export async function listMembershipsOfUser(db: Database, userId: string): Promi
   return rows.map(({ role, status, ...portal }) => ({ role, status, portal }));
 }
 
+/**
+ * The name a portal shows for a member: its own label (`memberships.first_name`/`last_name`) where
+ * it set one, else the person's account name. A person's account name belongs to the person; a
+ * portal only ever changes its label. `m` and `u` are the aliases of memberships and users.
+ */
+export function memberNameColumn(part: 'first_name' | 'last_name', m = 'm', u = 'u'): RawBuilder<string> {
+  return sql<string>`coalesce(${sql.ref(`${m}.${part}`)}, ${sql.ref(`${u}.${part}`)})`;
+}
+
+/**
+ * The portal's people as it shows them (member_directory: email, the portal's label or else the
+ * account's name; kept by triggers), narrowed to those matching `search` when given: what the people
+ * list and the people picker search. A term of three characters or more goes through the trigram
+ * index (db/search.ts); the match itself is always `containsText` on the shown columns.
+ */
+async function directory(db: Database, portalId: string, search: string | undefined) {
+  let query = db.selectFrom('member_directory as d').where('d.portal_id', '=', portalId);
+  if (!search) return query;
+  query = query.where((eb) =>
+    eb.or(['d.email', 'd.first_name', 'd.last_name'].map((column) => containsText(column, search))),
+  );
+  const match = isPostgres(db) ? undefined : await sqliteTrigramQuery(db, 'search_members', search);
+  if (match === undefined) return query;
+  return query.where(
+    'd.rid',
+    'in',
+    sql<number>`(select rowid from search_members where search_members match ${match})`,
+  );
+}
+
 export async function insertMembership(db: Database, row: NewMembershipRow): Promise<void> {
   await db.insertInto('memberships').values(row).execute();
 }
 
 const memberSortColumns = {
-  email: 'u.email',
-  firstName: 'u.first_name',
-  lastName: 'u.last_name',
-  role: 'm.role',
-  status: 'm.status',
-  joinedAt: 'm.created_at',
+  email: { column: 'd.email', instant: false },
+  firstName: { column: 'd.first_name', instant: false },
+  lastName: { column: 'd.last_name', instant: false },
+  role: { column: 'm.role', instant: false },
+  status: { column: 'm.status', instant: false },
+  joinedAt: { column: 'm.created_at', instant: true },
 } as const;
 
 export type MemberSortField = keyof typeof memberSortColumns;
@@ -41,47 +73,77 @@ export interface MemberFilters {
   status?: MembershipStatus;
 }
 
-/** One page of a portal's members, with the total matching the query. */
+/**
+ * One page of a portal's members, the total matching the query, and the cursor of the page after
+ * (keyset paging: `query.after`). Sorting by email or name walks the directory's indexes; a search
+ * reads the rows its trigram index offers.
+ */
 export async function listPortalMembers(
   db: Database,
   portalId: string,
-  query: Omit<ListQuery<MemberSortField>, 'filterBy' | 'filterValue'>,
+  query: Omit<KeysetListQuery<MemberSortField>, 'filterBy' | 'filterValue'>,
   filters: MemberFilters,
 ) {
-  let base = membersWithUsers(db, portalId);
-  if (query.search) {
-    const term = query.search;
-    base = base.where((eb) =>
-      eb.or(['u.email', 'u.first_name', 'u.last_name'].map((c) => containsText(c, term))),
-    );
-  }
-  if (filters.role) base = base.where('m.role', '=', filters.role);
-  if (filters.status) base = base.where('m.status', '=', filters.status);
+  const sortBy = query.sortBy ?? 'email';
+  const { column, instant } = memberSortColumns[sortBy];
+  const onDirectory = await directory(db, portalId, query.search);
+  // The membership's own columns (role, status, when they joined) need its row; a list sorted by
+  // email or name without those filters reads the directory alone, walking its sort index (joined,
+  // SQLite drove the query from memberships and sorted all 500,000 of them).
+  const needsMembership =
+    column.startsWith('m.') || filters.role !== undefined || filters.status !== undefined;
+  const joined = needsMembership
+    ? onDirectory.innerJoin('memberships as m', (join) =>
+        join.onRef('m.portal_id', '=', 'd.portal_id').onRef('m.user_id', '=', 'd.user_id'),
+      )
+    : onDirectory;
+  let filtered = joined;
+  if (filters.role) filtered = filtered.where(sql.ref('m.role'), '=', filters.role);
+  if (filters.status) filtered = filtered.where(sql.ref('m.status'), '=', filters.status);
+  const sort = sql.ref(column);
   const direction = query.descending ? 'desc' : 'asc';
-  // Sort and page over narrow rows (the sort key and id), then read the page's 25 members: sorting
-  // 50,000 full rows was most of the cost of a large portal's list.
-  const sorted = base
-    .orderBy(memberSortColumns[query.sortBy ?? 'email'], direction)
-    .orderBy('u.id', direction)
-    .limit(query.limit)
-    .offset(query.skip);
-  let page: { id: string }[];
+  const sortKey = cursorValue(db, sort, instant ? 'instant' : 'other').as('sort_key');
+  let rows: { user_id: string; sort_key: unknown }[];
   let total: number;
   if (query.search) {
-    // A search scans every member's name and email: one scan gives the page and, by a window
-    // count, the total (two scans cost twice as much). An empty first page means no match; past
-    // the last page there is no row to carry the total, so it is counted apart.
-    const rows = await sorted.select(['u.id', (eb) => eb.fn.countAll().over().as('total')]).execute();
-    page = rows;
-    if (rows.length > 0) total = Number(rows[0]!.total);
-    else if (query.skip === 0) total = 0;
-    else total = Number((await countMatching(db, portalId, query.search, filters, base)).total);
+    // The matches once (materialized: a search reads the rows its trigram index offers, never the
+    // sort index, and PostgreSQL otherwise walked all 500,000 of those for a common term), then
+    // both the page and the total from them.
+    const found = await db
+      .with(
+        (cte) => cte('matches').materialized(),
+        () => filtered.select(['d.user_id', sort.as('sort_value'), sortKey]),
+      )
+      .selectFrom('matches')
+      .select(['user_id', 'sort_key'])
+      .select((eb) => eb.selectFrom('matches').select(eb.fn.countAll().as('n')).as('total'))
+      .$if(query.after !== undefined, (page) =>
+        page.where(afterCursor(sql.ref('sort_value'), sql.ref('user_id'), query.after!, false)),
+      )
+      .orderBy('sort_value', direction)
+      .orderBy('user_id', direction)
+      .limit(query.limit)
+      .offset(query.skip)
+      .execute();
+    rows = found;
+    // An empty page has no row to carry the total: none match, or the page is past the last.
+    if (found.length > 0) total = Number(found[0]!.total);
+    else if (query.skip === 0 && !query.after) total = 0;
+    else
+      total = Number((await filtered.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   } else {
-    const [rows, count] = await Promise.all([
-      sorted.select('u.id').execute(),
-      countMatching(db, portalId, query.search, filters, base),
+    let page = filtered.select(['d.user_id', sortKey]);
+    if (query.after) page = page.where(afterCursor(sort, sql.ref('d.user_id'), query.after, false));
+    const [found, count] = await Promise.all([
+      page
+        .orderBy(sort, direction)
+        .orderBy('d.user_id', direction)
+        .limit(query.limit)
+        .offset(query.skip)
+        .execute(),
+      countMatching(db, portalId, filters),
     ]);
-    page = rows;
+    rows = found;
     total = Number(count.total);
   }
   const byId = new Map(
@@ -89,43 +151,37 @@ export async function listPortalMembers(
       await findMembers(
         db,
         portalId,
-        page.map((row) => row.id),
+        rows.map((row) => row.user_id),
       )
     ).map((member) => [member.id, member]),
   );
-  return { rows: page.map((row) => byId.get(row.id)!), total };
+  const last = rows.length === query.limit ? rows[rows.length - 1] : undefined;
+  const next = last && {
+    sortBy,
+    descending: query.descending,
+    value: last.sort_key as string | null,
+    id: last.user_id,
+  };
+  return { rows: rows.map((row) => byId.get(row.user_id)!), total, next };
 }
 
-/** The total of a member list; without a search it needs no user rows, only the memberships index. */
-function countMatching(
-  db: Database,
-  portalId: string,
-  search: string | undefined,
-  filters: MemberFilters,
-  joined: ReturnType<typeof membersWithUsers>,
-) {
-  if (search) return joined.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
-  let memberships = db.selectFrom('memberships as m').where('m.portal_id', '=', portalId);
-  if (filters.role) memberships = memberships.where('m.role', '=', filters.role);
-  if (filters.status) memberships = memberships.where('m.status', '=', filters.status);
-  return memberships.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+/** The total of a member list without a search: the portal's member counts (member_counts). */
+function countMatching(db: Database, portalId: string, filters: MemberFilters) {
+  let counts = db.selectFrom('member_counts').where('portal_id', '=', portalId);
+  if (filters.role) counts = counts.where('role', '=', filters.role);
+  if (filters.status) counts = counts.where('status', '=', filters.status);
+  return counts
+    .select((eb) => eb.fn.coalesce(eb.fn.sum('members'), eb.lit(0)).as('total'))
+    .executeTakeFirstOrThrow();
 }
 
-function membersWithUsers(db: Database, portalId: string) {
-  return db
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .where('m.portal_id', '=', portalId);
-}
-
-/** How many members a portal has in each role and status. */
+/** How many members a portal has in each role and status (kept by triggers, not counted here). */
 export function countMembers(db: Database, portalId: string) {
   return db
-    .selectFrom('memberships')
-    .select(['role', 'status'])
-    .select((eb) => eb.fn.countAll().as('count'))
+    .selectFrom('member_counts')
+    .select(['role', 'status', 'members as count'])
     .where('portal_id', '=', portalId)
-    .groupBy(['role', 'status'])
+    .where('members', '>', 0)
     .execute();
 }
 
@@ -135,14 +191,15 @@ export function findMembers(db: Database, portalId: string, userIds?: string[]) 
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .innerJoin('portals as p', 'p.id', 'm.portal_id')
-    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'm.role', 'm.status', 'm.created_at'])
+    .select(['u.id', 'u.email', 'm.role', 'm.status', 'm.created_at'])
+    .select([memberNameColumn('first_name').as('first_name'), memberNameColumn('last_name').as('last_name')])
     .select(sql<number>`case when p.owner_user_id = u.id then 1 else 0 end`.as('is_owner'))
     .where('m.portal_id', '=', portalId);
   if (userIds) {
     if (userIds.length === 0) return Promise.resolve([]);
     query = query.where('m.user_id', 'in', userIds);
   }
-  return query.orderBy('u.first_name').orderBy('u.email').execute();
+  return query.orderBy('first_name').orderBy('u.email').execute();
 }
 
 export type MemberRecord = Awaited<ReturnType<typeof findMembers>>[number];
@@ -157,7 +214,12 @@ export async function updateMembership(
   db: Database,
   portalId: string,
   userId: string,
-  patch: { role?: PortalRole; status?: MembershipStatus },
+  patch: {
+    role?: PortalRole;
+    status?: MembershipStatus;
+    first_name?: string | null;
+    last_name?: string | null;
+  },
 ): Promise<void> {
   await db
     .updateTable('memberships')
@@ -180,16 +242,20 @@ export async function deleteMembership(db: Database, portalId: string, userId: s
 }
 
 /** Up to `limit` members matching a search on name or email, for pickers. */
-export function searchMembers(db: Database, portalId: string, search: string | undefined, limit: number) {
-  let query = db
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'm.role', 'm.status'])
-    .where('m.portal_id', '=', portalId);
-  if (search) {
-    query = query.where((eb) =>
-      eb.or(['u.email', 'u.first_name', 'u.last_name'].map((c) => containsText(c, search))),
-    );
-  }
-  return query.orderBy('u.first_name').orderBy('u.last_name').orderBy('u.email').limit(limit).execute();
+export async function searchMembers(
+  db: Database,
+  portalId: string,
+  search: string | undefined,
+  limit: number,
+) {
+  return (await directory(db, portalId, search))
+    .innerJoin('memberships as m', (join) =>
+      join.onRef('m.portal_id', '=', 'd.portal_id').onRef('m.user_id', '=', 'd.user_id'),
+    )
+    .select(['d.user_id as id', 'd.email', 'm.role', 'm.status', 'd.first_name', 'd.last_name'])
+    .orderBy('d.first_name')
+    .orderBy('d.last_name')
+    .orderBy('d.email')
+    .limit(limit)
+    .execute();
 }

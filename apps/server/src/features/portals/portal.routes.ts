@@ -1,4 +1,5 @@
 import {
+  idSchema,
   ownPortalCreateSchema,
   portalContextSchema,
   portalDashboardSchema,
@@ -22,7 +23,7 @@ import {
   updatePortalData,
 } from './portal.service';
 
-const portalIdParams = z.object({ id: z.string().min(1).max(64) });
+const portalIdParams = z.object({ id: idSchema });
 
 /** The portal a request acts in, its members, and the person's place in other portals (brief §7 Portal). */
 export const portalRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,4 +1,5 @@
 import {
+  encodeListCursor,
   MEMBERSHIP_STATUSES,
   PORTAL_ROLES,
   type OwnPortalCreate,
@@ -136,8 +137,12 @@ function memberFilters(query: PortalUsersQuery): MemberFilters {
 
 /** One page of the portal's members. */
 export async function listPortalUsers(db: Database, portalId: string, query: PortalUsersQuery) {
-  const { rows, total } = await listPortalMembers(db, portalId, query, memberFilters(query));
-  return { items: rows.map(toPortalMember), total: toCount(total) };
+  const { rows, total, next } = await listPortalMembers(db, portalId, query, memberFilters(query));
+  return {
+    items: rows.map(toPortalMember),
+    total: toCount(total),
+    ...(next && { next: encodeListCursor(next) }),
+  };
 }
 
 /**

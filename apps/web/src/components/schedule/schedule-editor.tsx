@@ -169,7 +169,7 @@ function WindowEditor({ index, count, form }: WindowEditorProps) {
 /**
  * Edits a person's schedule at a lock: "Any time", or weekly windows (days, start, end; overnight
  * when the end is not after the start) with optional first and last dates. Validated with the
- * shared scheduleSchema; emits a Schedule, or null for "Any time".
+ * shared scheduleInputSchema; emits a Schedule, or null for "Any time".
  */
 export function ScheduleEditor({
   value,

@@ -1,4 +1,4 @@
-import { scheduleSchema, type Schedule } from '@latchkey/shared';
+import { scheduleInputSchema, type Schedule } from '@latchkey/shared';
 import { randomId } from '@mantine/hooks';
 import type { ApiError } from '@/lib/api-client';
 import { fieldMessage, sentence } from '@/lib/errors';
@@ -86,9 +86,9 @@ function friendlyMessage(path: string, message: string): string {
   return fieldMessage(FIELD_LABELS[field], message);
 }
 
-const resolve = formResolver<ScheduleValues>(scheduleSchema, {}, (values) => valuesToSchedule(values));
+const resolve = formResolver<ScheduleValues>(scheduleInputSchema, {}, (values) => valuesToSchedule(values));
 
-/** Validates the form with the shared scheduleSchema (nothing to check when "Any time" is on). */
+/** Validates the form with the shared scheduleInputSchema (nothing to check when "Any time" is on). */
 export function validateScheduleValues(values: ScheduleValues): ScheduleErrors {
   if (values.anyTime) return {};
   const errors = resolve(values) as Record<string, unknown>;

@@ -36,6 +36,8 @@ const NOTIFICATION_COLORS: Record<LiveNotification['kind'], string> = {
 /** Device screens read from these roots (the lib cannot import the features' own keys). */
 const DEVICE_STATUS_ROOTS = [['devices']] as const;
 const DEVICE_EVENT_ROOTS = [['devices'], ['history'], ['activity']] as const;
+/** The listing screens (features/listings), their requests and stays. */
+const STAY_ROOTS = [['listings']] as const;
 
 /**
  * What one message does on screen: notifications are shown (once: not older than the read time),
@@ -64,6 +66,11 @@ export function applyLiveMessage(
       void queryClient.invalidateQueries({ queryKey: ['alerts', 'notifications'] });
     return;
   }
+  if (message.type === 'stay.changed') {
+    // A request arrived or was answered, or its access reached the locks: the listing screens.
+    refetch(queryClient, STAY_ROOTS);
+    return;
+  }
   const roots = message.type === 'device.status' ? DEVICE_STATUS_ROOTS : DEVICE_EVENT_ROOTS;
   refetch(queryClient, roots);
 }
@@ -78,7 +85,7 @@ function refetch(queryClient: QueryClient, roots: readonly (readonly string[])[]
  * published before this client listened, and would otherwise never show.
  */
 function catchUp(queryClient: QueryClient): void {
-  refetch(queryClient, [...DEVICE_EVENT_ROOTS, ['alerts', 'notifications']]);
+  refetch(queryClient, [...DEVICE_EVENT_ROOTS, ...STAY_ROOTS, ['alerts', 'notifications']]);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { AlertKind, AlertRule } from '@latchkey/shared';
+import type { AlertKind, AlertRule, NotificationKind } from '@latchkey/shared';
 
 export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   low_battery: 'Low battery',
@@ -6,6 +6,12 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   denied_attempts: 'Refused attempts',
   tamper: 'Tamper alarm',
   user_access: 'A person opens a lock',
+};
+
+/** What a stored notification is about: a rule's kind, or a stay whose access a lock did not take. */
+export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
+  ...ALERT_KIND_LABELS,
+  stay_access: 'Guest access',
 };
 
 /** What a rule watches for, in a sentence: "When a lock stays offline longer than 30 minutes, at any lock." */

@@ -18,7 +18,7 @@ import { NOTIFICATIONS_PAGE_SIZE, useNotifications } from '../api/get-notificati
 import { useMarkNotificationsRead } from '../api/mark-notifications-read';
 import { useSaveAlertRule } from '../api/save-alert-rule';
 import { AlertRuleModal } from './alert-rule-modal';
-import { ALERT_KIND_LABELS, describeRule } from './alert-text';
+import { describeRule, NOTIFICATION_KIND_LABELS } from './alert-text';
 
 function NotificationItem({ item }: { item: Notification }) {
   return (
@@ -47,7 +47,7 @@ function NotificationItem({ item }: { item: Notification }) {
       </Group>
       <Text size="sm">{item.message}</Text>
       <Text size="xs" c="dimmed">
-        {ALERT_KIND_LABELS[item.kind]}
+        {NOTIFICATION_KIND_LABELS[item.kind]}
         {item.device && (
           <>
             {' · '}

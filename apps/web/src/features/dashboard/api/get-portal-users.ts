@@ -6,6 +6,9 @@ export type PortalUsersParams = Partial<
   ListQuery<'email' | 'firstName' | 'lastName' | 'role' | 'status' | 'joinedAt', 'role' | 'status'>
 >;
 
+/** The dashboard's "Latest members": the five people who joined last. */
+export const LATEST_MEMBERS = { limit: 5, sortBy: 'joinedAt', descending: true } as const;
+
 /** GET portal/users (admin): one page of the portal's members. */
 export async function getPortalUsers(params: PortalUsersParams) {
   return portalUsersPageSchema.parse(await api.get<unknown>('portal/users', { query: { ...params } }));

@@ -6,10 +6,8 @@ import { MemberStatusBadge, RoleBadge } from '@/components/member-badges';
 import { QueryError } from '@/components/query-error';
 import { formatDate, formatRelative } from '@/lib/format';
 import { displayName } from '@/lib/session';
-import { usePortalUsers } from '../api/get-portal-users';
+import { LATEST_MEMBERS, usePortalUsers } from '../api/get-portal-users';
 import classes from './latest-members.module.css';
-
-const LATEST = { limit: 5, sortBy: 'joinedAt', descending: true } as const;
 
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
@@ -59,7 +57,7 @@ function MemberRow({ member }: { member: PortalMember }) {
 
 /** The five people who joined the portal last (GET portal/users). */
 export function LatestMembers() {
-  const { data, error, isPending, refetch } = usePortalUsers(LATEST);
+  const { data, error, isPending, refetch } = usePortalUsers(LATEST_MEMBERS);
 
   let body;
   if (isPending) {

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, ThemeIcon } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertCircle, IconCircleX, IconMailExclamation, IconSearch } from '@tabler/icons-react';
+import { IconAlertCircle, IconCircleX, IconSearch } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -11,28 +11,10 @@ import { api, isApiError } from '@/lib/api-client';
 import { homePathFor } from '@/lib/authorization';
 import { errorMessage, sentence } from '@/lib/errors';
 import { switchPortal } from '@/lib/portal-override';
+import { ConfirmEmailFirst } from '@/components/confirm-email-first';
 import { useSession } from '@/lib/session';
 import { useAnswerPortalInvitation, usePortalInvitation } from '../api/portal-invitation';
 import { InvitationDetails, roleWithArticle } from './invitation-details';
-
-function ConfirmEmailFirst() {
-  return (
-    <Alert
-      color="yellow"
-      variant="light"
-      icon={<IconMailExclamation aria-hidden="true" />}
-      title="Confirm your email first"
-      role="alert"
-    >
-      <Text size="sm">
-        Invitations can be accepted once your email address is confirmed.{' '}
-        <Anchor component={Link} to="/must-activate" size="sm" fw={600}>
-          Confirm your email address
-        </Anchor>
-      </Text>
-    </Alert>
-  );
-}
 
 /** `/space/:portalId` (signed in): answer an invitation to a portal, or open a portal one belongs to. */
 export function SpaceInvitationPage() {
@@ -191,7 +173,11 @@ export function SpaceInvitationPage() {
           role={role}
           rows={session ? [{ label: 'For', value: session.user.email }] : []}
         />
-        {unconfirmed && <ConfirmEmailFirst />}
+        {unconfirmed && (
+          <ConfirmEmailFirst>
+            Invitations can be accepted once your email address is confirmed.
+          </ConfirmEmailFirst>
+        )}
         {formError && (
           <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden="true" />} role="alert">
             {formError}

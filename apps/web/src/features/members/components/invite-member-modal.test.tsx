@@ -36,7 +36,7 @@ function setup(routes: Record<string, MockHandler> = {}) {
   });
 }
 
-describe('Invite by email', () => {
+describe('Add person (an invitation by email)', () => {
   it('shows the server’s 400 on the email field', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     setup({
@@ -46,8 +46,8 @@ describe('Invite by email', () => {
         ]),
     });
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Invite by email' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Invite by email' });
+    await user.click(await screen.findByRole('button', { name: 'Add person' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add person' });
     const email = within(dialog).getByLabelText(/^Email/);
     await user.type(email, 'someone@blocked.example');
     await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
@@ -57,17 +57,11 @@ describe('Invite by email', () => {
   it('invites with a role, groups and locks found by search', async () => {
     const { calls } = setup({
       'POST user/invite': () =>
-        json(
-          {
-            member: memberFixture({ _id: 'user-4', email: 'new@example.com', status: 'invited' }),
-            newAccount: true,
-          },
-          201,
-        ),
+        json({ member: memberFixture({ _id: 'user-4', email: 'new@example.com', status: 'invited' }) }, 201),
     });
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Invite by email' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Invite by email' });
+    await user.click(await screen.findByRole('button', { name: 'Add person' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add person' });
     await user.type(within(dialog).getByLabelText(/^Email/), 'new@example.com');
     await user.type(within(dialog).getByLabelText('First name'), 'Nora');
     await user.click(within(dialog).getByText('Admin: runs the portal'));
@@ -79,6 +73,7 @@ describe('Invite by email', () => {
     await user.click(await screen.findByRole('option', { name: 'Back gate' }));
     await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
     expect(await screen.findByText('Invitation sent')).toBeInTheDocument();
+    // Nobody chooses a password for someone else: the form has none to send.
     expect(calls.find((c) => c.path === 'user/invite')!.body).toEqual({
       email: 'new@example.com',
       firstName: 'Nora',
@@ -89,13 +84,27 @@ describe('Invite by email', () => {
     });
   });
 
+  it('tells an admin with an unconfirmed address to confirm it first, and sends nothing', async () => {
+    const { calls } = setup({
+      'GET auth': () =>
+        json(sessionFixture(['admin'], { user: { ...sessionFixture().user, emailVerified: false } })),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Add person' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add person' });
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(/confirm your email first/i);
+    expect(within(dialog).getByRole('link', { name: 'Confirm your email address' })).toHaveAttribute(
+      'href',
+      '/must-activate',
+    );
+    expect(within(dialog).getByRole('button', { name: 'Send invitation' })).toBeDisabled();
+    expect(calls.some((c) => c.path === 'user/invite')).toBe(false);
+  });
+
   it('marks invited people and sends their invitation again', async () => {
     const { calls } = setup({
       'POST user/re-invite/user-3': () =>
-        json({
-          member: memberFixture({ _id: 'user-3', email: 'alan@example.com', status: 'invited' }),
-          newAccount: false,
-        }),
+        json({ member: memberFixture({ _id: 'user-3', email: 'alan@example.com', status: 'invited' }) }),
     });
     const table = await screen.findByRole('table');
     const row = within(table).getByRole('link', { name: 'Alan Turing' }).closest('tr')!;

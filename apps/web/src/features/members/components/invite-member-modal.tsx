@@ -10,7 +10,9 @@ import { formResolver } from '@/lib/forms';
 import { useGroupOptions } from '../api/group-options';
 import { useInviteMember } from '../api/invite-member';
 import { PERSON_LABELS, PersonFields, type PersonValues } from './person-fields';
+import { ConfirmEmailFirst } from '@/components/confirm-email-first';
 import { useLockOptions } from '@/lib/lock-options';
+import { useSession } from '@/lib/session';
 
 interface InviteValues extends PersonValues {
   groupIds: string[];
@@ -25,7 +27,6 @@ const LABELS: Record<keyof InviteValues, string> = {
 
 export interface MemberInvited {
   member: PortalMember;
-  newAccount: boolean;
 }
 
 interface InviteMemberFormProps {
@@ -35,6 +36,8 @@ interface InviteMemberFormProps {
 
 function InviteMemberForm({ onInvited, onCancel }: InviteMemberFormProps) {
   const invite = useInviteMember();
+  // The server refuses invitations from an unconfirmed address (they would be mail to anyone).
+  const unconfirmed = useSession().data?.user.emailVerified === false;
   const groups = useGroupOptions();
   const [lockSearch, setLockSearch] = useState('');
   const [debouncedLockSearch] = useDebouncedValue(lockSearch, 300);
@@ -82,11 +85,15 @@ function InviteMemberForm({ onInvited, onCancel }: InviteMemberFormProps) {
   });
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Invite by email">
+    <form onSubmit={submit} noValidate aria-label="Add person">
       <Stack gap="md">
-        <Text size="sm" c="dimmed">
-          They get a mail with a link to join. Groups and locks take effect once they accept.
+        <Text size="sm">
+          They get a mail with a link to join: someone new chooses their own password there. Codes and cards
+          you give them work on the locks at once; opening from the app starts once they accept.
         </Text>
+        {unconfirmed && (
+          <ConfirmEmailFirst>People can be added once your own email address is confirmed.</ConfirmEmailFirst>
+        )}
         <PersonFields form={form} />
         <MultiSelect
           label={LABELS.groupIds}
@@ -138,7 +145,7 @@ function InviteMemberForm({ onInvited, onCancel }: InviteMemberFormProps) {
           <Button variant="default" onClick={onCancel} disabled={invite.isPending}>
             Cancel
           </Button>
-          <Button type="submit" loading={invite.isPending}>
+          <Button type="submit" loading={invite.isPending} disabled={unconfirmed}>
             Send invitation
           </Button>
         </Group>
@@ -151,15 +158,13 @@ interface InviteMemberModalProps extends InviteMemberFormProps {
   opened: boolean;
 }
 
-/** "Invite by email": email, name, role and optional groups and locks (POST user/invite). */
+/**
+ * "Add person": an invitation by email with a name, role and optional groups and locks
+ * (POST user/invite). Nobody chooses a password for someone else.
+ */
 export function InviteMemberModal({ opened, onCancel, onInvited }: InviteMemberModalProps) {
   return (
-    <Modal
-      opened={opened}
-      onClose={onCancel}
-      title="Invite by email"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <Modal opened={opened} onClose={onCancel} title="Add person" closeButtonProps={{ 'aria-label': 'Close' }}>
       <InviteMemberForm onCancel={onCancel} onInvited={onInvited} />
     </Modal>
   );

@@ -112,7 +112,8 @@ describe('MemberKeysCard', () => {
     await user.click(within(card).getByRole('button', { name: 'Hand over' }));
     const list = await within(card).findByRole('list', { name: 'Their keys' });
     expect(within(list).getByRole('link', { name: 'Garage' })).toHaveAttribute('href', '/app/keys/key-3');
-    expect(screen.getByText('Grace Hopper now holds Garage.')).toBeInTheDocument();
+    // The notifications layer loads with the first notification.
+    expect(await screen.findByText('Grace Hopper now holds Garage.')).toBeInTheDocument();
     await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1));
   });
 });

@@ -2,12 +2,10 @@ import type { PortalMember } from '@latchkey/shared';
 import { Anchor, Button, Group, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconMailPlus, IconUserPlus, IconUsers } from '@tabler/icons-react';
-import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { MemberStatusBadge, RoleBadge } from '@/components/member-badges';
-import { OneTimeSecretModal } from '@/components/one-time-secret-modal';
 import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
 import { ListFilters } from '@/components/list-filters';
@@ -16,7 +14,6 @@ import { formatDate, formatRelative } from '@/lib/format';
 import { displayName } from '@/lib/session';
 import { useListParams } from '@/lib/use-list-params';
 import { useMembers } from '../api/get-members';
-import { AddMemberModal, type MemberAdded } from './add-member-modal';
 import { ExportMembersButton } from './export-members-button';
 import { InviteMemberModal, type MemberInvited } from './invite-member-modal';
 import { ReinviteButton } from './reinvite-button';
@@ -90,7 +87,6 @@ function MemberRow({ member }: { member: PortalMember }) {
 
 /** /app/user (admin): the portal's people, searchable, filterable and sortable, and "Add person". */
 export function MembersPage() {
-  const navigate = useNavigate();
   const list = useListParams<MemberSort>({ sortFields: SORT_FIELDS, defaultSort: 'firstName' });
   const show = SHOW_VALUES.has(list.param('show')) ? list.param('show') : '';
   const [filterBy, filterValue] = show ? (show.split(':') as ['role' | 'status', string]) : [];
@@ -99,39 +95,16 @@ export function MembersPage() {
     ...(filterBy ? { filterBy, filterValue } : {}),
   });
   const [adding, { open: openAdd, close: closeAdd }] = useDisclosure(false);
-  const [inviting, { open: openInvite, close: closeInvite }] = useDisclosure(false);
-  const [added, setAdded] = useState<MemberAdded | null>(null);
   const filtered = Boolean(list.search || show);
 
-  const onAdded = (result: MemberAdded) => {
+  const onInvited = ({ member }: MemberInvited) => {
     closeAdd();
-    const name = displayName(result.member);
-    if (result.initialPassword) setAdded(result);
-    notifications.show({
-      color: 'teal',
-      title: 'Person added',
-      message: result.initialPassword
-        ? `${name} has a new account.`
-        : `${name} already had an account: they sign in with their own password.`,
-    });
-  };
-
-  const onInvited = ({ member, newAccount }: MemberInvited) => {
-    closeInvite();
     notifications.show({
       color: 'teal',
       title: 'Invitation sent',
-      message: newAccount
-        ? `${member.email} gets a mail with a link to join and choose a password.`
-        : `${member.email} gets a mail with a link to join; they sign in with their own password.`,
+      message: `${displayName(member)} is on the list as invited; ${member.email} gets a mail with a link to join.`,
     });
   };
-
-  const inviteButton = (
-    <Button variant="light" leftSection={<IconMailPlus size={18} aria-hidden="true" />} onClick={openInvite}>
-      Invite by email
-    </Button>
-  );
 
   const addButton = (
     <Button leftSection={<IconUserPlus size={18} aria-hidden="true" />} onClick={openAdd}>
@@ -208,7 +181,6 @@ export function MembersPage() {
         aside={
           <Group gap="sm" wrap="wrap">
             <ExportMembersButton />
-            {inviteButton}
             {addButton}
           </Group>
         }
@@ -228,34 +200,7 @@ export function MembersPage() {
         />
         {body}
       </Paper>
-      <AddMemberModal opened={adding} onCancel={closeAdd} onAdded={onAdded} />
-      <InviteMemberModal opened={inviting} onCancel={closeInvite} onInvited={onInvited} />
-      <OneTimeSecretModal
-        secret={added?.initialPassword ?? null}
-        onClose={() => setAdded(null)}
-        title="Share their first password"
-        label="Password"
-        description={
-          <>
-            <strong>{added?.member.email}</strong> had no Latchkey account, so one was made. Give them this
-            password to sign in; they can change it in their profile.
-          </>
-        }
-        actions={
-          added && (
-            <Button
-              variant="default"
-              onClick={() => {
-                const id = added.member._id;
-                setAdded(null);
-                void navigate(`/app/user/${id}`);
-              }}
-            >
-              Open their page
-            </Button>
-          )
-        }
-      />
+      <InviteMemberModal opened={adding} onCancel={closeAdd} onInvited={onInvited} />
     </Stack>
   );
 }

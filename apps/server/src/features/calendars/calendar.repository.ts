@@ -1,0 +1,261 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Database } from '../../db/database';
+import { nowIso } from '../../db/mappers';
+import type { ListingBlocksTable, ListingIcalFeedsTable, StayRow } from '../../db/schema';
+
+// Blocked nights, imported feeds and the stays a calendar shows. Every query is scoped by portal
+// id, but the import job's, which looks across portals for feeds that are due (claim-due.ts).
+
+const range = (startDate: string, endDate: string) => ({ startDate, endDate });
+
+/** Blocks of a listing whose nights overlap [from, to) (all of them without a range). */
+export function listBlocks(
+  db: Database,
+  portalId: string,
+  listingId: string,
+  window?: { from: string; to: string },
+) {
+  let query = db
+    .selectFrom('listing_blocks')
+    .selectAll()
+    .where('portal_id', '=', portalId)
+    .where('listing_id', '=', listingId);
+  if (window) query = query.where('start_date', '<', window.to).where('end_date', '>', window.from);
+  return query.orderBy('start_date').orderBy('id').limit(2000).execute();
+}
+
+/** Blocks of a listing overlapping these nights (owner's only, or from feeds too). */
+export function findOverlappingBlocks(
+  db: Database,
+  portalId: string,
+  listingId: string,
+  nights: { startDate: string; endDate: string },
+  sources: readonly ('owner' | 'ical')[] = ['owner', 'ical'],
+) {
+  return db
+    .selectFrom('listing_blocks')
+    .selectAll()
+    .where('portal_id', '=', portalId)
+    .where('listing_id', '=', listingId)
+    .where('source', 'in', [...sources])
+    .where('start_date', '<', nights.endDate)
+    .where('end_date', '>', nights.startDate)
+    .orderBy('start_date')
+    .execute();
+}
+
+export function findBlock(db: Database, portalId: string, listingId: string, blockId: string) {
+  return db
+    .selectFrom('listing_blocks')
+    .selectAll()
+    .where('portal_id', '=', portalId)
+    .where('listing_id', '=', listingId)
+    .where('id', '=', blockId)
+    .executeTakeFirst();
+}
+
+export async function insertBlock(db: Database, row: Insertable<ListingBlocksTable>) {
+  await db.insertInto('listing_blocks').values(row).execute();
+}
+
+export async function updateBlockDates(
+  db: Database,
+  portalId: string,
+  blockId: string,
+  patch: { start_date: string; end_date: string; note: string },
+) {
+  await db
+    .updateTable('listing_blocks')
+    .set(patch)
+    .where('portal_id', '=', portalId)
+    .where('id', '=', blockId)
+    .execute();
+}
+
+export async function deleteBlock(db: Database, portalId: string, blockId: string) {
+  await db.deleteFrom('listing_blocks').where('portal_id', '=', portalId).where('id', '=', blockId).execute();
+}
+
+/** Stays of a listing in these states whose nights overlap [from, to). */
+export function listStaysBetween(
+  db: Database,
+  portalId: string,
+  listingId: string,
+  window: { from: string; to: string },
+  states: readonly StayRow['state'][],
+) {
+  return db
+    .selectFrom('stays')
+    .selectAll()
+    .where('portal_id', '=', portalId)
+    .where('listing_id', '=', listingId)
+    .where('state', 'in', [...states])
+    .where('start_date', '<', window.to)
+    .where('end_date', '>', window.from)
+    .orderBy('start_date')
+    .orderBy('id')
+    .limit(2000)
+    .execute();
+}
+
+/** Approved stays and owner blocks of a listing that end after `fromDate`: what the export feed carries. */
+export async function listExported(db: Database, portalId: string, listingId: string, fromDate: string) {
+  const [stays, blocks] = await Promise.all([
+    db
+      .selectFrom('stays')
+      .select(['id', 'start_date', 'end_date', 'updated_at'])
+      .where('portal_id', '=', portalId)
+      .where('listing_id', '=', listingId)
+      .where('state', '=', 'approved')
+      .where('end_date', '>', fromDate)
+      .orderBy('start_date')
+      .limit(3000)
+      .execute(),
+    db
+      .selectFrom('listing_blocks')
+      .select(['id', 'start_date', 'end_date', 'created_at'])
+      .where('portal_id', '=', portalId)
+      .where('listing_id', '=', listingId)
+      .where('source', '=', 'owner')
+      .where('end_date', '>', fromDate)
+      .orderBy('start_date')
+      .limit(3000)
+      .execute(),
+  ]);
+  return { stays, blocks };
+}
+
+/** Nights taken from `fromDate` on: approved stays and every block (the public calendar's "taken"). */
+export async function listTakenNights(db: Database, portalId: string, listingId: string, fromDate: string) {
+  const [stays, blocks] = await Promise.all([
+    db
+      .selectFrom('stays')
+      .select(['start_date', 'end_date'])
+      .where('portal_id', '=', portalId)
+      .where('listing_id', '=', listingId)
+      .where('state', '=', 'approved')
+      .where('end_date', '>', fromDate)
+      .orderBy('start_date')
+      .limit(1000)
+      .execute(),
+    db
+      .selectFrom('listing_blocks')
+      .select(['start_date', 'end_date'])
+      .where('portal_id', '=', portalId)
+      .where('listing_id', '=', listingId)
+      .where('end_date', '>', fromDate)
+      .orderBy('start_date')
+      .limit(1000)
+      .execute(),
+  ]);
+  return [...stays, ...blocks]
+    .map((r) => range(r.start_date, r.end_date))
+    .sort((a, b) => a.startDate.localeCompare(b.startDate) || a.endDate.localeCompare(b.endDate));
+}
+
+// Feeds
+
+export function listFeeds(db: Database, portalId: string, listingIds: string[]) {
+  if (listingIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('listing_ical_feeds')
+    .selectAll()
+    .where('portal_id', '=', portalId)
+    .where('listing_id', 'in', listingIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export function findFeed(db: Database, portalId: string, listingId: string, feedId: string) {
+  return db
+    .selectFrom('listing_ical_feeds')
+    .selectAll()
+    .where('portal_id', '=', portalId)
+    .where('listing_id', '=', listingId)
+    .where('id', '=', feedId)
+    .executeTakeFirst();
+}
+
+export async function insertFeed(db: Database, row: Insertable<ListingIcalFeedsTable>) {
+  await db.insertInto('listing_ical_feeds').values(row).execute();
+}
+
+export async function updateFeed(
+  db: Database,
+  portalId: string,
+  feedId: string,
+  patch: Updateable<ListingIcalFeedsTable>,
+) {
+  await db
+    .updateTable('listing_ical_feeds')
+    .set({ ...patch, updated_at: nowIso() })
+    .where('portal_id', '=', portalId)
+    .where('id', '=', feedId)
+    .execute();
+}
+
+export async function deleteFeed(db: Database, portalId: string, feedId: string) {
+  await db
+    .deleteFrom('listing_blocks')
+    .where('portal_id', '=', portalId)
+    .where('ical_feed_id', '=', feedId)
+    .execute();
+  await db
+    .deleteFrom('listing_ical_feeds')
+    .where('portal_id', '=', portalId)
+    .where('id', '=', feedId)
+    .execute();
+}
+
+/** Every stay a feed brought, any state. */
+export function listFeedStays(db: Database, portalId: string, feedId: string) {
+  return db
+    .selectFrom('stays')
+    .selectAll()
+    .where('portal_id', '=', portalId)
+    .where('ical_feed_id', '=', feedId)
+    .execute();
+}
+
+export function listFeedBlocks(db: Database, portalId: string, feedId: string) {
+  return db
+    .selectFrom('listing_blocks')
+    .selectAll()
+    .where('portal_id', '=', portalId)
+    .where('ical_feed_id', '=', feedId)
+    .execute();
+}
+
+/** Per feed, its approved stays that have not ended by `today`. */
+export async function countCurrentFeedStays(
+  db: Database,
+  portalId: string,
+  feedIds: string[],
+  today: string,
+) {
+  if (feedIds.length === 0) return new Map<string, number>();
+  const rows = await db
+    .selectFrom('stays')
+    .select(['ical_feed_id', (eb) => eb.fn.countAll().as('n')])
+    .where('portal_id', '=', portalId)
+    .where('ical_feed_id', 'in', feedIds)
+    .where('state', '=', 'approved')
+    .where('end_date', '>=', today)
+    .groupBy('ical_feed_id')
+    .execute();
+  return new Map(rows.map((r) => [String(r.ical_feed_id), Number(r.n)]));
+}
+
+/** The names of feeds by id, for the stays and blocks that name them. */
+export async function feedNames(db: Database, portalId: string, feedIds: (string | null)[]) {
+  const ids = [...new Set(feedIds.filter((id): id is string => id !== null))];
+  if (ids.length === 0) return new Map<string, string>();
+  const rows = await db
+    .selectFrom('listing_ical_feeds')
+    .select(['id', 'name'])
+    .where('portal_id', '=', portalId)
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

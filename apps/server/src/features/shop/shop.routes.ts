@@ -1,0 +1,179 @@
+import {
+  inventoryItemSchema,
+  inventoryListSchema,
+  orderCreatedSchema,
+  orderInputSchema,
+  orderListSchema,
+  productListSchema,
+  productParamsSchema,
+  productSchema,
+  quoteInputSchema,
+  quoteSchema,
+  staffOrdersPageSchema,
+  staffOrdersQuerySchema,
+  stockAdjustmentSchema,
+  PORTAL_OVERRIDE_HEADER,
+} from '@latchkey/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { access, signedIn } from '../../http/access';
+import { errorResponses } from '../../http/responses';
+import { consume } from '../auth/rate-limiters';
+import { authenticateToken } from '../auth/session.service';
+import { resolveActingPortal } from '../portals/acting-portal.service';
+import {
+  adjustStock,
+  createOrder,
+  getProduct,
+  listInventory,
+  listMyOrders,
+  listOrdersForStaff,
+  listProducts,
+  quoteCart,
+  type Buyer,
+} from './shop.service';
+
+/**
+ * The buyer of a public order: a visitor, or (with a token) the signed-in person, whose locks arrive
+ * in the portal they act in when they are an admin there. A token that does not verify is a 401,
+ * as on any other route.
+ */
+async function optionalBuyer(app: FastifyInstance, request: FastifyRequest): Promise<Buyer | null> {
+  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+  if (!match?.[1]) return null;
+  const { user } = await authenticateToken(app.db, app.secrets.jwtKey, match[1]);
+  const override = request.headers[PORTAL_OVERRIDE_HEADER];
+  const { acting } = await resolveActingPortal(app.db, user, typeof override === 'string' ? override : null);
+  return { userId: user.id, portalId: acting?.role === 'admin' ? acting.portal.id : null };
+}
+
+/** The hardware shop: catalogue, priced carts, orders through the provider's checkout, and staff views. */
+export const shopRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['shop'];
+  // Orders hold stock while they are paid for: one address may start a few an hour, not a flood.
+  const orderLimiter = new RateLimiterMemory({ keyPrefix: 'shop-orders', points: 20, duration: 3600 });
+
+  app.get(
+    '/product',
+    {
+      config: { access: access.public },
+      schema: {
+        tags,
+        summary: 'The products on sale, with prices and stock',
+        response: { 200: productListSchema, ...errorResponses },
+      },
+    },
+    async () => listProducts(app.db),
+  );
+
+  app.get(
+    '/product/:id',
+    {
+      config: { access: access.public },
+      schema: {
+        tags,
+        summary: 'One product',
+        params: productParamsSchema,
+        response: { 200: productSchema, ...errorResponses },
+      },
+    },
+    async (request) => getProduct(app.db, request.params.id),
+  );
+
+  app.post(
+    '/shop/quote',
+    {
+      config: { access: access.public },
+      schema: {
+        tags,
+        summary: "A cart at the server's prices, with the shipping options for a country",
+        body: quoteInputSchema,
+        response: { 200: quoteSchema, ...errorResponses },
+      },
+    },
+    async (request) => quoteCart(app.db, request.body),
+  );
+
+  app.post(
+    '/stripe/order',
+    {
+      config: { access: access.public },
+      schema: {
+        tags,
+        summary:
+          "Order the cart at the server's prices and open the provider's checkout (stock held meanwhile)",
+        description:
+          "Anyone may order. With a session token, the order is the person's (order history) and, when they act in a portal as an admin, its locks arrive there pre-registered.",
+        body: orderInputSchema,
+        response: { 201: orderCreatedSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const buyer = await optionalBuyer(app, request);
+      await consume(orderLimiter, request.ip);
+      return reply.status(201).send(await createOrder(app.db, app.payments, request.body, buyer, request.ip));
+    },
+  );
+
+  app.get(
+    '/shop/orders',
+    {
+      config: { access: access.account },
+      schema: {
+        tags,
+        summary: 'The orders the signed-in person placed',
+        response: { 200: orderListSchema, ...errorResponses },
+      },
+    },
+    async (request) => listMyOrders(app.db, signedIn(request).user.id),
+  );
+
+  app.get(
+    '/system/orders',
+    {
+      config: { access: access.platform },
+      schema: {
+        tags,
+        summary: 'Every order, for platform staff',
+        querystring: staffOrdersQuerySchema,
+        response: { 200: staffOrdersPageSchema, ...errorResponses },
+      },
+    },
+    async (request) => listOrdersForStaff(app.db, request.query),
+  );
+
+  app.get(
+    '/system/inventory',
+    {
+      config: { access: access.platform },
+      schema: {
+        tags,
+        summary: 'Stock of every product',
+        response: { 200: inventoryListSchema, ...errorResponses },
+      },
+    },
+    async () => listInventory(app.db),
+  );
+
+  app.post(
+    '/system/inventory/:id',
+    {
+      config: { access: access.platform },
+      schema: {
+        tags,
+        summary: "Set a product's units on hand (a delivery, a count)",
+        params: productParamsSchema,
+        body: stockAdjustmentSchema,
+        response: { 200: inventoryItemSchema, ...errorResponses },
+      },
+    },
+    async (request) =>
+      adjustStock(
+        app.db,
+        { userId: signedIn(request).user.id, ip: request.ip },
+        request.params.id,
+        request.body,
+      ),
+  );
+};

@@ -1,0 +1,107 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { publicUrlOf, type Config } from '../../config';
+import { consume, type RateLimitStore } from '../auth/rate-limiters';
+import { PortalSigningKeys } from '../device-link/portal-signing-keys';
+import { IcalImporter } from '../calendars/ical-import-job';
+import type { IcalDeps } from '../calendars/ical.service';
+import { DiskImageStore, type ImageStore } from '../listings/image-store';
+import { ReviewMailer } from '../reviews/review-mailer';
+import { ShareTokens } from '../sharelock/share-tokens';
+import { StayAccessMonitor } from './stay-access-monitor';
+import type { StayDeps } from './stays.service';
+
+/** What the rental routes share: images, share links, limits on public requests, the access monitor. */
+export interface Rental {
+  images: ImageStore;
+  deps: StayDeps;
+  /** The portal keys that sign a guest's QR codes (the same keys as the locks' `qrKey`). */
+  signingKeys: PortalSigningKeys;
+  monitor: StayAccessMonitor;
+  /** 429 once an address has sent too many requests (public request page, guest activation). */
+  countRequest: (ip: string) => Promise<void>;
+  /** 429 once an email address has been sent too many request confirmations. */
+  countRequestMail: (email: string) => Promise<void>;
+  /** iCal both ways (R2): the export feed's signer and the import of other platforms' feeds. */
+  ical: { deps: IcalDeps; importer: IcalImporter };
+  /** The review invitation after check-out (R2). */
+  reviews: ReviewMailer;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rental: Rental;
+  }
+}
+
+/**
+ * The rental flow's shared parts (issue 12): the image store (DATA_DIR/images), the share-link
+ * signer, the public request limits and the stay access monitor (started here, stopped on close).
+ */
+export function registerRental(app: FastifyInstance, config: Config, limits: RateLimitStore): Rental {
+  const deps: StayDeps = {
+    tokens: new ShareTokens(app.secrets.jwtKey),
+    publicUrl: publicUrlOf(config),
+    announce: (stay) =>
+      void app.live.publish(stay.portal_id, {
+        type: 'stay.changed',
+        stay: { _id: stay.id, listingId: stay.listing_id, state: stay.state, accessState: stay.access_state },
+      }),
+  };
+  const perIp: RateLimiterAbstract = limits.limiter({
+    keyPrefix: 'stay-request-ip',
+    points: config.RENTAL_REQUESTS_PER_IP,
+    duration: 3600,
+  });
+  const perEmail: RateLimiterAbstract = limits.limiter({
+    keyPrefix: 'stay-request-email',
+    points: config.RENTAL_REQUESTS_PER_EMAIL,
+    duration: 3600,
+  });
+  const monitor = new StayAccessMonitor(app.db, app.log.child({ feature: 'stays' }), deps, {
+    everyMs: config.STAY_ACCESS_CHECK_MS,
+    alertAfterMinutes: config.STAY_ACCESS_ALERT_MINUTES,
+    live: (portalId, notification) => app.live.publish(portalId, { type: 'notification', notification }),
+    alertsLink: `${publicUrlOf(config)}/app/notificationAndAlert`,
+  });
+  const icalDeps: IcalDeps = {
+    stays: deps,
+    tokens: deps.tokens,
+    publicUrl: publicUrlOf(config),
+    fetch: {
+      timeoutMs: config.ICAL_FETCH_TIMEOUT_MS,
+      maxBytes: config.ICAL_MAX_BYTES,
+      allowPrivateHosts: config.ICAL_ALLOW_PRIVATE_HOSTS,
+    },
+    syncMinutes: config.ICAL_SYNC_MINUTES,
+    alertsLink: `${publicUrlOf(config)}/app/notificationAndAlert`,
+  };
+  const importer = new IcalImporter(app.db, app.log.child({ feature: 'ical' }), icalDeps);
+  const rental: Rental = {
+    images: new DiskImageStore(path.join(config.DATA_DIR, 'images')),
+    deps,
+    signingKeys: new PortalSigningKeys(app.secrets.jwtKey),
+    monitor,
+    countRequest: (ip) => consume(perIp, ip),
+    countRequestMail: (email) => consume(perEmail, email.trim().toLowerCase()),
+    ical: { deps: icalDeps, importer },
+    reviews: new ReviewMailer(
+      app.db,
+      app.log.child({ feature: 'reviews' }),
+      deps,
+      app.mailThrottle,
+      config.REVIEW_MAIL_CHECK_MS,
+    ),
+  };
+  app.decorate('rental', rental);
+  monitor.start();
+  importer.start();
+  rental.reviews.start();
+  app.addHook('onClose', async () => {
+    await monitor.stop();
+    await importer.stop();
+    await rental.reviews.stop();
+  });
+  return rental;
+}

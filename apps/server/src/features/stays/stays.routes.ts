@@ -1,0 +1,133 @@
+import {
+  idSchema,
+  publicListingSchema,
+  stayActionSchema,
+  stayRequestInputSchema,
+  stayRequestReceiptSchema,
+  staySchema,
+  staysPageSchema,
+  staysQuerySchema,
+} from '@latchkey/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { access, actingPortal, changeContext, signedIn } from '../../http/access';
+import { errorResponses } from '../../http/responses';
+import { actOnStay, getPublicListing, getStay, listStays, requestStay } from './stays.service';
+
+const id = idSchema;
+const tags = ['stays'];
+const admin = { access: access.portalAdmin };
+
+/**
+ * Requests and stays (issue 12). In `device/{id}/request/{reqId}` the `{id}` names the listing (the
+ * brief's share-lock product shared one lock per listing; the screen is listing/{id}/request/{reqId}).
+ */
+export const stayRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/listing/:id/public',
+    {
+      config: { access: access.public },
+      schema: {
+        tags,
+        summary:
+          "A published listing's request page: description, images, nights taken (no names, no address)",
+        params: z.object({ id }),
+        response: { 200: publicListingSchema, ...errorResponses },
+      },
+    },
+    async (request) => getPublicListing(app.db, request.params.id),
+  );
+
+  app.post(
+    '/device/:listingId/request',
+    {
+      config: { access: access.public },
+      schema: {
+        tags,
+        summary: 'Ask for a stay (no sign-in; a confirmation mail goes to the requester)',
+        description:
+          'Limited per address (RENTAL_REQUESTS_PER_IP an hour) and per email (RENTAL_REQUESTS_PER_EMAIL): 429 beyond. Dates in the past, taken nights, or a stay shorter or longer than the listing allows: 400, nothing stored.',
+        params: z.object({ listingId: id }),
+        body: stayRequestInputSchema,
+        response: { 201: stayRequestReceiptSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await app.rental.countRequest(request.ip);
+      await app.rental.countRequestMail(request.body.email);
+      const receipt = await requestStay(
+        app.db,
+        app.rental.deps,
+        request.params.listingId,
+        request.body,
+        request.ip,
+      );
+      return reply.status(201).send(receipt);
+    },
+  );
+
+  app.get(
+    '/listing/:id/request',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: "A page of a listing's requests and stays (filter state or when: upcoming, past)",
+        params: z.object({ id }),
+        querystring: staysQuerySchema,
+        response: { 200: staysPageSchema, ...errorResponses },
+      },
+    },
+    async (request) => listStays(app.db, actingPortal(request).portal.id, request.params.id, request.query),
+  );
+
+  const stayParams = z.object({ id, reqId: id });
+  app.get(
+    '/device/:id/request/:reqId',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary:
+          'A request or stay of a listing, with its access on each lock and, while requested, whether the locks can take it',
+        params: stayParams,
+        response: { 200: staySchema, ...errorResponses },
+      },
+    },
+    async (request) =>
+      getStay(
+        app.db,
+        app.rental.deps,
+        actingPortal(request).portal.id,
+        request.params.id,
+        request.params.reqId,
+      ),
+  );
+
+  app.post(
+    '/device/:id/request/:reqId',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary:
+          'Approve (possibly with other dates), decline, cancel, change (extend, shorten, late check-out) or resend',
+        description:
+          'Approving or changing gives the guest access on every lock of the listing for exactly the stay, at once; 409 when the nights are taken or a lock is full (named). The guest is mailed once every lock has confirmed it.',
+        params: stayParams,
+        body: stayActionSchema,
+        response: { 200: staySchema, ...errorResponses },
+      },
+    },
+    async (request) =>
+      actOnStay(
+        app.db,
+        app.rental.deps,
+        changeContext(request),
+        { user: signedIn(request).user, throttle: app.mailThrottle },
+        request.params.id,
+        request.params.reqId,
+        request.body,
+      ),
+  );
+};

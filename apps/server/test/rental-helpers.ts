@@ -1,0 +1,105 @@
+import crypto from 'node:crypto';
+import { addDaysToDate, localWallTime, type CredentialSet, type ListingInput } from '@latchkey/shared';
+import sharp from 'sharp';
+import type { TestApp } from './test-app';
+
+/** A portal admin, with helpers to add locks and listings through the API. */
+export interface RentalPortal {
+  token: string;
+  portalId: string;
+  userId: string;
+}
+
+export async function rentalPortal(t: TestApp): Promise<RentalPortal> {
+  const admin = await t.signUp();
+  return { token: admin.token, portalId: admin.portalId, userId: admin.userId };
+}
+
+export async function addLock(
+  t: TestApp,
+  portal: RentalPortal,
+  options: { name?: string; model?: string; timeZone?: string } = {},
+): Promise<{ id: string; secret: string }> {
+  const response = await t.request({
+    method: 'POST',
+    url: '/api3/portal/device/new',
+    token: portal.token,
+    payload: {
+      name: options.name ?? 'Flat door',
+      model: options.model ?? 'latchkey-sim',
+      timeZone: options.timeZone ?? 'Europe/Lisbon',
+    },
+  });
+  if (response.statusCode !== 201) throw new Error(`adding a lock failed: ${response.body}`);
+  return { id: response.json().device._id, secret: response.json().deviceSecret };
+}
+
+export async function addListing(
+  t: TestApp,
+  portal: RentalPortal,
+  deviceIds: string[],
+  input: Partial<ListingInput> = {},
+): Promise<string> {
+  const response = await t.request({
+    method: 'POST',
+    url: '/api3/listing/new',
+    token: portal.token,
+    payload: {
+      title: 'Sea view flat',
+      deviceIds,
+      published: true,
+      address: '12 Rua Secreta, Lisbon',
+      ...input,
+    },
+  });
+  if (response.statusCode !== 201) throw new Error(`adding a listing failed: ${response.body}`);
+  return response.json()._id;
+}
+
+/** Sends a stay request from the public page (its own address each time unless told). */
+export function requestStay(
+  t: TestApp,
+  listingId: string,
+  body: Record<string, unknown>,
+  remoteAddress = `10.1.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`,
+) {
+  return t.request({
+    method: 'POST',
+    url: `/api3/device/${listingId}/request`,
+    payload: { name: 'Ana Guest', email: `ana-${crypto.randomUUID().slice(0, 6)}@example.com`, ...body },
+    remoteAddress,
+  });
+}
+
+/** Today on a zone's calendar plus `days`. */
+export function dayIn(timeZone: string, days: number): string {
+  return addDaysToDate(localWallTime(new Date(), timeZone).date, days);
+}
+
+/** The set the server holds for a lock now (what the lock gets next). */
+export async function desiredSet(t: TestApp, deviceId: string): Promise<CredentialSet | null> {
+  await t.app.deviceLink.flushScheduledSyncs();
+  const row = await t.app.db
+    .selectFrom('device_credential_sync')
+    .select('desired_set')
+    .where('device_id', '=', deviceId)
+    .executeTakeFirst();
+  return row ? (JSON.parse(row.desired_set) as CredentialSet) : null;
+}
+
+/** A small real PNG. */
+export function png(width = 64, height = 48): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: 30, g: 120, b: 200 } } })
+    .png()
+    .toBuffer();
+}
+
+/** The mail queued for an address, newest first. */
+export function mailTo(t: TestApp, to: string) {
+  return t.app.db
+    .selectFrom('mail_outbox')
+    .select(['template', 'subject', 'text_body'])
+    .where('to_address', '=', to)
+    .orderBy('created_at', 'desc')
+    .execute();
+}

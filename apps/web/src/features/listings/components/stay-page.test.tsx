@@ -1,0 +1,119 @@
+import type { Stay } from '@latchkey/shared';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { storage } from '@/lib/storage';
+import { json, type RecordedCall } from '@/testing/fetch-mock';
+import { sessionFixture } from '@/testing/fixtures';
+import { validToken } from '@/testing/jwt';
+import { renderApp } from '@/testing/render-app';
+
+const requested: Stay = {
+  _id: 'stay-1',
+  listingId: 'listing-1',
+  listingTitle: 'Sea view flat',
+  guestName: 'Ana Guest',
+  guestEmail: 'ana@example.com',
+  guestPhone: null,
+  note: 'Late arrival',
+  startDate: '2031-03-10',
+  endDate: '2031-03-13',
+  nights: 3,
+  checkInTime: '15:00',
+  checkOutTime: '11:00',
+  timeZone: 'Europe/Lisbon',
+  state: 'requested',
+  source: 'request',
+  reason: null,
+  accessState: 'none',
+  accessFrom: '2031-03-10T15:00:00.000Z',
+  accessUntil: '2031-03-13T11:00:00.000Z',
+  access: [],
+  capacity: [
+    { deviceId: 'd1', name: 'Flat door', capacity: 30, used: 30, withStay: 32, fits: false },
+    { deviceId: 'd2', name: 'Entrance', capacity: 1000, used: 12, withStay: 14, fits: true },
+  ],
+  conflicts: [],
+  landingPath: null,
+  guestMailedAt: null,
+  createdAt: '2031-03-01T10:00:00.000Z',
+  decidedAt: null,
+  updatedAt: '2031-03-01T10:00:00.000Z',
+};
+
+const approved: Stay = {
+  ...requested,
+  state: 'approved',
+  accessState: 'waiting',
+  capacity: [],
+  landingPath: '/s?t=S1.stay-1.1.abc',
+  access: [
+    {
+      _id: 'a1',
+      holder: 'guest',
+      name: 'Ana Guest',
+      code: '482913',
+      validFrom: '2031-03-10T15:00:00.000Z',
+      validUntil: '2031-03-13T11:00:00.000Z',
+      removed: false,
+      locks: [
+        { deviceId: 'd1', name: 'Flat door', state: 'confirmed', reason: null },
+        { deviceId: 'd2', name: 'Entrance', state: 'sent', reason: null },
+      ],
+    },
+  ],
+};
+
+/** The screen over a server whose stay becomes what an action answers. */
+function setup(stay: Stay, onAction?: (call: RecordedCall) => Stay) {
+  storage.setAuthToken(validToken());
+  let current = stay;
+  return renderApp('/app/listing/listing-1/request/stay-1', {
+    'GET auth': () => json(sessionFixture(['admin'])),
+    'GET device/listing-1/request/stay-1': () => json(current),
+    ...(onAction && {
+      'POST device/listing-1/request/stay-1': (call) => {
+        current = onAction(call);
+        return json(current);
+      },
+    }),
+  });
+}
+
+describe('StayPage (share-lock approval)', () => {
+  it('warns that a lock is full, and approves with the dates shown', async () => {
+    const actions: unknown[] = [];
+    setup(requested, (call) => {
+      actions.push(call.body);
+      return approved;
+    });
+    const user = userEvent.setup();
+    expect(await screen.findByRole('heading', { name: 'Request from Ana Guest' })).toBeInTheDocument();
+    expect(screen.getByRole('alert', { name: 'A lock is full' })).toHaveTextContent('Flat door');
+    const room = screen.getByRole('table', { name: 'Room on each lock' });
+    expect(within(room).getByText('32 of 30: does not fit')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByRole('heading', { name: "Ana Guest's stay" })).toBeInTheDocument();
+    expect(actions).toEqual([
+      {
+        action: 'approve',
+        startDate: '2031-03-10',
+        endDate: '2031-03-13',
+        checkInTime: '15:00',
+        checkOutTime: '11:00',
+      },
+    ]);
+  });
+
+  it('shows a stay waiting for a lock, with the code and each lock’s state', async () => {
+    setup(approved);
+    expect(await screen.findByRole('heading', { name: "Ana Guest's stay" })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Waiting for the lock');
+    expect(screen.getByText('482913')).toBeInTheDocument();
+    expect(screen.getByText('On the lock')).toBeInTheDocument();
+    expect(screen.getByText('Sent, waiting for the lock')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /The guest's page/ })).toHaveValue(
+      `${window.location.origin}/s?t=S1.stay-1.1.abc`,
+    );
+  });
+});

@@ -1,0 +1,6 @@
+/** Query keys of the reseller area (the reseller's own data, not a portal's). */
+export const resellerKeys = {
+  all: ['reseller'] as const,
+  account: () => ['reseller', 'account'] as const,
+  summary: (year: number | null, month: number | null) => ['reseller', 'summary', year, month] as const,
+};

@@ -1,0 +1,106 @@
+import type { BillingSummary, ResellerAccount } from '@latchkey/shared';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { storage } from '@/lib/storage';
+import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
+import { sessionFixture } from '@/testing/fixtures';
+import { validToken } from '@/testing/jwt';
+import { renderApp } from '@/testing/render-app';
+
+const account: ResellerAccount = {
+  reseller: {
+    _id: 'r1',
+    name: 'Keystone Integrators',
+    country: 'DE',
+    vatNumber: null,
+    linkCode: 'ABCDEF23',
+    createdAt: '2025-01-01T00:00:00.000Z',
+  },
+  customers: [
+    {
+      portalId: 'p1',
+      name: 'Lakeside Clinic',
+      ownerEmail: 'clinic@example.com',
+      plan: 'pro',
+      allowActing: true,
+      linkedAt: '2025-01-01T00:00:00.000Z',
+    },
+    {
+      portalId: 'p2',
+      name: 'Harbor Offices',
+      ownerEmail: 'office@example.com',
+      plan: 'business',
+      allowActing: false,
+      linkedAt: '2025-01-01T00:00:00.000Z',
+    },
+  ],
+};
+
+const row = (portalName: string, billed: number, wholesale: number) => ({
+  portalId: portalName,
+  portalName,
+  invoiceNumber: null,
+  billedNetMinor: billed,
+  billedTotalMinor: billed,
+  wholesaleMinor: wholesale,
+  marginMinor: billed - wholesale,
+});
+
+function summary(year: number, month: number, status: 'open' | 'closed'): BillingSummary {
+  const customers = [row('Lakeside Clinic', 1200, 840), row('Harbor Offices', 700, 490)];
+  return {
+    year,
+    month,
+    status,
+    currency: 'EUR',
+    firstYear: 2025,
+    firstMonth: 1,
+    customers,
+    totals: { billedNetMinor: 1900, billedTotalMinor: 1900, wholesaleMinor: 1330, marginMinor: 570 },
+  };
+}
+
+function setup(routes: Record<string, MockHandler>) {
+  storage.setAuthToken(validToken());
+  return renderApp('/app/reseller', { 'GET auth': () => json(sessionFixture(['admin'])), ...routes });
+}
+
+describe('ResellerPage', () => {
+  it('offers to open a reseller account to someone without one', async () => {
+    setup({
+      'GET reseller': () => apiError(404, 'not_found', 'You have no reseller account; open one first'),
+    });
+    const form = await screen.findByRole('form', { name: 'Open a reseller account' });
+    expect(within(form).getByRole('textbox', { name: 'Company name' })).toBeInTheDocument();
+  });
+
+  it('shows the code, each customer billed, wholesale and margin, and steps back a month', async () => {
+    const { calls } = setup({
+      'GET reseller': () => json(account),
+      'GET reseller/billingSummary': () => json(summary(2025, 3, 'open')),
+      'GET reseller/billingSummary/2025/2': () => json(summary(2025, 2, 'closed')),
+    });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Keystone Integrators' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('ABCD-EF23')).toBeInTheDocument();
+    const clinic = await screen.findByRole('row', { name: /Lakeside Clinic/ });
+    expect(clinic).toHaveTextContent('€12.00');
+    expect(clinic).toHaveTextContent('€8.40');
+    expect(clinic).toHaveTextContent('€3.60');
+    expect(screen.getByRole('row', { name: /Total/ })).toHaveTextContent('€5.70');
+
+    const customers = screen.getByRole('list', { name: 'Customers' });
+    expect(within(customers).getByRole('button', { name: 'Open Lakeside Clinic' })).toBeInTheDocument();
+    expect(within(customers).queryByRole('button', { name: 'Open Harbor Offices' })).toBeNull();
+    expect(within(customers).getByText('Billing only')).toBeInTheDocument();
+
+    expect(screen.getByRole('button', { name: 'Next month' })).toBeDisabled();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Previous month' }));
+    expect(
+      await screen.findByRole('heading', { name: 'Billing summary: February 2025' }),
+    ).toBeInTheDocument();
+    expect(calls.some((c) => c.path === 'reseller/billingSummary/2025/2')).toBe(true);
+  });
+});

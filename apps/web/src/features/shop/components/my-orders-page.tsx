@@ -1,0 +1,100 @@
+import { formatMoney, type OrderStatus, type OrderView } from '@latchkey/shared';
+import { Badge, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconPackage } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { EmptyList } from '@/components/empty-list';
+import { PageHeader } from '@/components/page-header';
+import { QueryError } from '@/components/query-error';
+import { formatDateTime } from '@/lib/format';
+import { useMyOrders } from '../api/get-my-orders';
+
+export const ORDER_STATUS: Record<OrderStatus, { label: string; color: string }> = {
+  pending: { label: 'Awaiting payment', color: 'yellow' },
+  paid: { label: 'Paid', color: 'teal' },
+  canceled: { label: 'Canceled', color: 'gray' },
+  expired: { label: 'Not paid', color: 'gray' },
+};
+
+function OrderCard({ order }: { order: OrderView }) {
+  const status = ORDER_STATUS[order.status];
+  return (
+    <Paper component="li" withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+      <Group justify="space-between" align="flex-start" gap="sm" mb="sm">
+        <Stack gap={2}>
+          <Title order={2} fz="md">
+            Order {order.ref}
+          </Title>
+          <Text size="sm" c="dimmed">
+            <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time> · {order.shipping.name}{' '}
+            to {order.address.city}
+          </Text>
+        </Stack>
+        <Badge color={status.color} variant="light">
+          {status.label}
+        </Badge>
+      </Group>
+      <Stack gap={4} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {order.lines.map((line) => (
+          <Group component="li" key={line.productId} justify="space-between" wrap="nowrap">
+            <Text size="sm">
+              {line.quantity} × {line.name}
+            </Text>
+            <Text size="sm">{formatMoney(line.lineTotal, order.currency)}</Text>
+          </Group>
+        ))}
+      </Stack>
+      <Group justify="space-between" mt="sm">
+        <Text size="sm" c="dimmed">
+          {order.preRegisteredLocks > 0 && order.portal
+            ? `${order.preRegisteredLocks} lock${order.preRegisteredLocks === 1 ? '' : 's'} added to ${order.portal.name}`
+            : ''}
+        </Text>
+        <Text fw={700}>{formatMoney(order.total, order.currency)}</Text>
+      </Group>
+    </Paper>
+  );
+}
+
+/** /app/orders (signed in): the orders the person placed, newest first. */
+export function MyOrdersPage() {
+  const { data, error, isPending, refetch } = useMyOrders();
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title="Your orders"
+        description="Hardware you bought while signed in."
+        aside={
+          <Button component={Link} to="/app/products" variant="default">
+            Shop
+          </Button>
+        }
+      />
+      {isPending ? (
+        <Stack role="status" aria-label="Loading your orders">
+          <Skeleton height={140} radius="lg" />
+          <Skeleton height={140} radius="lg" />
+        </Stack>
+      ) : error ? (
+        <QueryError title="Could not load your orders" error={error} onRetry={() => void refetch()} />
+      ) : data.length === 0 ? (
+        <EmptyList
+          invite
+          icon={<IconPackage size={28} aria-hidden="true" />}
+          title="No orders yet"
+          description="Locks, keypads and cards you buy here show up in this list."
+          action={
+            <Button component={Link} to="/app/products">
+              Go to the shop
+            </Button>
+          }
+        />
+      ) : (
+        <Stack component="ul" gap="md" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {data.map((order) => (
+            <OrderCard key={order._id} order={order} />
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,324 @@
+/**
+ * npm run bench (first load, issue 11 item 6): the built web app (apps/web/dist, built beforehand
+ * with `npm run build`) served by the real server (a child process on the demo portal), opened in
+ * Debian's Chromium with a cold cache. For the sign-in route and the demo admin's dashboard it
+ * prints the compressed bytes the server actually sent (JavaScript, CSS, everything) and the
+ * Lighthouse 12 performance score on mobile (simulated throttling), median of FIRST_LOAD_RUNS runs.
+ * Not a test: it prints figures; docs/benchmarks.md records a run.
+ *
+ * Lighthouse's scores move with the machine's load (its CPU times are measured, then multiplied):
+ * FIRST_LOAD_COMPARE_DIST names a second build (a copy of an older dist, say) measured in the same
+ * run by its own server, the Lighthouse runs of both interleaved, so the two rows share the noise.
+ *
+ * Environment: FIRST_LOAD_WEB_DIST (the build, apps/web/dist), FIRST_LOAD_COMPARE_DIST,
+ * FIRST_LOAD_RUNS (Lighthouse runs per route and build, 3), FIRST_LOAD_LIGHTHOUSE=0 (bytes only),
+ * FIRST_LOAD_REPORT_DIR (keep each Lighthouse report there), CHROME_PATH (/usr/bin/chromium).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import lighthouse from 'lighthouse';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WEB_DIST = path.resolve(process.env.FIRST_LOAD_WEB_DIST ?? path.join(REPO, 'apps/web/dist'));
+const COMPARE_DIST = process.env.FIRST_LOAD_COMPARE_DIST
+  ? path.resolve(process.env.FIRST_LOAD_COMPARE_DIST)
+  : null;
+const RUNS = Math.max(1, Number(process.env.FIRST_LOAD_RUNS ?? 3));
+const WITH_LIGHTHOUSE = process.env.FIRST_LOAD_LIGHTHOUSE !== '0';
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+/** A folder to keep each Lighthouse report in (JSON, for its diagnostics), if set. */
+const REPORT_DIR = process.env.FIRST_LOAD_REPORT_DIR;
+const DEMO_ADMIN = { email: 'admin@demo.latchkey.dev', password: 'demo-admin-pass' };
+/** Issue 11 item 6. */
+const TARGET_SIGN_IN_JS_KB = 170;
+const TARGET_SCORE = 0.95;
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+interface Server {
+  origin: string;
+  child: ChildProcess;
+  dataDir: string;
+}
+
+/** The server as `npm start` runs it, on a fresh data folder with the demo portal, no demo locks. */
+async function startServer(webDist: string): Promise<Server> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-first-load-'));
+  const port = await freePort();
+  // node itself is the child (not npx), so SIGTERM reaches the server.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: REPO,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MQTT_PORT: '0',
+      DEMO_LOCKS: 'false',
+      LOG_LEVEL: 'warn',
+      WEB_DIST: webDist,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${origin}/`)).ok) return { origin, child, dataDir };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  child.kill('SIGTERM');
+  throw new Error('the server did not answer within 120 s');
+}
+
+interface Transfer {
+  jsBytes: number;
+  jsFiles: number;
+  cssBytes: number;
+  totalBytes: number;
+  encodings: string[];
+}
+
+/** Empties the browser's HTTP cache (the whole profile's), so the next load starts cold. */
+async function clearCache(context: BrowserContext, page: Page): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.clearBrowserCache');
+  await cdp.detach();
+}
+
+/**
+ * Opens `url` on a cold cache and adds up the bodies as they came over the wire (compressed), until
+ * the screen shows `ready` and the network is quiet.
+ */
+async function measureTransfer(
+  context: BrowserContext,
+  url: string,
+  ready: (page: Page) => Promise<void>,
+): Promise<Transfer> {
+  const page = await context.newPage();
+  await clearCache(context, page);
+  const sizes: Promise<{ url: string; type: string; bytes: number; encoding: string }>[] = [];
+  page.on('requestfinished', (request) => {
+    sizes.push(
+      Promise.all([request.sizes(), request.response()]).then(([size, response]) => ({
+        url: request.url(),
+        type: request.resourceType(),
+        bytes: size.responseBodySize,
+        encoding: response?.headers()['content-encoding'] ?? 'identity',
+      })),
+    );
+  });
+  await page.goto(url);
+  await ready(page);
+  await page.waitForLoadState('networkidle');
+  const done = await Promise.all(sizes);
+  await page.close();
+  const js = done.filter((r) => new URL(r.url).pathname.endsWith('.js'));
+  return {
+    jsBytes: js.reduce((sum, r) => sum + r.bytes, 0),
+    jsFiles: js.length,
+    cssBytes: done.filter((r) => r.type === 'stylesheet').reduce((sum, r) => sum + r.bytes, 0),
+    totalBytes: done.reduce((sum, r) => sum + r.bytes, 0),
+    encodings: [...new Set(js.map((r) => r.encoding))],
+  };
+}
+
+interface Score {
+  score: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  si: number;
+  benchmarkIndex: number;
+}
+
+/**
+ * One Lighthouse run (mobile, simulated throttling) in the bench's Chromium, through its debugging
+ * port. `keepStorage` keeps the signed-in session (Lighthouse would clear the origin's storage
+ * with its cache); the cache is emptied here instead, so the load is still cold.
+ */
+async function runLighthouse(
+  context: BrowserContext,
+  port: number,
+  url: string,
+  keepStorage: boolean,
+  attempt = 1,
+): Promise<Score> {
+  const page = await context.newPage();
+  await clearCache(context, page);
+  await page.close();
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance'],
+    disableStorageReset: keepStorage,
+  });
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  const { lhr } = result;
+  if (REPORT_DIR) {
+    fs.mkdirSync(REPORT_DIR, { recursive: true });
+    const name = `${new URL(url).pathname.replace(/\W+/g, '-')}-${Date.now()}.json`;
+    fs.writeFileSync(path.join(REPORT_DIR, name), JSON.stringify(lhr, null, 1));
+  }
+  if (lhr.runtimeError) {
+    // Lighthouse sometimes loses the trace on a busy machine (NO_NAVSTART): run again, a few times.
+    if (attempt < 3) return runLighthouse(context, port, url, keepStorage, attempt + 1);
+    throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
+  }
+  if (lhr.finalDisplayedUrl !== url)
+    throw new Error(`Lighthouse ended on ${lhr.finalDisplayedUrl}, not ${url}`);
+  const metric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+  return {
+    score: lhr.categories.performance?.score ?? NaN,
+    fcp: metric('first-contentful-paint'),
+    lcp: metric('largest-contentful-paint'),
+    tbt: metric('total-blocking-time'),
+    cls: metric('cumulative-layout-shift'),
+    si: metric('speed-index'),
+    benchmarkIndex: lhr.environment.benchmarkIndex,
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function signIn(context: BrowserContext, origin: string): Promise<void> {
+  const page = await context.newPage();
+  await page.goto(`${origin}/`);
+  const form = page.getByRole('form', { name: 'Sign in' });
+  await form.getByLabel('Email').fill(DEMO_ADMIN.email);
+  await form.getByRole('textbox', { name: 'Password', exact: true }).fill(DEMO_ADMIN.password);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/app/dashboard');
+  await page.close();
+}
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const ms = (value: number) => (Number.isFinite(value) ? Math.round(value).toString() : '–');
+
+async function stopServer(server: Server): Promise<void> {
+  server.child.kill('SIGTERM');
+  await new Promise((resolve) => server.child.once('exit', resolve));
+  fs.rmSync(server.dataDir, { recursive: true, force: true });
+}
+
+const ROUTES = [
+  {
+    name: 'sign-in (/)',
+    path: '/',
+    signedIn: false,
+    ready: (page: Page) => page.getByRole('button', { name: 'Sign in' }).waitFor(),
+  },
+  {
+    name: 'dashboard (/app/dashboard)',
+    path: '/app/dashboard',
+    signedIn: true,
+    ready: (page: Page) => page.getByRole('heading', { level: 1 }).waitFor(),
+  },
+];
+
+async function main(): Promise<void> {
+  const dists = [WEB_DIST, ...(COMPARE_DIST ? [COMPARE_DIST] : [])];
+  for (const dist of dists) {
+    if (!fs.existsSync(path.join(dist, 'index.html'))) {
+      console.error(`No build in ${dist}: run \`npm run build\` first.`);
+      process.exit(1);
+    }
+  }
+  // One server per build, each on its own data folder (and so its own origin and storage).
+  const servers: Server[] = [];
+  for (const dist of dists) servers.push(await startServer(dist));
+  const debuggingPort = await freePort();
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-first-load-chromium-'));
+  // One persistent profile: Lighthouse opens its tabs in the same default context, so the
+  // dashboard run sees the session the bench signed in with.
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROME_PATH,
+    headless: true,
+    args: [`--remote-debugging-port=${debuggingPort}`, '--no-sandbox', '--disable-gpu'],
+  });
+  try {
+    const rows: string[] = [];
+    let failed = false;
+    for (const route of ROUTES) {
+      if (route.signedIn) for (const server of servers) await signIn(context, server.origin);
+      const transfers: Transfer[] = [];
+      for (const server of servers) {
+        transfers.push(await measureTransfer(context, server.origin + route.path, route.ready));
+      }
+      const scores: Score[][] = servers.map(() => []);
+      if (WITH_LIGHTHOUSE) {
+        // Interleaved, so that a busy stretch of the machine falls on both builds alike.
+        for (let i = 0; i < RUNS; i++) {
+          for (const [index, server] of servers.entries()) {
+            scores[index]!.push(
+              await runLighthouse(context, debuggingPort, server.origin + route.path, route.signedIn),
+            );
+          }
+        }
+      }
+      for (const [index, dist] of dists.entries()) {
+        const transfer = transfers[index]!;
+        const runs = scores[index]!;
+        const pick = (key: keyof Score) => median(runs.map((s) => s[key]));
+        const range = runs.length
+          ? `${Math.min(...runs.map((s) => s.score)).toFixed(2)}–${Math.max(...runs.map((s) => s.score)).toFixed(2)}`
+          : '–';
+        const build = dists.length > 1 ? ` | ${index === 0 ? 'this build' : path.basename(dist)}` : '';
+        rows.push(
+          `| ${route.name}${build} | ${kb(transfer.jsBytes)} (${transfer.jsFiles}) | ${kb(transfer.cssBytes)} | ` +
+            `${kb(transfer.totalBytes)} | ${runs.length ? pick('score').toFixed(2) : '–'} (${range}) | ` +
+            `${ms(pick('fcp'))} | ${ms(pick('lcp'))} | ${ms(pick('tbt'))} | ` +
+            `${runs.length ? pick('cls').toFixed(3) : '–'} | ${ms(pick('si'))} | ` +
+            `${runs.length ? Math.round(pick('benchmarkIndex')) : '–'} | ${transfer.encodings.join(', ')} |`,
+        );
+        if (index > 0) continue;
+        if (!route.signedIn && transfer.jsBytes / 1024 >= TARGET_SIGN_IN_JS_KB) failed = true;
+        if (runs.length && pick('score') < TARGET_SCORE) failed = true;
+      }
+    }
+    console.log(
+      `\nFirst load: ${dists.join(' against ')}, cold cache, Chromium ${context.browser()?.version() ?? ''}; ` +
+        `Lighthouse: mobile, simulated throttling, median of ${RUNS}\n`,
+    );
+    const buildColumn = dists.length > 1 ? ' | build' : '';
+    console.log(
+      `| route${buildColumn} | JS KB compressed (files) | CSS KB | all KB | performance (min–max) | FCP ms | LCP ms | TBT ms | CLS | SI ms | benchmark index | JS encoding |`,
+    );
+    console.log(`|---${dists.length > 1 ? '|---' : ''}|---|---|---|---|---|---|---|---|---|---|---|`);
+    for (const row of rows) console.log(row);
+    console.log(
+      `\nTargets (this build): sign-in JavaScript under ${TARGET_SIGN_IN_JS_KB} KB compressed; performance ≥ ${TARGET_SCORE} on both. ` +
+        (failed ? 'NOT MET.' : WITH_LIGHTHOUSE ? 'Met.' : 'Met for the bytes; Lighthouse was not run.'),
+    );
+    console.log(
+      'The benchmark index is Lighthouse’s measure of this machine’s speed during the run (about 2,000 on a quiet one here): lower means a busier machine and a less trustworthy score.',
+    );
+  } finally {
+    await context.close();
+    for (const server of servers) await stopServer(server);
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+await main();

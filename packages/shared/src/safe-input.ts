@@ -1,0 +1,110 @@
+import { z } from 'zod';
+
+// Building blocks for every request schema: what a client sends must be storable the same way on
+// SQLite and PostgreSQL, so input PostgreSQL would refuse (a NUL character, the year 0000) is a
+// 400 here instead of a 500 there, on both databases (docs/decisions.md "Input hardening").
+
+/** C0 control characters and DEL: nothing a one-line field needs, and NUL breaks PostgreSQL text. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+/** The same, except tab, line feed and carriage return, which multi-line text may hold. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_CHARACTERS_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/** Half of a UTF-16 surrogate pair without its other half: not a character, not storable as UTF-8. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+const NO_CONTROL_MESSAGE = 'must not contain control characters';
+const WELL_FORMED_MESSAGE = 'must be valid Unicode text';
+
+/** True when `value` has no lone UTF-16 surrogate (String.prototype.isWellFormed, for ES2023). */
+export function isWellFormedText(value: string): boolean {
+  return !LONE_SURROGATE.test(value);
+}
+
+/** True when `value` has no C0 control character or DEL (tab and line breaks too, unless `lines`). */
+export function hasNoControlCharacters(value: string, lines = false): boolean {
+  return !(lines ? CONTROL_CHARACTERS_BUT_LINES : CONTROL_CHARACTERS).test(value);
+}
+
+/**
+ * One line of text a person types (names, labels, numbers on keys): trimmed; no control
+ * characters, no lone surrogates. Chain `.min()`/`.max()` as with `z.string()`.
+ */
+export function lineText() {
+  return z
+    .string()
+    .trim()
+    .refine((value) => hasNoControlCharacters(value), NO_CONTROL_MESSAGE)
+    .refine(isWellFormedText, WELL_FORMED_MESSAGE);
+}
+
+/** Text that may span lines (descriptions): like lineText, but tab and line breaks are kept. */
+export function multilineText() {
+  return z
+    .string()
+    .trim()
+    .refine((value) => hasNoControlCharacters(value, true), NO_CONTROL_MESSAGE)
+    .refine(isWellFormedText, WELL_FORMED_MESSAGE);
+}
+
+/** A search or filter value typed into a list's search box. */
+export const searchTextSchema = lineText().max(200);
+
+/**
+ * The id of a record in a path, a query or a body. Ids are UUIDs the server made; anything that is
+ * not letters, digits, '-' or '_' names nothing, and is refused before it reaches a query.
+ */
+export const idSchema = z
+  .string()
+  .min(1, 'is required')
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'is not a valid id');
+
+/**
+ * The instants a client may send: from 1900 to the end of 9999 (UTC). PostgreSQL's timestamptz
+ * knows no year 0000 and JavaScript formats years past 9999 as "+010000", which no ISO-8601 reader
+ * in this system takes back; nothing a person schedules lies outside this range.
+ */
+export const EARLIEST_INPUT_INSTANT = '1900-01-01T00:00:00.000Z';
+export const LATEST_INPUT_INSTANT = '9999-12-31T23:59:59.999Z';
+const EARLIEST_MS = Date.parse(EARLIEST_INPUT_INSTANT);
+const LATEST_MS = Date.parse(LATEST_INPUT_INSTANT);
+const RANGE_MESSAGE = 'must be between the years 1900 and 9999';
+
+function inInputRange(milliseconds: number): boolean {
+  return milliseconds >= EARLIEST_MS && milliseconds <= LATEST_MS;
+}
+
+/**
+ * An ISO-8601 date-time a client sends (validity, lockout periods, "at", list date filters):
+ * with a time-zone offset, or with `offset: false` only UTC ('Z'); within the years 1900–9999.
+ */
+export function instantInput(options: { offset?: boolean; message?: string } = {}) {
+  return z.iso
+    .datetime({ offset: options.offset ?? true, ...(options.message && { message: options.message }) })
+    .refine((value) => inInputRange(Date.parse(value)), RANGE_MESSAGE);
+}
+
+/** A calendar date YYYY-MM-DD a client sends (schedules, guest invites), within 1900–9999. */
+export function dateInput(message = 'must be a date YYYY-MM-DD') {
+  return z.iso.date(message).refine((value) => inInputRange(Date.parse(`${value}T00:00:00Z`)), RANGE_MESSAGE);
+}
+
+/** Plain decimal digits with an optional minus sign: what a whole number in a query string may be. */
+const DECIMAL_INTEGER = /^-?\d{1,15}$/;
+
+/**
+ * A whole number in a query string: plain decimal digits only. `z.coerce.number()` would also take
+ * '0x10' (16), '1e3', ' 16 ' or '' (0). Only text of decimal digits becomes a number, so the
+ * OpenAPI document shows an integer with its bounds; anything else is refused as not a number.
+ */
+export function integerParam(bounds: { min: number; max: number }) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && DECIMAL_INTEGER.test(value) ? Number(value) : value),
+    z
+      .number({ error: 'must be a whole number in decimal digits' })
+      .int()
+      .min(bounds.min, `must be at least ${bounds.min}`)
+      .max(bounds.max, `must be at most ${bounds.max}`),
+  );
+}
