@@ -563,7 +563,9 @@ export class SandboxProvider implements PaymentProvider {
         type,
         payload_json: JSON.stringify(payload),
         created_at: created.toISOString(),
-        next_attempt_at: created.toISOString(),
+        // Due now, not at `created`: several events made within one millisecond get created times
+        // ahead of the clock (to keep their order), and would otherwise wait for the next sweep.
+        next_attempt_at: nowIso(),
       })
       .execute();
   }

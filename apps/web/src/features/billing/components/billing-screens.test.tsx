@@ -98,7 +98,7 @@ describe('MonthBillPage', () => {
     await userEvent
       .setup()
       .click(within(lines).getByRole('button', { name: 'Show the 2 locks and their days' }));
-    const flat = within(lines).getByRole('row', { name: /Flat 1/ });
+    const flat = await within(lines).findByRole('row', { name: /Flat 1/ });
     expect(within(flat).getByText('20')).toBeInTheDocument();
     expect(within(flat).getByText('Deleted since')).toBeInTheDocument();
 
