@@ -1,15 +1,27 @@
+import type { Portal } from '@latchkey/shared';
 import { Badge, type BadgeProps } from '@mantine/core';
 
 interface PortalStatusBadgeProps extends Omit<BadgeProps, 'children' | 'color'> {
-  /** Paid up: stripe status active or expireDate in the future (brief §1). */
-  current: boolean;
+  portal: Pick<Portal, 'current' | 'expireDate' | 'stripe'>;
 }
 
-/** "Paid up" or "Expired", for a portal. */
-export function PortalStatusBadge({ current, ...props }: PortalStatusBadgeProps) {
+/**
+ * "Paid up", "Free plan" or "Expired", for a portal. Brief §1's "current" is false for a portal
+ * that never paid, but such a portal is on the free plan, not expired: only one that has paid
+ * (a provider status or an expireDate) and is no longer current has expired.
+ */
+export function PortalStatusBadge({ portal, ...props }: PortalStatusBadgeProps) {
+  if (portal.current) {
+    return (
+      <Badge color="teal" variant="light" {...props}>
+        Paid up
+      </Badge>
+    );
+  }
+  const neverPaid = portal.stripe.status === null && portal.expireDate === null;
   return (
-    <Badge color={current ? 'teal' : 'red'} variant="light" {...props}>
-      {current ? 'Paid up' : 'Expired'}
+    <Badge color={neverPaid ? 'gray' : 'red'} variant="light" {...props}>
+      {neverPaid ? 'Free plan' : 'Expired'}
     </Badge>
   );
 }

@@ -32,6 +32,15 @@ function statValue(list: string, label: string) {
 }
 
 describe('DashboardPage', () => {
+  it('calls a portal that never paid Free plan, not Expired', async () => {
+    const portal = portalFixture({ expireDate: null, stripe: { status: null }, current: false });
+    setup(dashboardFixture(portal, counts));
+    const summary = await screen.findByRole('region', { name: 'Subscription' });
+    expect(within(summary).getByText('Free plan')).toBeInTheDocument();
+    expect(within(summary).queryByText('Expired')).not.toBeInTheDocument();
+    expect(within(summary).getByText('Free plan, no subscription')).toBeInTheDocument();
+  });
+
   it('shows the portal, its status, counts and the latest members', async () => {
     storage.setAuthToken(validToken());
     const portal = portalFixture({ expireDate: '2020-06-01T16:00:00.000Z', current: false });

@@ -16,7 +16,7 @@ export function subscriptionText(portal: Portal): string {
       ? `Paid up until ${formatDate(portal.expireDate, portal.timeZone)}`
       : `Expired on ${formatDate(portal.expireDate, portal.timeZone)}`;
   }
-  return 'No active subscription';
+  return 'Free plan, no subscription';
 }
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -47,7 +47,7 @@ export function PortalSummary({ portal }: { portal: Portal }) {
       </Title>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">
         <Fact label="Status">
-          <PortalStatusBadge current={portal.current} />
+          <PortalStatusBadge portal={portal} />
         </Fact>
         <Fact label="Billing">{subscriptionText(portal)}</Fact>
         <Fact label="Time zone">{portal.timeZone}</Fact>

@@ -75,7 +75,7 @@ export function PortalSwitcher({ session }: { session: Session }) {
             <Text size="sm" fw={600} truncate="end" className={classes.name}>
               {name}
             </Text>
-            {current && <PortalStatusBadge current={current.current} size="sm" visibleFrom="sm" />}
+            {current && <PortalStatusBadge portal={current} size="sm" visibleFrom="sm" />}
             <IconSelector size={16} aria-hidden="true" className={classes.icon} />
           </Group>
         </UnstyledButton>
@@ -90,7 +90,7 @@ export function PortalSwitcher({ session }: { session: Session }) {
               <Text size="sm" fw={600} truncate="end">
                 {current.name}
               </Text>
-              <PortalStatusBadge current={current.current} size="sm" />
+              <PortalStatusBadge portal={current} size="sm" />
             </Group>
           </Box>
         )}
