@@ -51,6 +51,7 @@ async function whoCanOpenAt(page: Page, lockUrl: string, at: string) {
 
 test('an admin gives a person weekday access through a group, and who-can-open follows time and suspension', async ({
   page,
+  browser,
 }) => {
   await signUpOperator(page);
   await addLock(page, 'North door');
@@ -59,7 +60,8 @@ test('an admin gives a person weekday access through a group, and who-can-open f
   await page.goto('/app/user');
   await page.getByRole('button', { name: 'Add person' }).first().click();
   const person = page.getByRole('form', { name: 'Add person' });
-  await field(person, 'Email').fill(`wanda-${Date.now()}@example.com`);
+  const wandaEmail = `wanda-${Date.now()}@example.com`;
+  await field(person, 'Email').fill(wandaEmail);
   await person.getByLabel('First name').fill('Wanda');
   await person.getByLabel('Last name').fill('Worker');
   await person.getByRole('button', { name: 'Send invitation' }).click();
@@ -123,6 +125,21 @@ test('an admin gives a person weekday access through a group, and who-can-open f
   await expect(row).toContainText('Outside their schedule');
   row = await whoCanOpenAt(page, lockUrl, '2026-11-28T10:00');
   await expect(row).toContainText('Outside their schedule');
+
+  // Only someone who has joined can be suspended (until then, withdrawing the invitation takes
+  // their access away): Wanda accepts from her mail, in her own browser.
+  await page.goto(personUrl);
+  await expect(page.getByRole('region', { name: 'Membership' })).toContainText('not accepted');
+  await expect(page.getByRole('button', { name: 'Suspend' })).toHaveCount(0);
+  const wanda = await browser.newContext();
+  const wandaPage = await wanda.newPage();
+  await wandaPage.goto(linkTo(await waitForMail(wandaEmail, /You are invited to Access Lofts/), '/invite'));
+  const answer = wandaPage.getByRole('form', { name: 'Answer the invitation' });
+  await answer.getByRole('textbox', { name: 'Password', exact: true }).fill('wanda passphrase 1');
+  await answer.getByRole('textbox', { name: 'Confirm password' }).fill('wanda passphrase 1');
+  await answer.getByRole('button', { name: 'Accept and create account' }).click();
+  await expect(wandaPage).toHaveURL(/\/app\//);
+  await wanda.close();
 
   // Suspended: no longer among those who can open, even inside the window.
   await page.goto(personUrl);

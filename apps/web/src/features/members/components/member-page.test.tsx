@@ -155,6 +155,14 @@ describe('MemberPage', () => {
     expect(await screen.findByText('The portal owner cannot be suspended')).toBeInTheDocument();
   });
 
+  it('offers no suspension to someone who has not joined; removing withdraws the invitation', async () => {
+    setup({}, memberFixture({ status: 'invited' }));
+    const card = await screen.findByRole('region', { name: 'Membership' });
+    expect(await within(card).findByText(/have not accepted the invitation yet/)).toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: 'Suspend' })).not.toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Remove from portal' })).toBeEnabled();
+  });
+
   it('does not offer to suspend or remove the portal owner', async () => {
     setup(
       {},

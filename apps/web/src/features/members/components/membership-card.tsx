@@ -16,7 +16,10 @@ import { useSetMemberStatus } from '../api/set-member-status';
 
 const STATUS_TEXT: Record<PortalMember['status'], string> = {
   active: 'They can open the locks they have access to.',
-  invited: 'They have not accepted the invitation yet.',
+  // Suspension is for people who have joined; until then, removing withdraws the invitation and
+  // takes away the codes and cards the portal already gave them.
+  invited:
+    'They have not accepted the invitation yet. Their codes and cards already work; remove them to withdraw the invitation and that access.',
   suspended: 'They cannot open any lock here until activated again.',
 };
 
@@ -97,7 +100,7 @@ export function MembershipCard({ member, isSelf }: MembershipCardProps) {
             >
               Activate
             </Button>
-          ) : (
+          ) : member.status === 'invited' ? null : (
             <Tooltip label={lockedHint} disabled={!locked}>
               <Button
                 variant="light"
