@@ -138,7 +138,7 @@ test('an admin gives a person weekday access through a group, and who-can-open f
   await answer.getByRole('textbox', { name: 'Password', exact: true }).fill('wanda passphrase 1');
   await answer.getByRole('textbox', { name: 'Confirm password' }).fill('wanda passphrase 1');
   await answer.getByRole('button', { name: 'Accept and create account' }).click();
-  await expect(wandaPage).toHaveURL(/\/app\//);
+  await expect(wandaPage).toHaveURL(/\/user$/); // a basic user lands in their own area
   await wanda.close();
 
   // Suspended: no longer among those who can open, even inside the window.

@@ -140,7 +140,7 @@ test('a visitor requests a stay, the owner approves it, the guest is mailed once
 
   // The owner approves it in the app. The lock is not connected yet: the access waits for it.
   await page.goto(`/app/listing/${listingId}`);
-  await page.getByRole('link', { name: 'Inês Guest' }).click();
+  await page.getByRole('link', { name: 'Inês Guest' }).first().click();
   await expect(page.getByRole('heading', { name: 'Request from Inês Guest' })).toBeVisible();
   await page.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByRole('heading', { name: "Inês Guest's stay" })).toBeVisible();

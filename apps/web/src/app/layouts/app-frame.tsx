@@ -1,5 +1,5 @@
 import type { Session } from '@latchkey/shared';
-import { AppShell, Box, Burger, Container, Group, NavLink, Stack } from '@mantine/core';
+import { AppShell, Box, Burger, Container, Group, NavLink, ScrollArea, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -77,23 +77,26 @@ export function AppFrame({
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" id="app-navigation" aria-label="Main navigation">
-        <Stack gap={4}>
-          {visible.map((item) => (
-            <NavLink
-              key={item.to}
-              // A plain link: React Router's NavLink would also mark the /user home as the
-              // current page on every /user/… page.
-              component={Link}
-              to={item.to}
-              label={item.label}
-              className={classes.navLink}
-              active={item.to === activeTo}
-              aria-current={item.to === activeTo ? 'page' : undefined}
-              leftSection={<item.icon size={20} stroke={1.7} aria-hidden="true" />}
-              onClick={close}
-            />
-          ))}
-        </Stack>
+        {/* Scrolls on its own: with rentals, billing and the shop the list outgrows a laptop screen. */}
+        <AppShell.Section grow component={ScrollArea} type="auto">
+          <Stack gap={4}>
+            {visible.map((item) => (
+              <NavLink
+                key={item.to}
+                // A plain link: React Router's NavLink would also mark the /user home as the
+                // current page on every /user/… page.
+                component={Link}
+                to={item.to}
+                label={item.label}
+                className={classes.navLink}
+                active={item.to === activeTo}
+                aria-current={item.to === activeTo ? 'page' : undefined}
+                leftSection={<item.icon size={20} stroke={1.7} aria-hidden="true" />}
+                onClick={close}
+              />
+            ))}
+          </Stack>
+        </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main id="main" className={classes.main}>
         <Container size="lg" p={0}>

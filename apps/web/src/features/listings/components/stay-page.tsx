@@ -58,9 +58,14 @@ function GuestCard({ stay }: { stay: Stay }) {
       <Stack gap={6} component="dl" m={0}>
         <Fact term="Name">{stay.guestName}</Fact>
         <Fact term="Email">
-          <Anchor href={`mailto:${stay.guestEmail}`} size="sm">
-            {stay.guestEmail}
-          </Anchor>
+          {/* A booking imported from another calendar may come without an address. */}
+          {stay.guestEmail ? (
+            <Anchor href={`mailto:${stay.guestEmail}`} size="sm">
+              {stay.guestEmail}
+            </Anchor>
+          ) : (
+            'Not given'
+          )}
         </Fact>
         <Fact term="Phone">{stay.guestPhone ?? 'Not given'}</Fact>
         <Fact term="Asked">
