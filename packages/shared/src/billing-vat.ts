@@ -145,8 +145,3 @@ export function roundDiv(numerator: number, denominator: number): number {
 export function vatOf(netMinor: number, rateBp: number): number {
   return roundDiv(netMinor * rateBp, 10_000);
 }
-
-/** An amount in minor units as people read it: formatMinorUnits(1733, 'EUR') → "€17.33". */
-export function formatMinorUnits(minor: number, currency: string): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(minor / 100);
-}

@@ -6,6 +6,11 @@ import { z } from 'zod';
 /** The currency every price and bill is in. */
 export const BILLING_CURRENCY = 'EUR';
 
+/** An amount in minor units as people read it (en-US): formatMoney(1733, 'EUR') → "€17.33". */
+export function formatMoney(minor: number, currency: string): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(minor / 100);
+}
+
 export const PLAN_IDS = ['free', 'pro', 'business'] as const;
 export const planIdSchema = z.enum(PLAN_IDS);
 export type PlanId = z.infer<typeof planIdSchema>;

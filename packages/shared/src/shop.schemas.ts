@@ -375,8 +375,3 @@ export const inventoryItemSchema = z.object({
 });
 export type InventoryItem = z.infer<typeof inventoryItemSchema>;
 export const inventoryListSchema = z.array(inventoryItemSchema);
-
-/** Formats minor units as money in the product's locale (en-US). */
-export function formatMoney(minor: number, currency: string): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(minor / 100);
-}

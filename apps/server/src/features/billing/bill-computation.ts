@@ -1,5 +1,5 @@
 import {
-  formatMinorUnits,
+  formatMoney,
   PLAN_IDS,
   PLANS,
   roundDiv,
@@ -162,6 +162,6 @@ function explain(
     tally.includedLockDays > 0
       ? `, ${tally.includedLockDays} included (${plan.includedLocks} lock${plan.includedLocks === 1 ? '' : 's'} a day)`
       : '';
-  const price = `${billableLockDays} × ${formatMinorUnits(plan.pricePerLockMonth, currency)} per lock-month ÷ ${days} days = ${formatMinorUnits(amountMinor, currency)}`;
+  const price = `${billableLockDays} × ${formatMoney(plan.pricePerLockMonth, currency)} per lock-month ÷ ${days} days = ${formatMoney(amountMinor, currency)}`;
   return `${lockDays}${included}; ${price}`;
 }

@@ -1,4 +1,4 @@
-import { formatMinorUnits, formatRate, type Bill, type BillParty } from '@latchkey/shared';
+import { formatMoney, formatRate, type Bill, type BillParty } from '@latchkey/shared';
 
 // The invoice as a PDF (pdfkit, its built-in Helvetica: nothing to download or embed). A4; the
 // same content as the print layout (/print/bill/{historyId}): seller, buyer, lines with how each
@@ -62,7 +62,7 @@ export async function billPdf(bill: Bill): Promise<Buffer> {
     doc.on('error', reject);
   });
 
-  const money = (minor: number) => formatMinorUnits(minor, bill.currency);
+  const money = (minor: number) => formatMoney(minor, bill.currency);
   const left = doc.page.margins.left;
   const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
 

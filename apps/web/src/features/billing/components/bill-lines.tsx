@@ -1,10 +1,11 @@
+import { formatMoney } from '@latchkey/shared';
 import type { Bill, BillLine } from '@latchkey/shared';
 import { Badge, Button, Collapse, Group, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { useId } from 'react';
 import { formatCalendarDate } from '@/lib/format';
-import { lineTitle, money, vatLabel } from './bill-text';
+import { lineTitle, vatLabel } from './bill-text';
 
 function LineLocks({ line }: { line: BillLine }) {
   const [opened, { toggle }] = useDisclosure(false);
@@ -98,7 +99,7 @@ export function BillLines({ bill }: { bill: Bill }) {
               {lineTitle(line)}
             </Text>
             <Text fw={700} style={{ whiteSpace: 'nowrap' }}>
-              {money(line.amountMinor, bill.currency)}
+              {formatMoney(line.amountMinor, bill.currency)}
             </Text>
           </Group>
           <Text size="sm" c="dimmed">
@@ -128,7 +129,7 @@ export function BillTotals({ bill }: { bill: Bill }) {
                 {label}
               </Table.Th>
               <Table.Td ta="right" fw={strong ? 700 : undefined} fz={strong ? 'md' : undefined}>
-                {money(amount, bill.currency)}
+                {formatMoney(amount, bill.currency)}
               </Table.Td>
             </Table.Tr>
           ))}

@@ -1,11 +1,4 @@
-import {
-  formatMinorUnits,
-  formatRate,
-  LOCALE,
-  type Bill,
-  type BillLine,
-  type BillParty,
-} from '@latchkey/shared';
+import { formatRate, LOCALE, type Bill, type BillLine, type BillParty } from '@latchkey/shared';
 
 /** "November 2026". */
 export function monthName(year: number, month: number): string {
@@ -17,11 +10,6 @@ export function monthName(year: number, month: number): string {
 /** The month (UTC) it is now. */
 export function currentMonth(now = new Date()): { year: number; month: number } {
   return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
-}
-
-/** Money of a bill: "€17.33". */
-export function money(minor: number, currency: string): string {
-  return formatMinorUnits(minor, currency);
 }
 
 /** "VAT 19 %", "VAT (reverse charge)". */

@@ -1,4 +1,4 @@
-import { PLANS, type BillingOverview, type BillSummary } from '@latchkey/shared';
+import { PLANS, type BillingOverview, type BillSummary, formatMoney } from '@latchkey/shared';
 import {
   Anchor,
   Button,
@@ -23,7 +23,7 @@ import { useBilling } from '../api/get-billing';
 import { usePastBills } from '../api/get-past-bills';
 import { BillingProfileForm } from './billing-profile-form';
 import { ResellerCard } from './reseller-card';
-import { money, monthName } from './bill-text';
+import { monthName } from './bill-text';
 
 function Amount({ label, value, strong = false }: { label: string; value: string; strong?: boolean }) {
   return (
@@ -53,7 +53,7 @@ function PlanCard({ billing }: { billing: BillingOverview }) {
         <Text size="sm">
           {plan.pricePerLockMonth === 0
             ? `Up to ${plan.includedLocks} locks at no charge.`
-            : `${money(plan.pricePerLockMonth, billing.currency)} per lock per month, before VAT, pro rata per day.`}
+            : `${formatMoney(plan.pricePerLockMonth, billing.currency)} per lock per month, before VAT, pro rata per day.`}
         </Text>
         <Button component={Link} to="/app/upgrade" variant="default" style={{ alignSelf: 'flex-start' }}>
           Change plan
@@ -74,8 +74,11 @@ function ThisMonthCard({ billing }: { billing: BillingOverview }) {
     >
       <Stack gap="md">
         <Group gap="xl" wrap="wrap">
-          <Amount label="So far, with VAT" value={money(current.totalMinor, currency)} strong />
-          <Amount label="Projected to the month’s end" value={money(current.projectedTotalMinor, currency)} />
+          <Amount label="So far, with VAT" value={formatMoney(current.totalMinor, currency)} strong />
+          <Amount
+            label="Projected to the month’s end"
+            value={formatMoney(current.projectedTotalMinor, currency)}
+          />
         </Group>
         <Button
           component={Link}
@@ -117,7 +120,7 @@ function PastBillsTable({ bills }: { bills: BillSummary[] }) {
               </Text>
             </Table.Td>
             <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-              {money(bill.totalMinor, bill.currency)}
+              {formatMoney(bill.totalMinor, bill.currency)}
             </Table.Td>
             <Table.Td ta="right">
               <Button

@@ -1,3 +1,4 @@
+import { formatMoney } from '@latchkey/shared';
 import type { Bill } from '@latchkey/shared';
 import { Badge, Button, Grid, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -15,7 +16,7 @@ import { useDownloadBillPdf } from '../api/download-bill-pdf';
 import { useBillingPotential } from '../api/get-billing-potential';
 import { useMonthBill } from '../api/get-month-bill';
 import { BillLines, BillTotals } from './bill-lines';
-import { billKind, currentMonth, money, monthName, partyLines } from './bill-text';
+import { billKind, currentMonth, monthName, partyLines } from './bill-text';
 
 /** The month and year of the path, or null when they are not a month. */
 function monthOfParams(params: { year?: string; month?: string }) {
@@ -84,14 +85,14 @@ function Projection({ year, month }: { year: number; month: number }) {
           <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
             Net
           </Text>
-          <Text fw={600}>{money(projection.netMinor, projection.currency)}</Text>
+          <Text fw={600}>{formatMoney(projection.netMinor, projection.currency)}</Text>
         </Stack>
         <Stack gap={0}>
           <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
             Total with VAT
           </Text>
           <Text fw={700} fz="lg">
-            {money(projection.totalMinor, projection.currency)}
+            {formatMoney(projection.totalMinor, projection.currency)}
           </Text>
         </Stack>
       </Group>
@@ -200,7 +201,7 @@ export function MonthBillPage() {
           {billKind(bill)}
         </Badge>
         <Badge size="lg" variant="default">
-          Total {money(bill.totalMinor, bill.currency)}
+          Total {formatMoney(bill.totalMinor, bill.currency)}
         </Badge>
       </Group>
       {running && <Projection year={period.year} month={period.month} />}

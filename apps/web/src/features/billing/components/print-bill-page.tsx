@@ -1,3 +1,4 @@
+import { formatMoney } from '@latchkey/shared';
 import type { Bill } from '@latchkey/shared';
 import { Button, Center, Group, Loader, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -11,7 +12,7 @@ import { errorMessage } from '@/lib/errors';
 import { formatCalendarDate, formatDate } from '@/lib/format';
 import { useDownloadBillPdf } from '../api/download-bill-pdf';
 import { useBill } from '../api/get-bill';
-import { billKind, lineTitle, money, monthName, partyLines, vatLabel } from './bill-text';
+import { billKind, lineTitle, monthName, partyLines, vatLabel } from './bill-text';
 import classes from './print-bill.module.css';
 
 function Party({ label, party }: { label: string; party: Bill['buyer'] }) {
@@ -92,8 +93,8 @@ export function BillDocument({ bill }: { bill: Bill }) {
             <tr>
               <th scope="row">{lineTitle(line)}</th>
               <td className={classes.number}>{line.billableLockDays}</td>
-              <td className={classes.number}>{money(line.unitPriceMinor, bill.currency)}</td>
-              <td className={classes.number}>{money(line.amountMinor, bill.currency)}</td>
+              <td className={classes.number}>{formatMoney(line.unitPriceMinor, bill.currency)}</td>
+              <td className={classes.number}>{formatMoney(line.amountMinor, bill.currency)}</td>
             </tr>
             <tr className={classes.detail}>
               <td colSpan={4}>
@@ -120,15 +121,15 @@ export function BillDocument({ bill }: { bill: Bill }) {
         <tbody>
           <tr>
             <th scope="row">Net</th>
-            <td>{money(bill.netMinor, bill.currency)}</td>
+            <td>{formatMoney(bill.netMinor, bill.currency)}</td>
           </tr>
           <tr>
             <th scope="row">{vatLabel(bill)}</th>
-            <td>{money(bill.vatMinor, bill.currency)}</td>
+            <td>{formatMoney(bill.vatMinor, bill.currency)}</td>
           </tr>
           <tr className={classes.total}>
             <th scope="row">Total</th>
-            <td>{money(bill.totalMinor, bill.currency)}</td>
+            <td>{formatMoney(bill.totalMinor, bill.currency)}</td>
           </tr>
         </tbody>
       </table>

@@ -1,5 +1,5 @@
 import {
-  formatMinorUnits,
+  formatMoney,
   PLANS,
   resellerCreateSchema,
   resellerCustomerInputSchema,
@@ -100,7 +100,7 @@ function OpenResellerAccount() {
 function Money({ minor, currency, strong = false }: { minor: number; currency: string; strong?: boolean }) {
   return (
     <Text span fw={strong ? 700 : undefined} size="sm" style={{ whiteSpace: 'nowrap' }}>
-      {formatMinorUnits(minor, currency)}
+      {formatMoney(minor, currency)}
     </Text>
   );
 }
