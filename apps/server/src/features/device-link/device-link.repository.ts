@@ -26,6 +26,18 @@ export function findLockById(db: Database, deviceId: string): Promise<DeviceRow 
     .executeTakeFirst();
 }
 
+/** Live locks by device id, whole rows: the lookups of many locks' messages in one query. */
+export function findLocksByIds(db: Database, deviceIds: readonly string[]): Promise<DeviceRow[]> {
+  const ids = inList(deviceIds);
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('devices')
+    .selectAll()
+    .where('id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .execute();
+}
+
 /** Records a lock's status report: it is online, seen now, with its battery, state and firmware. */
 export async function saveLockStatus(
   db: Database,
