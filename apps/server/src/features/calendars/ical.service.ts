@@ -11,7 +11,8 @@ import {
 import icalGenerator, { ICalCalendarMethod, ICalEventStatus, ICalEventTransparency } from 'ical-generator';
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
-import type { ListingIcalFeedRow, ListingRow, StayRow } from '../../db/schema';
+import type { ListingIcalFeedRow, ListingRow, StayRow, StaysTable } from '../../db/schema';
+import type { Insertable } from 'kysely';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { changeAccess } from '../access/touched-locks';
@@ -579,35 +580,37 @@ async function apply(
       continue;
     }
     const stayId = current?.id ?? crypto.randomUUID();
+    /** The reservation as a new stay: a request, approved below when its locks can take it. */
+    const importedStay = (at: string): Insertable<StaysTable> => ({
+      id: stayId,
+      portal_id: portalId,
+      listing_id: listing.id,
+      guest_name: guestName,
+      guest_email: '',
+      guest_phone: null,
+      note,
+      start_date: event.startDate,
+      end_date: event.endDate,
+      check_in_time: null,
+      check_out_time: null,
+      state: 'requested',
+      source: 'ical',
+      external_ref: event.uid,
+      ical_feed_id: feed.id,
+      reason: null,
+      guest_user_id: null,
+      access_changed_at: null,
+      guest_mailed_at: null,
+      decided_at: null,
+      decided_by: null,
+      created_at: at,
+      updated_at: at,
+    });
     try {
       await changeAccess(db, async (trx, touch) => {
         const at = nowIso();
         if (!current) {
-          await insertStay(trx, {
-            id: stayId,
-            portal_id: portalId,
-            listing_id: listing.id,
-            guest_name: guestName,
-            guest_email: '',
-            guest_phone: null,
-            note,
-            start_date: event.startDate,
-            end_date: event.endDate,
-            check_in_time: null,
-            check_out_time: null,
-            state: 'requested',
-            source: 'ical',
-            external_ref: event.uid,
-            ical_feed_id: feed.id,
-            reason: null,
-            guest_user_id: null,
-            access_changed_at: null,
-            guest_mailed_at: null,
-            decided_at: null,
-            decided_by: null,
-            created_at: at,
-            updated_at: at,
-          });
+          await insertStay(trx, importedStay(at));
         } else {
           await updateStay(trx, portalId, stayId, {
             guest_name: guestName,
@@ -646,31 +649,7 @@ async function apply(
       await db.transaction().execute(async (trx) => {
         const at = nowIso();
         if (!current) {
-          await insertStay(trx, {
-            id: stayId,
-            portal_id: portalId,
-            listing_id: listing.id,
-            guest_name: guestName,
-            guest_email: '',
-            guest_phone: null,
-            note,
-            start_date: event.startDate,
-            end_date: event.endDate,
-            check_in_time: null,
-            check_out_time: null,
-            state: 'requested',
-            source: 'ical',
-            external_ref: event.uid,
-            ical_feed_id: feed.id,
-            reason: null,
-            guest_user_id: null,
-            access_changed_at: null,
-            guest_mailed_at: null,
-            decided_at: null,
-            decided_by: null,
-            created_at: at,
-            updated_at: at,
-          });
+          await insertStay(trx, importedStay(at));
           await audit(trx, 'stay.import.add', stayId, {
             guestName,
             startDate: event.startDate,
