@@ -23,6 +23,31 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // Doors that only one feature may open (docs/decisions.md "Safety as mechanisms"): a feature
+    // that forgets a habit cannot go around them. Inside the owning feature the imports are
+    // relative ('./mail.repository') and do not match these patterns.
+    files: ['apps/server/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/mail/mail.repository'],
+              importNames: ['enqueueMail'],
+              message: 'Mail goes out through sendMail (features/mail), which applies its kind\'s limits.',
+            },
+            {
+              group: ['**/auth/users.repository'],
+              importNames: ['insertUser'],
+              message: 'Accounts are created by the accounts module (features/auth) only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
