@@ -4,7 +4,7 @@ import { dateInput, idSchema, integerParam, lineText } from '../safe-input';
 import { STAY_ACCESS_STATES, STAY_SOURCES } from './stays.schemas';
 
 /**
- * Calendars and iCal feeds (issue 12, part R2; docs/decisions.md "Rentals: calendars and iCal").
+ * Calendars and iCal feeds (issue 12, part R2; docs/decisions.md "Rentals: calendars, iCal, reviews").
  * `device/{id}/calendar` names a listing, as the other share-lock calls about stays do: a listing's
  * bookings (approved stays), its pending requests, its blocks (nights the owner closed, and nights
  * an imported feed marks as not available) and the access windows derived from the bookings.
