@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lineText } from './safe-input';
+import { lineText, passwordText } from './safe-input';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants';
 import { MEMBERSHIP_STATUSES, PLATFORM_ROLES, PORTAL_ROLES } from './roles';
 import { portalSchema } from './portal.schemas';
@@ -8,10 +8,12 @@ import { portalSchema } from './portal.schemas';
 export const emailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email('must be an email address'));
 
 /** A password a person chooses. The server also refuses common passwords. */
-export const newPasswordSchema = z
-  .string()
+export const newPasswordSchema = passwordText()
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+/** A password a person types to prove who they are (its length as chosen, within the maximum). */
+export const currentPasswordSchema = passwordText().min(1, 'is required').max(PASSWORD_MAX_LENGTH);
 
 /** The three system types, chosen by the web client from the host name. */
 export const SYSTEM_TYPES = ['app', 'reseller', 'admin'] as const;
@@ -23,7 +25,7 @@ export const LOGIN_SCOPES = ['app', 'user'] as const;
 /** What a sign-in carries, inside its sealed envelope (brief §3). */
 export const loginPayloadSchema = z.object({
   email: emailSchema,
-  password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+  password: currentPasswordSchema,
   scope: z.enum(LOGIN_SCOPES).default('app'),
   systemType: z.enum(SYSTEM_TYPES).default('app'),
 });
@@ -95,7 +97,7 @@ export const profileUpdateSchema = z.object({
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
 export const passwordChangeSchema = z.object({
-  currentPassword: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+  currentPassword: currentPasswordSchema,
   newPassword: newPasswordSchema,
 });
 export type PasswordChange = z.infer<typeof passwordChangeSchema>;
@@ -127,12 +129,12 @@ export const legacyResetSchema = z.object({ resetToken: accountTokenSchema, pass
 
 /** POST auth/passwordVerify: the current password, before a sensitive change. */
 export const passwordVerifySchema = z.object({
-  password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+  password: currentPasswordSchema,
 });
 
 /** POST auth/email (sealed): move the account to a new address, confirmed by a link sent there. */
 export const emailChangeSchema = z.object({
   newEmail: emailSchema,
-  password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+  password: currentPasswordSchema,
 });
 export type EmailChange = z.infer<typeof emailChangeSchema>;

@@ -47,6 +47,19 @@ export function multilineText() {
     .refine(isWellFormedText, WELL_FORMED_MESSAGE);
 }
 
+/**
+ * A password as typed: not trimmed, and any character but NUL and lone surrogates. A lone
+ * surrogate becomes U+FFFD on its way to UTF-8, so '\ud800' and '\udbff' would hash as one
+ * password; NUL ends a string in C code that some hashers and clients still run through. Other
+ * control characters are left alone: a password is hashed, never stored or shown.
+ */
+export function passwordText() {
+  return z
+    .string()
+    .refine((value) => !value.includes('\u0000'), 'must not contain the NUL character')
+    .refine(isWellFormedText, WELL_FORMED_MESSAGE);
+}
+
 /** A search or filter value typed into a list's search box. */
 export const searchTextSchema = lineText().max(200);
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from './constants';
 import { tokenResponseSchema } from './auth.schemas';
+import { passwordText } from './safe-input';
 
 /** A code from the authenticator app (6 digits) or a recovery code (xxxxx-xxxxx). */
 export const twoFactorCodeValueSchema = z
@@ -24,7 +25,7 @@ export const twoFactorChangeSchema = z.discriminatedUnion('enable', [
   z.object({ enable: z.literal(true), code: twoFactorCodeValueSchema }),
   z.object({
     enable: z.literal(false),
-    password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+    password: passwordText().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
     code: twoFactorCodeValueSchema,
   }),
 ]);

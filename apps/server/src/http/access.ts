@@ -46,6 +46,16 @@ export interface RegisteredRoute {
   url: string;
   access: RouteAccess;
   sealed: boolean;
+  /** The route's request schemas (zod), so tests can check every field (safe-text-registry.test.ts). */
+  schema: RouteRequestSchemas;
+}
+
+/** What a route validates in a request: zod schemas, as the routes declare them. */
+export interface RouteRequestSchemas {
+  body?: unknown;
+  querystring?: unknown;
+  params?: unknown;
+  headers?: unknown;
 }
 
 /** The signed-in person; for handlers of non-public routes. */
@@ -112,7 +122,14 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
     }
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      registry.push({ method, url: route.url, access: config.access, sealed: config.sealed === true });
+      const { body, querystring, params, headers } = (route.schema ?? {}) as RouteRequestSchemas;
+      registry.push({
+        method,
+        url: route.url,
+        access: config.access,
+        sealed: config.sealed === true,
+        schema: { body, querystring, params, headers },
+      });
     }
   });
 

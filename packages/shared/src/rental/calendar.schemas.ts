@@ -150,9 +150,7 @@ export const ICAL_FEED_MODES = ['auto', 'reservations', 'blocks'] as const;
 export type IcalFeedMode = (typeof ICAL_FEED_MODES)[number];
 
 /** A calendar feed URL another platform publishes: http(s) only, no credentials in it. */
-export const feedUrlSchema = z
-  .string()
-  .trim()
+export const feedUrlSchema = lineText()
   .min(1, 'is required')
   .max(2000, 'is too long')
   .refine((value) => {

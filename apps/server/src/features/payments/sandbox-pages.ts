@@ -1,4 +1,4 @@
-import { API_BASE_PATH, formatMoney } from '@latchkey/shared';
+import { API_BASE_PATH, formatMoney, hasNoControlCharacters, isWellFormedText } from '@latchkey/shared';
 import { toIso } from '../../db/mappers';
 import type { SandboxSessionRow } from '../../db/schema';
 import { escapeHtml } from '../mail/mail.templates';
@@ -162,9 +162,14 @@ export function checkCardForm(
   now = new Date(),
 ): CardFormErrors {
   const errors: CardFormErrors = {};
-  if (needEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email ?? ''))
+  // A form post is parsed here, not by a route schema: its text gets the same safe-text rule
+  // (docs/decisions.md "One safe text type, checked from the route registry").
+  const safe = (value: string) => hasNoControlCharacters(value) && isWellFormedText(value);
+  const email = values.email ?? '';
+  if (needEmail && !(/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) && safe(email)))
     errors.email = 'Enter an email address.';
-  if (values.name !== undefined && !values.name.trim()) errors.name = 'Enter the name on the card.';
+  if (values.name !== undefined && !(values.name.trim() && safe(values.name)))
+    errors.name = 'Enter the name on the card.';
   const expiry = /^(\d{2})\s*\/\s*(\d{2})$/.exec(values.expiry ?? '');
   const month = expiry ? Number(expiry[1]) : 0;
   const year = expiry ? 2000 + Number(expiry[2]) : 0;
