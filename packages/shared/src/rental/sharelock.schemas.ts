@@ -79,6 +79,13 @@ export type DeviceLandingInput = z.input<typeof deviceLandingInputSchema>;
 export const guestQrSchema = z.object({ token: z.string(), qrCode: z.string(), expiresAt: z.iso.datetime() });
 
 /**
+ * How long a guest's link keeps showing the way in (arrival text, Wi-Fi, parking, the locks'
+ * pictures) after the stay's check-out instant: long enough to look up the Wi-Fi name of a bill or
+ * a forgotten parking note, short enough that an old mail stops opening the house's secrets.
+ */
+export const ARRIVAL_DETAILS_DAYS_AFTER_CHECK_OUT = 3;
+
+/**
  * GET device/token/{token} (no sign-in): the landing page (/s). A listing's share link shows its
  * arrival instructions; a guest's link adds their own stay, code and QR code. Never anyone else's.
  */
@@ -123,6 +130,12 @@ export const shareLandingSchema = z.object({
       qr: guestQrSchema.nullable(),
       /** The stay was saved to an account (POST device/{activation}/sharelock/add). */
       accountLinked: z.boolean(),
+      /**
+       * Until when this link shows the way in (ARRIVAL_DETAILS_DAYS_AFTER_CHECK_OUT after check-out);
+       * after it `locks` carries only the locks' names and `arrivalShown` is false.
+       */
+      arrivalUntil: z.iso.datetime(),
+      arrivalShown: z.boolean(),
     })
     .nullable(),
 });

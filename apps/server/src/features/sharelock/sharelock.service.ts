@@ -1,10 +1,14 @@
 import crypto from 'node:crypto';
 import {
+  ARRIVAL_DETAILS_DAYS_AFTER_CHECK_OUT,
   signQrToken,
+  zonedInstant,
   type DeviceLanding,
   type DeviceLandingInput,
   type ShareLanding,
+  type GuestAccountClaim,
   type ShareLockActivation,
+  type ShareLockActivationMailed,
   type ShareLockSettings,
   type ShareToken,
   type TokenResponse,
@@ -13,15 +17,16 @@ import type { FastifyInstance } from 'fastify';
 import QRCode from 'qrcode';
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
-import type { DeviceLandingRow, ListingRow, StayRow } from '../../db/schema';
+import type { AccountOfferRow, DeviceLandingRow, ListingRow, StayRow } from '../../db/schema';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { appendAuditEntry, recordChange } from '../audit/audit.repository';
-import { createAccount } from '../auth/account.service';
-import { verifyPassword } from '../auth/password';
+import { claimAccountOffer, offerAccount } from '../auth/accounts';
+import { NO_PASSWORD, verifyPassword } from '../auth/password';
 import { issueSessionToken } from '../auth/session.service';
 import { findUserByEmail } from '../auth/users.repository';
 import { findDevice } from '../devices/devices.repository';
+import { stayAccountMail } from '../mail/mail.templates';
 import type { PortalSigningKeys } from '../device-link/portal-signing-keys';
 import { requireListing, saveShareSettings } from '../listings/listings.service';
 import { presentImages } from '../listings/listings.presenter';
@@ -35,7 +40,7 @@ import {
   updateListing,
 } from '../listings/listings.repository';
 import { describeStayAccess, guestQrSecret, listingTimeZone, stayTimes } from '../stays/stay-access';
-import { findGuestAccess, updateStay } from '../stays/stays.repository';
+import { findGuestAccess, findStayById, updateStay } from '../stays/stays.repository';
 import type { StayDeps } from '../stays/stays.service';
 
 /** The listing's share-lock settings as POST device/{id}/sharelock answers them. */
@@ -197,7 +202,33 @@ function findListingAnywhere(db: Database, listingId: string) {
     .executeTakeFirst();
 }
 
-/** A signed link's listing or stay; 404 for anything else (a rotated link, a forged one, a typo). */
+/**
+ * A guest's link no longer opens anything once its stay is cancelled or declined: ending a stay
+ * raises its `guest_token_version` (stays.repository.ts `updateStay`), and a stay in either state
+ * is refused whatever its version (docs/decisions.md "Links and access that end").
+ */
+function linkEnded() {
+  return new AppError(
+    'link_ended',
+    'This link no longer works: the stay it was for was cancelled or declined. Ask your host if you think this is wrong.',
+    410,
+  );
+}
+
+/** Until when a guest's link shows the way in: some days after the stay's check-out instant. */
+export function arrivalDetailsUntil(
+  stay: Pick<StayRow, 'end_date' | 'check_in_time' | 'check_out_time'>,
+  listing: ListingRow,
+  timeZone: string,
+): Date {
+  const checkOut = zonedInstant(stay.end_date, stayTimes(stay, listing).checkOutTime, timeZone);
+  return new Date(checkOut.getTime() + ARRIVAL_DETAILS_DAYS_AFTER_CHECK_OUT * 86_400_000);
+}
+
+/**
+ * A signed link's listing or stay; 404 for anything else (a rotated link, a forged one, a typo),
+ * 410 for the genuine link of a stay that was cancelled or declined.
+ */
 async function openToken(
   db: Database,
   deps: StayDeps,
@@ -214,7 +245,10 @@ async function openToken(
   // A calendar feed's or a review page's link opens nothing here.
   if (read.kind !== 'stay') throw notFound();
   const stay = await findStayAnywhere(db, read.id);
-  if (!stay || stay.guest_token_version !== read.version) throw notFound();
+  if (!stay) throw notFound();
+  if (stay.guest_token_version !== read.version || stay.state === 'cancelled' || stay.state === 'declined') {
+    throw linkEnded();
+  }
   const listing = await findListingEvenDeleted(db, stay.portal_id, stay.listing_id);
   if (!listing) throw notFound();
   return { listing, stay };
@@ -236,18 +270,22 @@ export async function openShareLanding(
   const portalId = listing.portal_id;
   const locks = await listLocksOfListing(db, portalId, listing.id);
   const deviceIds = locks.map((l) => l.id);
+  const timeZone = listingTimeZone(locks);
+  // A past stay's link keeps its dates, the address and the house rules, not the way in.
+  const arrivalUntil = stay ? arrivalDetailsUntil(stay, listing, timeZone) : null;
+  const arrivalShown = arrivalUntil === null || now < arrivalUntil;
   const [listingImages, landings, landingImages] = await Promise.all([
     listImagesOf(db, portalId, 'listing', [listing.id]),
-    listLandingsOf(db, portalId, deviceIds),
-    listImagesOf(db, portalId, 'landing', deviceIds),
+    arrivalShown ? listLandingsOf(db, portalId, deviceIds) : [],
+    arrivalShown ? listImagesOf(db, portalId, 'landing', deviceIds) : [],
   ]);
   const landingOf = new Map(landings.map((l) => [l.device_id, l]));
-  const timeZone = listingTimeZone(locks);
   let stayView: ShareLanding['stay'] = null;
   if (stay) {
     const access = (await describeStayAccess(db, portalId, [stay.id])).get(stay.id) ?? [];
     const guest = access.find((a) => a.holder === 'guest' && !a.removed);
-    const ready = stay.state === 'approved' && stay.access_state === 'ready' && guest !== undefined;
+    const ready =
+      arrivalShown && stay.state === 'approved' && stay.access_state === 'ready' && guest !== undefined;
     let qr: NonNullable<ShareLanding['stay']>['qr'] = null;
     if (ready && Date.parse(guest.validUntil) > now.getTime()) {
       const row = await findGuestAccess(db, portalId, stay.id);
@@ -279,6 +317,8 @@ export async function openShareLanding(
       code: ready ? guest.code : null,
       qr,
       accountLinked: stay.guest_user_id !== null,
+      arrivalUntil: arrivalUntil!.toISOString(),
+      arrivalShown,
     };
   }
   return {
@@ -313,11 +353,34 @@ export async function openShareLanding(
   };
 }
 
+/** An address as a page may show it to whoever holds a guest link: `v•••@example.org`. */
+export function maskAddress(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '•••';
+  return `${Array.from(email.slice(0, at))[0]}•••${email.slice(at)}`;
+}
+
+/** Keeps a stay in an account, in the change log of the stay's portal. */
+async function linkStayToAccount(db: Database, stay: StayRow, userId: string, ip: string): Promise<void> {
+  await updateStay(db, stay.portal_id, stay.id, { guest_user_id: userId });
+  await appendAuditEntry(db, stay.portal_id, {
+    actorUserId: userId,
+    action: 'stay.activate',
+    entityType: 'stay',
+    entityId: stay.id,
+    after: { guestEmail: stay.guest_email },
+    ip,
+  });
+}
+
 /**
  * POST device/{activation}/sharelock/add (no sign-in, sealed): the guest keeps their stay in an
- * account. The link came by mail to the stay's address, so it proves the address: without an
- * account there, one is made (confirmed) with this name and password, and its own portal like any
- * sign-up; with one, the password must be its password (sign-in limits apply). Answers a session.
+ * account. The guest link is shown to the stay's hosts too, so it proves nothing about the address
+ * (issue 16 defect 1): with an account at the stay's address, the password must be its own
+ * (sign-in limits apply) and a session is answered; without one, nothing is made here: the
+ * accounts module mails a single-use link to the stay's address only, where its owner chooses a
+ * password (claimStayAccount), and the answer says where it went. A stay without a guest address
+ * (an imported reservation) is a 400: no account is ever made without an address.
  */
 export async function activateStay(
   app: FastifyInstance,
@@ -325,42 +388,79 @@ export async function activateStay(
   activation: string,
   input: Required<ShareLockActivation>,
   ip: string,
-): Promise<TokenResponse> {
+): Promise<{ session: TokenResponse } | { mailed: ShareLockActivationMailed }> {
   const { stay, listing } = await openToken(app.db, deps, activation);
   if (!stay) throw AppError.notFound('Link');
+  if (!stay.guest_email.trim()) {
+    throw AppError.badRequest('This stay has no guest address; ask your host to add it');
+  }
   if (stay.state !== 'approved') throw AppError.conflict(`This stay is ${stay.state}`);
   const email = stay.guest_email;
-  let user = await findUserByEmail(app.db, email);
-  if (user) {
-    await app.authLimits.countLoginAttempt(ip, email);
-    if (!(await verifyPassword(user.password_hash, input.password))) {
-      await app.authLimits.countLoginFailure(ip, email);
-      throw new AppError('invalid_credentials', `That is not the password of the account for ${email}`, 401);
-    }
-    await app.authLimits.clearLoginFailures(ip, email);
-    if (user.status !== 'active') throw AppError.forbidden('Your account is suspended');
-  } else {
-    await app.authLimits.countSignup(ip);
-    user = await createAccount(
-      app.db,
-      { email, password: input.password, firstName: input.name || stay.guest_name, lastName: '' },
-      {
-        emailVerified: true,
-        timeZone: listingTimeZone(await listLocksOfListing(app.db, stay.portal_id, listing.id)),
+  const user = await findUserByEmail(app.db, email);
+  if (!user) {
+    await app.authLimits.countAccountMail(ip, email);
+    await offerAccount(app.db, {
+      email,
+      purpose: 'stay',
+      portalId: stay.portal_id,
+      subjectId: stay.id,
+      link: (token) => `${deps.publicUrl}/s/account?token=${token}`,
+      render: (link) => stayAccountMail({ guestName: stay.guest_name, listingTitle: listing.title, link }),
+    });
+    const sentTo = maskAddress(email);
+    return {
+      mailed: {
+        message: `We sent a link to ${sentTo}. Follow it to choose your password and keep this stay in your account.`,
+        sentTo,
       },
+    };
+  }
+  if (user.password_hash === NO_PASSWORD) {
+    // An account a portal invited and its owner has not finished: its password is chosen there.
+    throw AppError.conflict(
+      `${maskAddress(email)} has an invitation to Latchkey waiting: follow the link in that mail to choose your password, then keep your stay with it`,
     );
   }
-  const userId = user.id;
-  await app.db.transaction().execute(async (trx) => {
-    await updateStay(trx, stay.portal_id, stay.id, { guest_user_id: userId });
-    await appendAuditEntry(trx, stay.portal_id, {
-      actorUserId: userId,
-      action: 'stay.activate',
-      entityType: 'stay',
-      entityId: stay.id,
-      after: { guestEmail: email },
-      ip,
-    });
-  });
+  await app.authLimits.countLoginAttempt(ip, email);
+  if (!(await verifyPassword(user.password_hash, input.password))) {
+    await app.authLimits.countLoginFailure(ip, email);
+    throw new AppError('invalid_credentials', `That is not the password of the account for ${email}`, 401);
+  }
+  await app.authLimits.clearLoginFailures(ip, email);
+  if (user.status !== 'active') throw AppError.forbidden('Your account is suspended');
+  await app.db.transaction().execute((trx) => linkStayToAccount(trx, stay, user.id, ip));
+  return { session: await issueSessionToken(app.secrets.jwtKey, user, app.config.SESSION_TTL_HOURS) };
+}
+
+/**
+ * POST sharelock/account (no sign-in, sealed): the owner of a stay's address followed the link
+ * mailed there and chose a password. The accounts module makes the account, confirmed (the link
+ * proved the address), and in the same transaction the stay is kept in it, if its guest address is
+ * still the one the link went to. Answers a session.
+ */
+export async function claimStayAccount(
+  app: FastifyInstance,
+  input: Required<GuestAccountClaim>,
+  ip: string,
+): Promise<TokenResponse> {
+  const stayOf = (trx: Database, offer: AccountOfferRow) =>
+    offer.portal_id && offer.subject_id
+      ? findStayById(trx, offer.portal_id, offer.subject_id)
+      : Promise.resolve(undefined);
+  const { user } = await claimAccountOffer(
+    app.db,
+    input.token,
+    { password: input.password, firstName: input.name },
+    {
+      timeZone: async (trx, offer) => {
+        const stay = await stayOf(trx, offer);
+        return stay ? listingTimeZone(await listLocksOfListing(trx, stay.portal_id, stay.listing_id)) : 'UTC';
+      },
+      then: async (trx, created, offer) => {
+        const stay = await stayOf(trx, offer);
+        if (stay && stay.guest_email === offer.email) await linkStayToAccount(trx, stay, created.id, ip);
+      },
+    },
+  );
   return issueSessionToken(app.secrets.jwtKey, user, app.config.SESSION_TTL_HOURS);
 }

@@ -1,5 +1,5 @@
 import type { CredentialRejection } from '@latchkey/shared';
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Database } from '../../db/database';
 import { containsText } from '../../db/like';
 import { nowIso } from '../../db/mappers';
@@ -37,9 +37,16 @@ export async function updateStay(
   stayId: string,
   patch: Updateable<StaysTable>,
 ) {
+  // Ending a stay (cancelled, declined: by a host or an imported calendar) revokes its guest and
+  // review links in the same write: they are signed with this version (share-tokens.ts).
+  const ends = patch.state === 'cancelled' || patch.state === 'declined';
   await db
     .updateTable('stays')
-    .set({ ...patch, updated_at: nowIso() })
+    .set({
+      ...patch,
+      ...(ends && { guest_token_version: sql<number>`guest_token_version + 1` }),
+      updated_at: nowIso(),
+    })
     .where('portal_id', '=', portalId)
     .where('id', '=', stayId)
     .execute();

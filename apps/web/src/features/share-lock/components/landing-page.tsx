@@ -1,4 +1,4 @@
-import type { ShareLanding } from '@latchkey/shared';
+import { ARRIVAL_DETAILS_DAYS_AFTER_CHECK_OUT, type ShareLanding } from '@latchkey/shared';
 import {
   Alert,
   Anchor,
@@ -249,6 +249,19 @@ export function LandingPage() {
     );
   }
   if (landing.error) {
+    if (isApiError(landing.error) && landing.error.status === 410) {
+      return (
+        <Alert
+          color="gray"
+          variant="light"
+          icon={<IconInfoCircle aria-hidden="true" />}
+          title="This link no longer works"
+        >
+          The stay it was for was cancelled or declined, so it shows nothing any more. Contact the host if you
+          think this is wrong.
+        </Alert>
+      );
+    }
     if (isApiError(landing.error) && (landing.error.status === 404 || landing.error.status === 400)) {
       return (
         <Alert
@@ -294,9 +307,15 @@ export function LandingPage() {
         <Title order={2} fz="lg">
           Getting in
         </Title>
-        {locks.map((lock) => (
-          <LockInstructions key={lock.name} lock={lock} />
-        ))}
+        {stay && !stay.arrivalShown ? (
+          <Text size="sm" c="dimmed">
+            The arrival instructions (door, Wi-Fi, parking) were shown until{' '}
+            {formatDateTime(stay.arrivalUntil, listing.timeZone)}, {ARRIVAL_DETAILS_DAYS_AFTER_CHECK_OUT} days
+            after check-out.
+          </Text>
+        ) : (
+          locks.map((lock) => <LockInstructions key={lock.name} lock={lock} />)
+        )}
       </Stack>
       {listing.houseRules && (
         <Stack gap={4}>
