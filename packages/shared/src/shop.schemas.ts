@@ -33,8 +33,23 @@ export type Product = z.infer<typeof productSchema>;
 
 export const productListSchema = z.array(productSchema);
 
-/** Most of one product in one order, and most lines per order. */
-export const MAX_LINE_QUANTITY = 50;
+/**
+ * What one buyer may hold at once in unpaid checkouts (issue 16): a signed-in person and everyone
+ * ordering from one address are each held to these, counted over all their open checkouts. More
+ * can be ordered once a checkout is paid, canceled or has ended (docs/decisions.md "Stock holds a
+ * buyer cannot hoard").
+ */
+export const SHOP_HOLD_LIMITS = {
+  /** Units of one product. */
+  unitsPerProduct: 10,
+  /** Units of all products together. */
+  units: 40,
+  /** Unpaid checkouts open at once. */
+  openCheckouts: 3,
+} as const;
+
+/** Most of one product in one order (no more can be held at once), and most lines per order. */
+export const MAX_LINE_QUANTITY = SHOP_HOLD_LIMITS.unitsPerProduct;
 export const MAX_ORDER_LINES = 20;
 
 /** One line of a cart as the client sends it: which product, how many. Never a price. */

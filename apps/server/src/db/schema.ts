@@ -625,6 +625,8 @@ export interface OrdersTable {
   status: import('@latchkey/shared').OrderStatus;
   email: string;
   buyer_user_id: string | null;
+  /** The address the order was placed from: what one address holds is capped (issue 16). */
+  buyer_ip: string | null;
   portal_id: string | null;
   address_json: string;
   shipping_option: import('@latchkey/shared').ShippingOptionId;

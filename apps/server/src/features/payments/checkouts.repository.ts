@@ -76,6 +76,17 @@ export async function closeCheckout(
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** An open checkout ends no sooner than `until` (its payment page was opened). */
+export async function extendCheckout(db: Database, id: string, until: Date): Promise<void> {
+  await db
+    .updateTable('checkouts')
+    .set({ expires_at: until.toISOString() })
+    .where('id', '=', id)
+    .where('status', '=', 'open')
+    .where('expires_at', '<', until.toISOString())
+    .execute();
+}
+
 /** Open checkouts past their expiry, oldest first (the sweep ends them). */
 export function listOverdueCheckouts(db: Database, now: Date, limit = 100): Promise<CheckoutRow[]> {
   return db

@@ -51,6 +51,11 @@ export class WebhookSignatureError extends Error {}
 
 export interface PaymentProvider {
   readonly name: PaymentProviderName;
+  /**
+   * Whether the server learns when a checkout's hosted page is opened (the sandbox's pages are
+   * served here; Stripe's are not): only then is stock held briefly until it is (stock-holds.ts).
+   */
+  readonly reportsPageOpened: boolean;
   createCheckout(input: CreateCheckoutInput): Promise<ProviderCheckout>;
   /**
    * Ends an open checkout so it can no longer be paid; answers what it now is. `complete`: it was

@@ -7,6 +7,8 @@ import { AppError } from '../../http/errors';
 import { releaseOrder } from '../shop/shop.service';
 import {
   closeCheckout,
+  extendCheckout,
+  findCheckoutBySession,
   findCheckoutWithToken,
   insertCheckout,
   listOverdueCheckouts,
@@ -22,6 +24,11 @@ export interface CheckoutRequest {
   kind: CheckoutKind;
   /** Made by the caller when something else (an order) must name the checkout first. */
   checkoutId?: string;
+  /**
+   * What it holds is held this long until its payment page is opened (then for its lifetime), with
+   * providers that tell when it is (`reportsPageOpened`); with others, for its lifetime.
+   */
+  holdMinutes?: number;
   portalId: string | null;
   userId: string | null;
   ip: string | null;
@@ -52,6 +59,11 @@ export async function startCheckout(
   const { token, hash } = newCheckoutToken();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + payments.checkoutExpiryMinutes * 60_000);
+  // The provider's session lasts its lifetime; here the checkout ends sooner while unopened.
+  const holdUntil =
+    request.holdMinutes && payments.provider.reportsPageOpened
+      ? new Date(Math.min(expiresAt.getTime(), now.getTime() + request.holdMinutes * 60_000))
+      : expiresAt;
   const amountTotal =
     request.lines.reduce((sum, line) => sum + line.unitAmount * line.quantity, 0) +
     (request.shipping?.amount ?? 0);
@@ -71,7 +83,7 @@ export async function startCheckout(
     token_hash: hash,
     created_by_user_id: request.userId,
     created_at: now.toISOString(),
-    expires_at: expiresAt.toISOString(),
+    expires_at: holdUntil.toISOString(),
     completed_at: null,
   });
   const query = `checkout=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`;
@@ -195,6 +207,17 @@ export async function endCheckout(
     // The provider's own expiry ends it later; a payment before then still completes it.
     payments.log.warn({ err: error, checkoutId: row.id }, 'the payment provider did not end a checkout');
   }
+}
+
+/**
+ * The buyer opened the provider's payment page (the sandbox tells; Stripe has no such signal): an
+ * open checkout that held its stock for the short unopened hold now holds it for its lifetime.
+ */
+export async function checkoutPageOpened(db: Database, payments: Payments, sessionId: string): Promise<void> {
+  const row = await findCheckoutBySession(db, payments.provider.name, sessionId);
+  if (!row || row.status !== 'open') return;
+  const lifetimeEnd = new Date(toIso(row.created_at)).getTime() + payments.checkoutExpiryMinutes * 60_000;
+  await extendCheckout(db, row.id, new Date(lifetimeEnd));
 }
 
 /**

@@ -68,6 +68,7 @@ export type PayResult =
 
 export class SandboxProvider implements PaymentProvider {
   readonly name = 'sandbox' as const;
+  readonly reportsPageOpened = true;
   private delivering: Promise<void> | null = null;
   /** Events made in one instant keep their order: each is at least 1 ms after the previous. */
   private lastEventMs = 0;

@@ -10,6 +10,7 @@ import {
   isSessionExpired,
   type CardFormValues,
 } from './sandbox-pages';
+import { checkoutPageOpened } from './payments.service';
 import { normalizeCardNumber, type SandboxProvider } from './sandbox-provider';
 
 // The sandbox provider's hosted pages (/api3/sandbox-pay/…): what Stripe's checkout and customer
@@ -87,6 +88,8 @@ export function sandboxRoutes(sandbox: SandboxProvider): FastifyPluginAsync {
           }),
         );
       }
+      // The buyer is on the page: what the checkout holds is kept for its lifetime (stock-holds.ts).
+      await checkoutPageOpened(app.db, app.payments, session.id);
       if (session.awaiting_confirmation) return sendPage(reply, 200, confirmPage(session));
       return sendPage(reply, 200, checkoutPage(session), [session.cancel_url]);
     });
@@ -95,6 +98,9 @@ export function sandboxRoutes(sandbox: SandboxProvider): FastifyPluginAsync {
       const params = sessionParams.safeParse(request.params);
       const session = params.success ? await sandbox.findSession(app.db, params.data.id) : undefined;
       if (!session) return notFound(reply);
+      if (session.status === 'open' && !isSessionExpired(session)) {
+        await checkoutPageOpened(app.db, app.payments, session.id);
+      }
       const values = cardValues((request.body ?? {}) as Form);
       const errors = checkCardForm(values, !session.customer_email);
       const number = normalizeCardNumber(values.number ?? '');

@@ -18,6 +18,8 @@ const PLAN_PRODUCT_NAME = 'Latchkey plan (per lock per month)';
 
 export class StripeProvider implements PaymentProvider {
   readonly name = 'stripe' as const;
+  /** Stripe says nothing when its page is opened: an order holds for the session's life (30 min at least). */
+  readonly reportsPageOpened = false;
   private readonly stripe: Stripe;
 
   constructor(options: { secretKey: string; webhookSecret: string; apiUrl?: string }) {

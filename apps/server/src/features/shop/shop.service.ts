@@ -49,15 +49,23 @@ import {
   setStockOnHand,
   takeStock,
 } from './products.repository';
+import {
+  assertWithinHoldLimits,
+  lapsedHeldUnits,
+  releaseLapsedHolds,
+  UNOPENED_HOLD_MINUTES,
+} from './stock-holds';
 
 // The hardware shop (issue 13 item 4). Every amount is computed here from the catalogue's prices:
 // the client names products and quantities only. Paying holds the stock (reserved) until the
 // checkout is paid (taken), canceled or expired (released); each move happens once, guarded by
-// the order's state.
+// the order's state. What one buyer may hold, and for how long: stock-holds.ts.
 
-const available = (row: ProductRow) => Math.max(0, row.stock_on_hand - row.stock_reserved);
+/** On hand less held; `lapsed`: units whose hold has ended but are not released yet (not held). */
+const available = (row: ProductRow, lapsed?: Map<string, number>) =>
+  Math.max(0, row.stock_on_hand - row.stock_reserved + (lapsed?.get(row.id) ?? 0));
 
-export function toProduct(row: ProductRow): Product {
+export function toProduct(row: ProductRow, lapsed?: Map<string, number>): Product {
   return {
     _id: row.id,
     sku: row.sku,
@@ -68,20 +76,21 @@ export function toProduct(row: ProductRow): Product {
     image: row.image,
     price: row.price,
     currency: row.currency,
-    available: available(row),
+    available: available(row, lapsed),
     packSize: row.pack_size,
     preRegisters: row.lock_model !== null,
   };
 }
 
 export async function listProducts(db: Database): Promise<Product[]> {
-  return (await listActiveProducts(db)).map(toProduct);
+  const lapsed = await lapsedHeldUnits(db);
+  return (await listActiveProducts(db)).map((row) => toProduct(row, lapsed));
 }
 
 export async function getProduct(db: Database, id: string): Promise<Product> {
   const row = await findProduct(db, id);
   if (!row || row.active !== 1) throw AppError.notFound('Product');
-  return toProduct(row);
+  return toProduct(row, await lapsedHeldUnits(db));
 }
 
 interface PricedCart {
@@ -102,6 +111,7 @@ async function priceCart(
       )
     ).map((p) => [p.id, p]),
   );
+  const lapsed = await lapsedHeldUnits(db);
   const lines: PricedCart['lines'] = [];
   const unknownProductIds: string[] = [];
   for (const item of items) {
@@ -119,7 +129,7 @@ async function priceCart(
       unitPrice: product.price,
       quantity: item.quantity,
       lineTotal: product.price * item.quantity,
-      available: available(product),
+      available: available(product, lapsed),
     });
   }
   return { lines, unknownProductIds, subtotal: lines.reduce((sum, line) => sum + line.lineTotal, 0) };
@@ -207,8 +217,21 @@ export async function createOrder(
   const now = new Date();
   const expiresAt = new Date(now.getTime() + payments.checkoutExpiryMinutes * 60_000);
   const total = priced.subtotal + shipping.price;
+  // Units kept only by lapsed holds are let go first: an order is never refused for them.
+  const short = priced.lines.filter(
+    (line) => line.product.stock_on_hand - line.product.stock_reserved < line.quantity,
+  );
+  if (short.length > 0) {
+    await releaseLapsedHolds(
+      db,
+      payments,
+      short.map((line) => line.productId),
+      now,
+    );
+  }
 
   await db.transaction().execute(async (trx) => {
+    await assertWithinHoldLimits(trx, { userId: buyer?.userId ?? null, ip }, priced.lines, now);
     for (const [index, line] of priced.lines.entries()) {
       if (!(await reserveStock(trx, line.productId, line.quantity))) {
         const left = available((await findProduct(trx, line.productId))!);
@@ -224,6 +247,7 @@ export async function createOrder(
         status: 'pending',
         email: input.email,
         buyer_user_id: buyer?.userId ?? null,
+        buyer_ip: ip,
         portal_id: buyer?.portalId ?? null,
         address_json: JSON.stringify(input.address),
         shipping_option: shipping.id,
@@ -277,6 +301,7 @@ export async function createOrder(
     const started = await startCheckout(db, payments, {
       kind: 'order',
       checkoutId,
+      holdMinutes: UNOPENED_HOLD_MINUTES,
       portalId: buyer?.portalId ?? null,
       userId: buyer?.userId ?? null,
       ip,
@@ -354,15 +379,19 @@ export async function markOrderPaid(
     return;
   const items = await findOrderItems(trx, [order.id]);
   for (const item of items) {
-    await takeStock(trx, item.product_id, item.quantity, held);
+    // Paid after its hold ended (the provider took the money anyway): held again when the units are
+    // still free, so no other checkout's hold is taken; otherwise staff are told.
+    const reheld = !held && (await reserveStock(trx, item.product_id, item.quantity));
+    await takeStock(trx, item.product_id, item.quantity, held || reheld);
     const product = await findProduct(trx, item.product_id);
-    if (!held && product && product.stock_on_hand < 0) {
+    if (!held && !reheld && product) {
+      const short = product.stock_reserved - product.stock_on_hand;
       await raiseStaffAlert(
         trx,
         {
           kind: 'stock_oversold',
           title: `${product.name} is oversold`,
-          message: `Order ${order.ref} was paid after its checkout had ended, and ${item.quantity} × ${product.sku} were no longer held: ${-product.stock_on_hand} more sold than on hand.`,
+          message: `Order ${order.ref} was paid after its checkout had ended, and ${item.quantity} × ${product.sku} were no longer free: ${short} more sold and held than on hand.`,
           portalId: order.portal_id,
           onceKey: `stock_oversold:${order.id}:${item.product_id}`,
         },
