@@ -66,7 +66,7 @@ declare module 'fastify' {
     secrets: Secrets;
     authLimits: AuthLimits;
     mail: MailSender;
-    /** Limits on mail people send to others (invitations): use its enqueue, not enqueueMail. */
+    /** Limits on mail people send to others: pass it to sendMail('to-others', …) (features/mail/send-mail.ts). */
     mailThrottle: MailThrottle;
     /** Every API route with its declared access: what the isolation tests walk. */
     routeRegistry: RegisteredRoute[];

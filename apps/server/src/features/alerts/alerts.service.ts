@@ -18,7 +18,7 @@ import { PeriodicJob } from '../../jobs/periodic-job';
 import { recordChange } from '../audit/audit.repository';
 import { findDevices } from '../devices/devices.repository';
 import { alertMail } from '../mail/mail.templates';
-import { enqueueMail } from '../mail/mail.repository';
+import { sendMail } from '../mail/send-mail';
 import { findMember, findMembers } from '../portals/memberships.repository';
 import {
   countDenialsSince,
@@ -438,7 +438,7 @@ export class AlertMonitor {
       if (fresh && Number(rule.email) === 1) {
         const mail = alertMail({ title: alert.title, message: alert.message, link: this.delivery.link });
         for (const to of await listAdminEmails(trx, rule.portal_id)) {
-          await enqueueMail(trx, { portalId: rule.portal_id, template: 'alert', to, ...mail });
+          await sendMail(trx, 'system', { portalId: rule.portal_id, template: 'alert', to, ...mail });
         }
       }
       return fresh;

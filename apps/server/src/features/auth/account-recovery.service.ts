@@ -2,7 +2,7 @@ import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../http/errors';
-import { enqueueMail } from '../mail/mail.repository';
+import { sendMail } from '../mail/send-mail';
 import { passwordResetMail, verificationMail } from '../mail/mail.templates';
 import { consumeAccountToken, consumeAccountTokenOf, issueAccountToken } from './account-tokens.repository';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from './password';
@@ -21,7 +21,7 @@ export async function sendVerificationMail(db: Database, publicUrl: string, user
   if (user.email_verified_at) return;
   const token = await issueAccountToken(db, user.id, 'verify_email', VERIFY_TTL_MINUTES);
   const mail = verificationMail({ name: displayName(user), link: `${publicUrl}/verify?token=${token}` });
-  await enqueueMail(db, { portalId: null, template: 'verify_email', to: user.email, ...mail });
+  await sendMail(db, 'to-requester', { portalId: null, template: 'verify_email', to: user.email, ...mail });
 }
 
 /** POST auth/activation/{email}: (re)sends the verification mail if there is an unverified account. */
@@ -85,7 +85,12 @@ export async function requestEmailChange(
     change.newEmail,
   );
   const mail = verificationMail({ name: displayName(user), link: `${publicUrl}/verify?token=${token}` });
-  await enqueueMail(db, { portalId: null, template: 'change_email', to: change.newEmail, ...mail });
+  await sendMail(db, 'to-requester', {
+    portalId: null,
+    template: 'change_email',
+    to: change.newEmail,
+    ...mail,
+  });
 }
 
 /** POST auth/resetPassword/{email}: mails a reset link if the account exists. */
@@ -94,7 +99,7 @@ export async function requestPasswordReset(db: Database, publicUrl: string, emai
   if (!user || user.status !== 'active') return;
   const token = await issueAccountToken(db, user.id, 'reset_password', RESET_TTL_MINUTES);
   const mail = passwordResetMail({ name: displayName(user), link: `${publicUrl}/auth/reset?token=${token}` });
-  await enqueueMail(db, { portalId: null, template: 'reset_password', to: user.email, ...mail });
+  await sendMail(db, 'to-requester', { portalId: null, template: 'reset_password', to: user.email, ...mail });
 }
 
 /**

@@ -21,7 +21,7 @@ import { insertNotificationOnce, listAdminEmails } from '../alerts/alerts.reposi
 import { findListing, listLocksOfListing, updateListing } from '../listings/listings.repository';
 import { requireListing } from '../listings/listings.service';
 import { alertMail } from '../mail/mail.templates';
-import { enqueueMail } from '../mail/mail.repository';
+import { sendMail } from '../mail/send-mail';
 import type { ShareTokens } from '../sharelock/share-tokens';
 import { listingTimeZone, loadStayFacts, reconcileStayAccess } from '../stays/stay-access';
 import { approveIn, type StayDeps } from '../stays/stays.service';
@@ -509,7 +509,7 @@ async function recordFailure(
     if (!fresh) return;
     const mail = alertMail({ title, message, link: deps.alertsLink });
     for (const to of await listAdminEmails(trx, feed.portal_id)) {
-      await enqueueMail(trx, { portalId: feed.portal_id, template: 'alert', to, ...mail });
+      await sendMail(trx, 'system', { portalId: feed.portal_id, template: 'alert', to, ...mail });
     }
   });
 }

@@ -20,6 +20,7 @@ import { findUserByEmail, findUserById, insertUser } from '../auth/users.reposit
 import { findDevices } from '../devices/devices.repository';
 import { findGroup, linkGroup } from '../groups/groups.repository';
 import { invitationMail } from '../mail/mail.templates';
+import { sendMail } from '../mail/send-mail';
 import { toPortalMember } from '../portals/portal.presenter';
 import {
   deleteMembership,
@@ -72,12 +73,12 @@ async function sendInvitation(
     newAccount: invitee.password_hash === NO_PASSWORD,
     days: INVITATION_DAYS,
   });
-  await sender.throttle.enqueue(db, sender.user, {
-    portalId: context.portalId,
-    template: 'invitation',
-    to: invitee.email,
-    ...mail,
-  });
+  await sendMail(
+    db,
+    'to-others',
+    { portalId: context.portalId, template: 'invitation', to: invitee.email, ...mail },
+    sender,
+  );
 }
 
 /**

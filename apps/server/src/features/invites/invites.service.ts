@@ -17,6 +17,7 @@ import {
 } from '../credentials/credentials.repository';
 import { findDevice } from '../devices/devices.repository';
 import type { MailThrottle } from '../mail/mail-throttle';
+import { sendMail } from '../mail/send-mail';
 import { deviceInvitationMail } from '../mail/mail.templates';
 import { findPortalById } from '../portals/portals.repository';
 import {
@@ -31,8 +32,8 @@ import {
 
 // A device invite gives a guest without an account a code for one lock, in a weekly window between
 // two dates (the lock's calendar). The code is a credential of holder type 'guest', bound to the lock.
-// Its mail goes through the mail throttle (mail-throttle.ts): only a person whose address is
-// confirmed sends it, within the per-recipient, per-sender and per-portal limits.
+// Its mail goes out through sendMail as mail to others (send-mail.ts): only a person whose address
+// is confirmed sends it, within the per-recipient, per-sender and per-portal limits.
 
 /** Who makes the portal send an invitation mail, and the throttle it goes through. */
 export interface InviteSender {
@@ -137,12 +138,12 @@ async function sendInvitation(
     endDate: invite.endDate,
     timeZone: device.time_zone,
   });
-  await sender.throttle.enqueue(db, sender.user, {
-    portalId: context.portalId,
-    template: 'device_invitation',
-    to: invite.email,
-    ...mail,
-  });
+  await sendMail(
+    db,
+    'to-others',
+    { portalId: context.portalId, template: 'device_invitation', to: invite.email, ...mail },
+    sender,
+  );
   await markInviteSent(db, context.portalId, invite._id);
 }
 

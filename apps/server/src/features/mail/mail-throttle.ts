@@ -1,15 +1,15 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Database } from '../../db/database';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { asRateLimited, type RateLimitStore } from '../auth/rate-limiters';
-import { enqueueMail, type OutgoingMail } from './mail.repository';
+import type { OutgoingMail } from './mail.repository';
 
-// Mail that a person makes the portal send to someone else (guest invites, portal invitations)
-// would otherwise make the portal a spam relay. It goes through `MailThrottle.enqueue`, which
-// refuses an account whose address is not confirmed and counts the mail per recipient, per sender
-// and per portal. System mail to a person's own address (verification, reset, email change) keeps
-// its own limits (AuthLimits) and is not counted here, so invitations cannot block someone's reset.
+// Mail that a person makes the portal send to someone else (guest invites, invitations, a stay's
+// mails to its guest, review requests) would otherwise make the portal a spam relay. `sendMail`
+// (send-mail.ts, kind `to-others`) refuses an account whose address is not confirmed and counts the
+// mail here, per recipient, per sender and per portal. System mail to a person's own address
+// (verification, reset, email change) keeps its own limits (AuthLimits) and is not counted here,
+// so invitations cannot block someone's reset.
 
 export interface MailLimitSettings {
   /** Mails to one address per hour, from all portals. */
@@ -24,7 +24,7 @@ export interface MailLimitSettings {
 export function assertMaySendInvitations(sender: Pick<UserRow, 'email_verified_at'>): void {
   if (!sender.email_verified_at) {
     throw AppError.forbidden(
-      'Confirm your email address before sending invitations: follow the link we mailed you, or ask for a new one in your settings',
+      'Confirm your email address before the portal mails others for you (invitations, guests): follow the link we mailed you, or ask for a new one in your settings',
     );
   }
 }
@@ -54,17 +54,6 @@ export class MailThrottle {
       points: settings.perPortalPerDay,
       duration: 86_400,
     });
-  }
-
-  /**
-   * Queues a mail `sender` causes: 403 if their address is not confirmed, 429 with Retry-After if a
-   * limit is used up. Call it inside the transaction of the change that causes the mail, so a
-   * refusal rolls the change back with it: nothing is queued and nothing is half-done.
-   */
-  async enqueue(db: Database, sender: Pick<UserRow, 'id' | 'email_verified_at'>, mail: PersonMail) {
-    assertMaySendInvitations(sender);
-    await this.count({ portalId: mail.portalId, senderId: sender.id, to: mail.to });
-    return enqueueMail(db, mail);
   }
 
   /**

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { StaffAlert, StaffAlertKind } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { nowIso, toCount, toIso } from '../../db/mappers';
-import { enqueueMail } from '../mail/mail.repository';
+import { sendMail } from '../mail/send-mail';
 import { staffAlertMail } from './payments.mail';
 
 // Platform staff hear about money going wrong (a webhook that failed or was forged, a failed
@@ -52,7 +52,7 @@ export async function raiseStaffAlert(
     link: `${publicUrl}/app/devTools/payments`,
   });
   for (const { email } of staff) {
-    await enqueueMail(db, { portalId: null, template: 'staff_alert', to: email, ...mail });
+    await sendMail(db, 'system', { portalId: null, template: 'staff_alert', to: email, ...mail });
   }
   return true;
 }

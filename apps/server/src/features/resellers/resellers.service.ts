@@ -26,6 +26,7 @@ import { monthBounds, monthOf } from '../billing/bill-computation';
 import { closeMonth, runningBill, type Issuer } from '../billing/billing.service';
 import { currentPlan } from '../billing/plan-history';
 import type { MailThrottle } from '../mail/mail-throttle';
+import { sendMail } from '../mail/send-mail';
 import { invitationMail } from '../mail/mail.templates';
 import { insertMembership } from '../portals/memberships.repository';
 import { findPortalById, insertPortal } from '../portals/portals.repository';
@@ -196,12 +197,12 @@ export async function createCustomerPortal(
       newAccount: true,
       days: INVITATION_DAYS,
     });
-    await mail.throttle.enqueue(trx, user, {
-      portalId,
-      template: 'invitation',
-      to: input.adminEmail,
-      ...rendered,
-    });
+    await sendMail(
+      trx,
+      'to-others',
+      { portalId, template: 'invitation', to: input.adminEmail, ...rendered },
+      { user, throttle: mail.throttle },
+    );
     await appendAuditEntry(trx, portalId, {
       actorUserId: user.id,
       ip,

@@ -6,10 +6,11 @@ import type { StayRow } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { PeriodicJob } from '../../jobs/periodic-job';
 import { findListingEvenDeleted, listLocksOfListing } from '../listings/listings.repository';
-import { enqueueMail } from '../mail/mail.repository';
 import type { MailThrottle } from '../mail/mail-throttle';
+import { trySendMail } from '../mail/send-mail';
 import { reviewPath, reviewWindow } from './review-window';
 import { listingTimeZone, stayTimes } from '../stays/stay-access';
+import { recordUnsentMail, stayMailSender, unsentMailNotice } from '../stays/stay-mail';
 import { reviewInviteMail } from '../stays/stays.mail';
 import type { StayDeps } from '../stays/stays.service';
 
@@ -21,9 +22,10 @@ const BATCH = 200;
  * calendars, iCal, reviews"). A `PeriodicJob` (`stays.reviews`) looks for approved stays whose
  * check-out has passed on the listing's clock and that were not invited yet; each invitation is
  * claimed by a conditional update of `review_mailed_at` in the mail's transaction (once, whichever
- * server gets there first) and counted by the mail throttle (per recipient, per portal): a mail the
- * throttle refuses waits for a later run. Stays without an address (imported reservations: the
- * platform keeps the guest's) are marked and skipped.
+ * server gets there first) and sent as mail to others for the stay's approver or the portal's owner
+ * (mail/send-mail.ts): over a limit it waits for a later run; when that person's address is not
+ * confirmed it is not sent, and the host sees a notification saying so. Stays without an address
+ * (imported reservations: the platform keeps the guest's) are marked and skipped.
  */
 export class ReviewMailer {
   private readonly job: PeriodicJob | null;
@@ -99,12 +101,9 @@ export class ReviewMailer {
       await skip();
       return false;
     }
-    await this.throttle.count({
-      portalId: stay.portal_id,
-      senderId: `reviews:${stay.portal_id}`,
-      to: stay.guest_email,
-    });
-    return this.db.transaction().execute(async (trx) => {
+    // Sent for the stay's approver (or the portal's owner), counted like any mail to others.
+    const sender = await stayMailSender(this.db, stay, this.throttle);
+    const outcome = await this.db.transaction().execute(async (trx) => {
       const claimed = await trx
         .updateTable('stays')
         .set({ review_mailed_at: nowIso() })
@@ -112,21 +111,35 @@ export class ReviewMailer {
         .where('id', '=', stay.id)
         .where('review_mailed_at', 'is', null)
         .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) return false;
-      await enqueueMail(trx, {
-        portalId: stay.portal_id,
-        template: 'stay_review',
-        to: stay.guest_email,
-        ...reviewInviteMail({
-          guestName: stay.guest_name,
-          listingTitle: listing.title,
-          startDate: stay.start_date,
-          endDate: stay.end_date,
-          closesOn: window.closesOn,
-          link: `${this.deps.publicUrl}${reviewPath(this.deps, stay)}`,
-        }),
-      });
-      return true;
+      if (Number(claimed.numUpdatedRows) !== 1) return { sent: false };
+      const refusal = await trySendMail(
+        trx,
+        {
+          portalId: stay.portal_id,
+          template: 'stay_review',
+          to: stay.guest_email,
+          ...reviewInviteMail({
+            guestName: stay.guest_name,
+            listingTitle: listing.title,
+            startDate: stay.start_date,
+            endDate: stay.end_date,
+            closesOn: window.closesOn,
+            link: `${this.deps.publicUrl}${reviewPath(this.deps, stay)}`,
+          }),
+        },
+        sender,
+      );
+      if (refusal?.status === 429) throw AppError.rateLimited(60); // not claimed: a later run
+      if (refusal)
+        await recordUnsentMail(trx, stay, unsentMailNotice(stay, 'the review request', refusal), 'review');
+      return { sent: !refusal, refusal };
     });
+    if (outcome.refusal) {
+      this.log.warn(
+        { stayId: stay.id, reason: outcome.refusal.message },
+        'reviews: the guest was not invited',
+      );
+    }
+    return outcome.sent;
   }
 }

@@ -21,7 +21,7 @@ import { appendAuditEntry } from '../audit/audit.repository';
 import { toDevice } from '../devices/device.presenter';
 import { insertDevice } from '../devices/devices.repository';
 import { hashDeviceSecret } from '../devices/devices.service';
-import { enqueueMail } from '../mail/mail.repository';
+import { sendMail } from '../mail/send-mail';
 import { recordMoneyChange } from '../payments/commerce-audit';
 import { orderConfirmationMail } from '../payments/payments.mail';
 import type { Payments } from '../payments/payments-context';
@@ -402,7 +402,7 @@ export async function markOrderPaid(
   const preRegistered = order.portal_id ? await preRegisterLocks(trx, order, items) : 0;
   const address = JSON.parse(order.address_json) as Address;
   const portal = order.portal_id ? await findPortalById(trx, order.portal_id) : undefined;
-  await enqueueMail(trx, {
+  await sendMail(trx, 'system', {
     portalId: order.portal_id,
     template: 'order_confirmation',
     to: order.email,

@@ -7,9 +7,11 @@ import type { StayRow } from '../../db/schema';
 import { changeAccess } from '../access/touched-locks';
 import { insertNotificationOnce, listAdminEmails } from '../alerts/alerts.repository';
 import { alertMail } from '../mail/mail.templates';
-import { enqueueMail } from '../mail/mail.repository';
+import type { MailThrottle } from '../mail/mail-throttle';
+import { sendMail, trySendMail, type MailRefusal } from '../mail/send-mail';
 import { PeriodicJob } from '../../jobs/periodic-job';
 import { describeStayAccess, expireFinishedAccess, loadStayFacts, overallLockState } from './stay-access';
+import { recordUnsentMail, stayMailSender, unsentMailNotice } from './stay-mail';
 import { guestAccessMail, type StayDeps } from './stays.service';
 import { listFinishedAccess, listStaysAwaitingLocks } from './stays.repository';
 
@@ -25,6 +27,8 @@ export interface StayAccessMonitorOptions {
   live: (portalId: string, notification: LiveNotification) => Promise<void>;
   /** Where the alert mail points. */
   alertsLink: string;
+  /** Counts the guest's mail, sent for the stay's approver (app.mailThrottle). */
+  throttle: MailThrottle;
 }
 
 /**
@@ -83,7 +87,7 @@ export class StayAccessMonitor {
     const state = overallLockState(access);
     const generation = stay.access_generation;
     if (state === 'ready') {
-      await this.db.transaction().execute(async (trx) => {
+      const refused = await this.db.transaction().execute(async (trx): Promise<MailRefusal | null> => {
         await trx
           .updateTable('stays')
           .set({ access_state: 'ready', updated_at: nowIso() })
@@ -94,24 +98,35 @@ export class StayAccessMonitor {
         // Once per generation, whichever run gets here first.
         const claimed = await trx
           .updateTable('stays')
-          .set({ mailed_generation: generation, ...(stay.guest_email && { guest_mailed_at: nowIso() }) })
+          .set({ mailed_generation: generation })
           .where('portal_id', '=', stay.portal_id)
           .where('id', '=', stay.id)
           .where('access_generation', '=', generation)
           .where('mailed_generation', '<', generation)
           .executeTakeFirst();
         // An imported reservation's guest usually has no address here: the owner passes the code on.
-        if (Number(claimed.numUpdatedRows) !== 1 || !stay.guest_email) return;
+        if (Number(claimed.numUpdatedRows) !== 1 || !stay.guest_email) return null;
         const mail = await guestAccessMail(trx, this.deps, stay, stay.mailed_generation > 0);
-        if (!mail) return;
-        await enqueueMail(trx, {
-          portalId: stay.portal_id,
-          template: 'stay_access',
-          to: stay.guest_email,
-          ...mail,
-        });
+        if (!mail) return null;
+        // Sent for the approver (or the owner), counted like any mail to others. A refused mail is
+        // not sent and not retried: the stay is ready, and the host is told (below) to pass it on.
+        const sender = await stayMailSender(trx, stay, this.options.throttle);
+        const refusal = await trySendMail(
+          trx,
+          { portalId: stay.portal_id, template: 'stay_access', to: stay.guest_email, ...mail },
+          sender,
+        );
+        if (refusal) return refusal;
+        await trx
+          .updateTable('stays')
+          .set({ guest_mailed_at: nowIso() })
+          .where('portal_id', '=', stay.portal_id)
+          .where('id', '=', stay.id)
+          .execute();
+        return null;
       });
       this.log.info({ stayId: stay.id, generation }, 'stays: every lock confirmed the access');
+      if (refused) await this.recordUnsent(stay, generation, refused);
       if (stay.access_state !== 'ready') this.deps.announce?.({ ...stay, access_state: 'ready' });
       return;
     }
@@ -163,6 +178,29 @@ export class StayAccessMonitor {
     });
   }
 
+  /** The guest's access mail was refused: the host hears of it (alerts screen, live), once per change. */
+  private async recordUnsent(stay: StayRow, generation: number, refusal: MailRefusal) {
+    this.log.warn(
+      { stayId: stay.id, generation, status: refusal.status, reason: refusal.message },
+      'stays: the guest was not mailed their access',
+    );
+    const notice = unsentMailNotice(
+      stay,
+      stay.mailed_generation > 0 ? 'the changed access' : 'their access',
+      refusal,
+    );
+    const stored = await recordUnsentMail(this.db, stay, notice, `stay_access:${generation}`);
+    if (!stored) return;
+    await this.options.live(stay.portal_id, {
+      _id: stored.id,
+      at: stored.at,
+      kind: 'alert',
+      title: stored.title,
+      message: stored.message,
+      deviceId: null,
+    });
+  }
+
   private async alert(stay: StayRow, generation: number, alert: { title: string; message: string }) {
     const id = crypto.randomUUID();
     const at = nowIso();
@@ -191,7 +229,7 @@ export class StayAccessMonitor {
       if (!fresh) return false;
       const mail = alertMail({ ...alert, link: this.options.alertsLink });
       for (const to of await listAdminEmails(trx, stay.portal_id)) {
-        await enqueueMail(trx, { portalId: stay.portal_id, template: 'alert', to, ...mail });
+        await sendMail(trx, 'system', { portalId: stay.portal_id, template: 'alert', to, ...mail });
       }
       return true;
     });

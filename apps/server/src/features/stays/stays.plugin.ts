@@ -64,6 +64,7 @@ export function registerRental(app: FastifyInstance, config: Config, limits: Rat
     alertAfterMinutes: config.STAY_ACCESS_ALERT_MINUTES,
     live: (portalId, notification) => app.live.publish(portalId, { type: 'notification', notification }),
     alertsLink: `${publicUrlOf(config)}/app/notificationAndAlert`,
+    throttle: app.mailThrottle,
   });
   const icalDeps: IcalDeps = {
     stays: deps,

@@ -29,8 +29,8 @@ import {
   listLocksOfListing,
 } from '../listings/listings.repository';
 import { presentImages } from '../listings/listings.presenter';
-import { enqueueMail } from '../mail/mail.repository';
-import type { MailThrottle } from '../mail/mail-throttle';
+import { assertMaySendInvitations, type MailThrottle } from '../mail/mail-throttle';
+import { sendMail, trySendMail } from '../mail/send-mail';
 import type { ShareTokens } from '../sharelock/share-tokens';
 import {
   describeStayAccess,
@@ -51,6 +51,7 @@ import {
   requestReceivedMail,
   stayCancelledMail,
 } from './stays.mail';
+import { recordUnsentMail, unsentMailNotice } from './stay-mail';
 import {
   findOverlappingStays,
   findStay,
@@ -348,7 +349,8 @@ export async function requestStay(
     endDate: stay.end_date,
   };
   await db.transaction().execute(async (trx) => {
-    await enqueueMail(trx, {
+    // The requester's own receipt: counted per address by the request limits (countRequestMail).
+    await sendMail(trx, 'to-requester', {
       portalId: listing.portal_id,
       template: 'stay_request_received',
       to: stay.guest_email,
@@ -356,7 +358,7 @@ export async function requestStay(
     });
     const link = `${deps.publicUrl}/app/listing/${listing.id}/request/${stay.id}`;
     for (const to of await hostAddresses(trx, listing)) {
-      await enqueueMail(trx, {
+      await sendMail(trx, 'system', {
         portalId: listing.portal_id,
         template: 'stay_request_host',
         to,
@@ -561,7 +563,7 @@ export async function actOnStay(
         decided_by: context.actorUserId,
       });
       if (before.guest_email) {
-        await enqueueMail(trx, {
+        await mailGuestOrRecord(trx, actor, before, 'the decline', {
           portalId: context.portalId,
           template: 'stay_declined',
           to: before.guest_email,
@@ -587,7 +589,7 @@ export async function actOnStay(
       await reconcileStayAccess(trx, touch, await loadStayFacts(trx, stay), now);
       // An imported reservation's guest usually has no address here (the platform keeps it).
       if (before.guest_email) {
-        await enqueueMail(trx, {
+        await mailGuestOrRecord(trx, actor, before, 'the cancellation', {
           portalId: context.portalId,
           template: 'stay_cancelled',
           to: before.guest_email,
@@ -617,6 +619,9 @@ export async function actOnStay(
       check_out_time: action.checkOutTime ?? before.check_out_time,
     };
     if (wanted.end_date <= wanted.start_date) field('body.endDate', 'must be after the arrival date');
+    // The guest is mailed their access once the locks confirm it (StayAccessMonitor), for the
+    // approver: someone whose address is not confirmed may not make the portal mail a guest.
+    if (wanted.guest_email) assertMaySendInvitations(actor.user);
     const locks = await locksOf(db, listing);
     const today = todayAt(listingTimeZone(locks), now);
     if (wanted.end_date < today) {
@@ -650,12 +655,12 @@ export async function actOnStay(
     await db.transaction().execute(async (trx) => {
       const mail = await guestAccessMail(trx, deps, before);
       if (!mail) throw AppError.conflict('The guest has no access on the locks');
-      await actor.throttle.enqueue(trx, actor.user, {
-        portalId: context.portalId,
-        template: 'stay_access',
-        to: before.guest_email,
-        ...mail,
-      });
+      await sendMail(
+        trx,
+        'to-others',
+        { portalId: context.portalId, template: 'stay_access', to: before.guest_email, ...mail },
+        actor,
+      );
       await updateStay(trx, context.portalId, stayId, { guest_mailed_at: nowIso() });
       await recordChange(trx, context, {
         action: 'stay.resend',
@@ -668,6 +673,23 @@ export async function actOnStay(
   const after = await requireStay(db, context.portalId, listingId, stayId);
   deps.announce?.(after);
   return presentStay(db, deps, after);
+}
+
+/**
+ * A decline's or cancellation's mail to the guest: the decision stands even when the mail is
+ * refused (ending a request or an access never waits on mail); the refusal is then recorded as a
+ * notification the host sees, and nothing is sent.
+ */
+async function mailGuestOrRecord(
+  trx: Database,
+  actor: StayActor,
+  stay: StayRow,
+  what: string,
+  mail: Parameters<typeof trySendMail>[1],
+): Promise<void> {
+  const refusal = await trySendMail(trx, mail, actor);
+  if (!refusal) return;
+  await recordUnsentMail(trx, stay, unsentMailNotice(stay, what, refusal), `${mail.template}:${stay.id}`);
 }
 
 /** The guest's "access ready" mail for a stay as it is now; null when the guest has no live access. */

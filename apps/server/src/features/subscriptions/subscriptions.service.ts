@@ -19,7 +19,7 @@ import type { CheckoutRow, PortalRow, SubscriptionRow } from '../../db/schema';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
 import { currentPlan, recordPlanChange } from '../billing/plan-history';
-import { enqueueMail } from '../mail/mail.repository';
+import { sendMail } from '../mail/send-mail';
 import { recordMoneyChange } from '../payments/commerce-audit';
 import { paymentFailedMail } from '../payments/payments.mail';
 import type { Payments } from '../payments/payments-context';
@@ -566,7 +566,7 @@ export async function applyInvoice(
       .executeTakeFirst();
     if (owner) {
       const expire = toIso(portal.expire_date);
-      await enqueueMail(trx, {
+      await sendMail(trx, 'system', {
         portalId: row.portal_id,
         template: 'payment_failed',
         to: owner.email,
