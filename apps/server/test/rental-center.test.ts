@@ -1,7 +1,15 @@
 import { SimulatedLock } from '@latchkey/locksim';
 import type { RentalCenter, RentalCenterStaysPage, Stay } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addListing, addLock, dayIn, rentalPortal, requestStay, type RentalPortal } from './rental-helpers';
+import {
+  addListing,
+  addLock,
+  dayIn,
+  keepStayInNewAccount,
+  rentalPortal,
+  requestStay,
+  type RentalPortal,
+} from './rental-helpers';
 import { TestApp } from './test-app';
 
 const LISBON = 'Europe/Lisbon';
@@ -191,12 +199,8 @@ describe('the rental center (GET rentalcenter)', () => {
 
   it('shows a guest who saved their stay to an account that stay, with its page', async () => {
     const token = decodeURIComponent(arriving.landingPath!.slice('/s?t='.length));
-    const saved = await t.request({
-      method: 'POST',
-      url: `/api3/device/${token}/sharelock/add`,
-      payload: t.seal({ name: 'Ana', password: 'a sturdy passphrase' }),
-      remoteAddress: '10.9.9.9',
-    });
+    // The guest has no account: the link goes to their address, where they choose a password.
+    const saved = await keepStayInNewAccount(t, token, { email: guestEmail, name: 'Ana' }, '10.9.9.9');
     expect(saved.statusCode, saved.body).toBe(200);
     const view = await center(saved.json().token);
     expect(view.guestStays).toEqual([

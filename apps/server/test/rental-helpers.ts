@@ -103,3 +103,41 @@ export function mailTo(t: TestApp, to: string) {
     .orderBy('created_at', 'desc')
     .execute();
 }
+
+/** The token of the newest "keep your stay" link mailed to an address (POST sharelock/add, 202). */
+export async function stayAccountLinkToken(t: TestApp, to: string): Promise<string> {
+  const mail = (await mailTo(t, to)).find((m) => m.template === 'account_offer_stay');
+  const token = mail?.text_body.match(/\/s\/account\?token=([A-Za-z0-9_-]+)/)?.[1];
+  if (!token) throw new Error(`no stay account link was mailed to ${to}`);
+  return token;
+}
+
+/**
+ * A guest without an account keeps their stay in one, as they would: asks on the landing page
+ * (a link is mailed to the stay's address), follows the mailed link and chooses a password there.
+ * Answers the claim's response (200 with a session).
+ */
+export async function keepStayInNewAccount(
+  t: TestApp,
+  landingToken: string,
+  guest: { email: string; name?: string; password?: string },
+  remoteAddress = `10.7.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`,
+) {
+  const asked = await t.request({
+    method: 'POST',
+    url: `/api3/device/${landingToken}/sharelock/add`,
+    payload: t.seal({ name: guest.name ?? '' }),
+    remoteAddress,
+  });
+  if (asked.statusCode !== 202) throw new Error(`asking for the account link failed: ${asked.body}`);
+  return t.request({
+    method: 'POST',
+    url: '/api3/sharelock/account',
+    payload: t.seal({
+      token: await stayAccountLinkToken(t, guest.email),
+      name: guest.name ?? '',
+      password: guest.password ?? 'a sturdy passphrase',
+    }),
+    remoteAddress,
+  });
+}

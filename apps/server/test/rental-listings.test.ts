@@ -18,6 +18,7 @@ import {
   png,
   rentalPortal,
   requestStay,
+  stayAccountLinkToken,
   type RentalPortal,
 } from './rental-helpers';
 import { TestApp } from './test-app';
@@ -471,7 +472,21 @@ describe('share-lock calls', () => {
         })
       ).statusCode,
     ).toBe(400);
-    const created = await add(token, { name: 'Kim', password: 'a sturdy passphrase' });
+    // No account at the address: the link hosts see makes none; the address's owner gets a link.
+    const asked = await add(token, { name: 'Kim', password: 'a sturdy passphrase' });
+    expect(asked.statusCode, asked.body).toBe(202);
+    expect(asked.json().sentTo).toBe(`k•••@example.com`);
+    expect(asked.json()).not.toHaveProperty('token');
+    const created = await t.request({
+      method: 'POST',
+      url: '/api3/sharelock/account',
+      payload: t.seal({
+        token: await stayAccountLinkToken(t, email),
+        name: 'Kim',
+        password: 'a sturdy passphrase',
+      }),
+      remoteAddress: '10.3.3.3',
+    });
     expect(created.statusCode, created.body).toBe(200);
     const session = await t.request({ method: 'GET', url: '/api3/auth', token: created.json().token });
     expect(session.json().user).toMatchObject({ email, firstName: 'Kim', emailVerified: true });

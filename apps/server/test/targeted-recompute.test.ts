@@ -12,7 +12,7 @@ import {
 } from '../src/features/access/access.service';
 import { linkUserToDevice } from '../src/features/access/access.repository';
 import { recordTouchedLocks } from '../src/features/access/touched-locks';
-import { insertUser } from '../src/features/auth/users.repository';
+import { seedAccountsInBulk } from '../src/features/auth/accounts';
 import { NO_PASSWORD } from '../src/features/auth/password';
 import { setAccessCode } from '../src/features/credentials/access-code.service';
 import { createCompanyCode, deleteCompanyCode } from '../src/features/credentials/company-codes.service';
@@ -60,18 +60,12 @@ async function freshPortal(t: TestApp, people: number) {
   const now = nowIso();
   const user = async (role: 'admin' | 'user', portalId: string) => {
     const id = crypto.randomUUID();
-    await insertUser(db, {
-      id,
-      email: `p-${id.slice(0, 12)}@example.com`,
-      password_hash: NO_PASSWORD,
-      first_name: 'P',
-      last_name: id.slice(0, 4),
-      platform_role: null,
-      status: 'active',
-      email_verified_at: now,
-      created_at: now,
-      updated_at: now,
-    });
+    await seedAccountsInBulk(
+      db,
+      [{ id, email: `p-${id.slice(0, 12)}@example.com`, firstName: 'P', lastName: id.slice(0, 4) }],
+      NO_PASSWORD,
+      now,
+    );
     if (role === 'user') {
       await insertMembership(db, {
         portal_id: portalId,

@@ -14,7 +14,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { createAccount } from '../src/features/auth/account.service';
+import { createAccount } from '../src/features/auth/accounts';
 import { insertMembership } from '../src/features/portals/memberships.repository';
 import type { MembershipStatus, PortalRole } from '@latchkey/shared';
 

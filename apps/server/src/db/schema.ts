@@ -320,6 +320,27 @@ export interface AccountTokensTable {
   created_at: Timestamp;
 }
 
+/**
+ * A link mailed to an address that has no account yet (issue 16 defect 1): following it lets the
+ * address's owner make the account, confirmed, with their own password (features/auth/accounts.ts).
+ */
+export type AccountOfferPurpose = 'stay';
+export interface AccountOffersTable {
+  id: string;
+  email: string;
+  purpose: AccountOfferPurpose;
+  /** The portal of the thing offered for (the stay's); null for none. */
+  portal_id: string | null;
+  /** The thing the account is linked to once made (a stay's id). */
+  subject_id: string | null;
+  /** SHA-256 of the token, hex. */
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+export type AccountOfferRow = Selectable<AccountOffersTable>;
+
 export interface RecoveryCodesTable {
   id: string;
   user_id: string;
@@ -951,6 +972,7 @@ export interface DB {
   device_events: DeviceEventsTable;
   mail_outbox: MailOutboxTable;
   account_tokens: AccountTokensTable;
+  account_offers: AccountOffersTable;
   recovery_codes: RecoveryCodesTable;
   device_credential_sync: DeviceCredentialSyncTable;
   device_credential_entries: DeviceCredentialEntriesTable;

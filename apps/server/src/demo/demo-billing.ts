@@ -3,7 +3,7 @@ import type { PlanId } from '@latchkey/shared';
 import { loadConfig } from '../config';
 import type { Database } from '../db/database';
 import { toIso } from '../db/mappers';
-import { createAccount } from '../features/auth/account.service';
+import { createDemoAccount } from '../features/auth/accounts';
 import { monthBounds, monthOf, previousMonth } from '../features/billing/bill-computation';
 import { saveBillingProfile } from '../features/billing/billing.repository';
 import { closeDueBills, issuerOf } from '../features/billing/billing.service';
@@ -60,7 +60,7 @@ export const DEMO_RESELLER_ACCOUNTS = {
 export async function seedDemoReseller(db: Database, now = new Date()): Promise<void> {
   const { start } = monthBounds(previousMonth(monthOf(now)).year, previousMonth(monthOf(now)).month);
   const since = start.toISOString();
-  const person = await createAccount(
+  const person = await createDemoAccount(
     db,
     {
       ...DEMO_RESELLER_ACCOUNTS.reseller,
@@ -68,14 +68,14 @@ export async function seedDemoReseller(db: Database, now = new Date()): Promise<
       lastName: 'Keystone',
       portalName: 'Keystone Demo Site',
     },
-    { timeZone: 'Europe/Berlin', emailVerified: true },
+    { timeZone: 'Europe/Berlin' },
   );
   const reseller = await createReseller(db, person, {
     companyName: 'Keystone Integrators',
     country: 'DE',
     vatNumber: null,
   });
-  const clinicOwner = await createAccount(
+  const clinicOwner = await createDemoAccount(
     db,
     {
       ...DEMO_RESELLER_ACCOUNTS.clinic,
@@ -83,7 +83,7 @@ export async function seedDemoReseller(db: Database, now = new Date()): Promise<
       lastName: 'Clinic',
       portalName: 'Lakeside Clinic',
     },
-    { timeZone: 'Europe/Berlin', emailVerified: true },
+    { timeZone: 'Europe/Berlin' },
   );
   const clinic = (
     await db

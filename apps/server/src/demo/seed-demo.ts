@@ -1,12 +1,10 @@
-import crypto from 'node:crypto';
 import { addDaysToDate, localWallTime } from '@latchkey/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { seedDemoListing, type DemoRentalParts } from '../features/stays/demo-rentals';
 import type { Database } from '../db/database';
 import type { ChangeContext } from '../http/access';
 import { grantDirectAccess, setUserSchedule } from '../features/access/access.service';
-import { nowIso } from '../db/mappers';
-import { createAccount } from '../features/auth/account.service';
+import { createDemoAccount } from '../features/auth/accounts';
 import { DEMO_RESELLER_ACCOUNTS, seedDemoBills, seedDemoReseller } from './demo-billing';
 import { setAccessCode } from '../features/credentials/access-code.service';
 import { createCompanyCode } from '../features/credentials/company-codes.service';
@@ -16,8 +14,7 @@ import { registerCard } from '../features/credentials/rfid.service';
 import { createInvite } from '../features/invites/invites.service';
 import { createCodeLock, createDevice } from '../features/devices/devices.service';
 import { changeGroupLink, createGroup } from '../features/groups/groups.service';
-import { hashPassword } from '../features/auth/password';
-import { findUserById, insertUser } from '../features/auth/users.repository';
+import { findUserById } from '../features/auth/users.repository';
 import { answerPortalInvitation, invitePerson } from '../features/invitations/invitations.service';
 import type { MailThrottle } from '../features/mail/mail-throttle';
 import { seedCatalogue } from '../features/shop/catalogue';
@@ -58,25 +55,11 @@ async function demoSender(db: Database, context: ChangeContext, throttle: MailTh
 }
 
 /** An account of someone who signed up without a portal of their own and confirmed their address. */
-async function demoAccount(
+function demoAccount(
   db: Database,
   account: { email: string; password: string; firstName: string; lastName: string },
 ) {
-  const id = crypto.randomUUID();
-  const now = nowIso();
-  await insertUser(db, {
-    id,
-    email: account.email,
-    password_hash: await hashPassword(account.password),
-    first_name: account.firstName,
-    last_name: account.lastName,
-    platform_role: null,
-    status: 'active',
-    email_verified_at: now,
-    created_at: now,
-    updated_at: now,
-  });
-  return (await findUserById(db, id))!;
+  return createDemoAccount(db, account, { ownPortal: false });
 }
 
 /**
@@ -111,10 +94,10 @@ export async function seedDemoPortal(
     return created.device._id;
   };
 
-  const admin = await createAccount(
+  const admin = await createDemoAccount(
     db,
     { ...DEMO_ACCOUNTS.admin, firstName: 'Dana', lastName: 'Admin', portalName: 'Demo Apartments' },
-    { timeZone: 'Europe/Berlin', emailVerified: true },
+    { timeZone: 'Europe/Berlin' },
   );
   const portalId = await ownedPortalId(db, admin.id);
   // Paid up for a year, so the demo shows a current portal.
@@ -241,10 +224,10 @@ export async function seedDemoPortal(
     send: false,
   });
 
-  const officeOwner = await createAccount(
+  const officeOwner = await createDemoAccount(
     db,
     { ...DEMO_ACCOUNTS.officeOwner, firstName: 'Omar', lastName: 'Office', portalName: 'Harbor Offices' },
-    { timeZone: 'America/New_York', emailVerified: true },
+    { timeZone: 'America/New_York' },
   );
   const offices = await ownedPortalId(db, officeOwner.id);
   const asOfficeOwner: ChangeContext = { portalId: offices, actorUserId: officeOwner.id, ip: '127.0.0.1' };
@@ -258,20 +241,20 @@ export async function seedDemoPortal(
     }),
   );
 
-  await createAccount(
+  await createDemoAccount(
     db,
     { ...DEMO_ACCOUNTS.staff, firstName: 'Stella', lastName: 'Staff', portalName: 'Latchkey Support' },
-    { platformRole: 'superAdmin', emailVerified: true },
+    { platformRole: 'superAdmin' },
   );
 
   // --- Commerce demo (issue 13, payments and the shop): begin ---
   // The shop's catalogue, and "Riverside Studios", whose Pro subscription ended for non-payment ten
   // days ago: a lapsed portal (its locks work, nothing can be added) showing the payment banner.
   await seedCatalogue(db);
-  const lapsedOwner = await createAccount(
+  const lapsedOwner = await createDemoAccount(
     db,
     { ...DEMO_ACCOUNTS.lapsedAdmin, firstName: 'Riley', lastName: 'River', portalName: 'Riverside Studios' },
-    { timeZone: 'Europe/Berlin', emailVerified: true },
+    { timeZone: 'Europe/Berlin' },
   );
   const riverside = await ownedPortalId(db, lapsedOwner.id);
   const asRiley: ChangeContext = { portalId: riverside, actorUserId: lapsedOwner.id, ip: '127.0.0.1' };

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from '../db/database';
+import { seedAccountsInBulk } from '../features/auth/accounts';
 import { hashPassword } from '../features/auth/password';
 import { hashDeviceSecret } from '../features/devices/devices.service';
 
@@ -55,23 +56,17 @@ export async function seedLargePortal(db: Database, size: LargePortalSize = BENC
 
   await db.transaction().execute(async (trx) => {
     await insertInBatches(userIds, (batch) =>
-      trx
-        .insertInto('users')
-        .values(
-          batch.map((id) => ({
-            id,
-            email: id === userIds[0] ? ownerEmail : `person-${id.slice(0, 13)}@bench.latchkey.dev`,
-            password_hash: passwordHash,
-            first_name: `First${id.slice(0, 4)}`,
-            last_name: `Last${id.slice(4, 8)}`,
-            platform_role: null,
-            status: 'active',
-            email_verified_at: now,
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .execute(),
+      seedAccountsInBulk(
+        trx,
+        batch.map((id) => ({
+          id,
+          email: id === userIds[0] ? ownerEmail : `person-${id.slice(0, 13)}@bench.latchkey.dev`,
+          firstName: `First${id.slice(0, 4)}`,
+          lastName: `Last${id.slice(4, 8)}`,
+        })),
+        passwordHash,
+        now,
+      ),
     );
     await trx
       .insertInto('portals')

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { newPasswordSchema } from '../auth.schemas';
 import { PASSWORD_MAX_LENGTH } from '../constants';
-import { lineText, multilineText } from '../safe-input';
+import { lineText, multilineText, passwordText } from '../safe-input';
 import { clockTimeSchema, rentalImageSchema } from './listings.schemas';
 import { STAY_ACCESS_STATES, STAY_STATES } from './stays.schemas';
 
@@ -143,11 +144,37 @@ export type ShareLanding = z.infer<typeof shareLandingSchema>;
 
 /**
  * POST device/{activation}/sharelock/add (no sign-in; sealed): the guest keeps their stay in an
- * account. `activation` is the guest's link token. Without an account for the stay's email, one is
- * made with this name and password; with one, the password must be its password.
+ * account. `activation` is the guest's link token, which hosts see too, so it proves nothing about
+ * the address: with an account for the stay's email, `password` must be its password (answers a
+ * session); without one, nothing is made here: a link goes to the stay's address, where its owner
+ * chooses a password (POST sharelock/account), and the answer says where it went (202).
  */
 export const shareLockActivationSchema = z.object({
   name: lineText().max(80).default(''),
-  password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+  password: passwordText().max(PASSWORD_MAX_LENGTH).default(''),
 });
 export type ShareLockActivation = z.input<typeof shareLockActivationSchema>;
+
+/** The 202 of POST device/{activation}/sharelock/add: a link went to the stay's address. */
+export const shareLockActivationMailedSchema = z.object({
+  message: z.string(),
+  /** The address the link went to, partly hidden (`v•••@example.org`). */
+  sentTo: z.string(),
+});
+export type ShareLockActivationMailed = z.infer<typeof shareLockActivationMailedSchema>;
+
+/**
+ * POST sharelock/account (no sign-in; sealed): the owner of a stay's address followed the link
+ * mailed there (/s/account?token=…) and chooses their password: the account is made, confirmed,
+ * the stay kept in it, and a session answered.
+ */
+export const guestAccountClaimSchema = z.object({
+  token: z
+    .string()
+    .min(1, 'is required')
+    .max(200)
+    .regex(/^[A-Za-z0-9_-]+$/, 'is not a link token'),
+  name: lineText().max(80).default(''),
+  password: newPasswordSchema,
+});
+export type GuestAccountClaim = z.input<typeof guestAccountClaimSchema>;

@@ -32,7 +32,8 @@ import {
   sendVerificationMail,
   verifyEmail,
 } from './account-recovery.service';
-import { changePassword, createAccount, updateProfile } from './account.service';
+import { changePassword, updateProfile } from './account.service';
+import { createAccount } from './accounts';
 import { checkLogin } from './login.service';
 import { describeSession, issuePreAuthToken, issueSessionToken } from './session.service';
 import { toUserSummary } from './user.presenter';

@@ -1,8 +1,9 @@
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
-import type { NewUserRow, UserRow } from '../../db/schema';
+import type { UserRow } from '../../db/schema';
 
-// People are global (one account, many portals); portal-owned data lives elsewhere.
+// People are global (one account, many portals); portal-owned data lives elsewhere. Accounts are
+// created by accounts.ts only (the one insert into `users`).
 
 export function findUserById(db: Database, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -10,10 +11,6 @@ export function findUserById(db: Database, id: string): Promise<UserRow | undefi
 
 export function findUserByEmail(db: Database, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
-}
-
-export async function insertUser(db: Database, row: NewUserRow): Promise<void> {
-  await db.insertInto('users').values(row).execute();
 }
 
 export async function updateUserName(

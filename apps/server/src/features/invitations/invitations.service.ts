@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import {
   INVITATION_DAYS,
   type InviteAnswered,
@@ -16,7 +15,8 @@ import { recordChange } from '../audit/audit.repository';
 import { changeAccess, type Touch } from '../access/touched-locks';
 import { findAccountToken, issueAccountToken, markAccountTokenUsed } from '../auth/account-tokens.repository';
 import { assertAcceptablePassword, hashPassword, NO_PASSWORD } from '../auth/password';
-import { findUserByEmail, findUserById, insertUser } from '../auth/users.repository';
+import { createInvitedAccount, finishInvitedAccount } from '../auth/accounts';
+import { findUserByEmail, findUserById } from '../auth/users.repository';
 import { findDevices } from '../devices/devices.repository';
 import { findGroup, linkGroup } from '../groups/groups.repository';
 import { invitationMail } from '../mail/mail.templates';
@@ -109,23 +109,8 @@ export async function invitePerson(
       throw AppError.notFound('Lock');
     }
     const now = nowIso();
-    if (!invitee) {
-      const id = crypto.randomUUID();
-      // No password and no name: the person chooses both when they follow the link.
-      await insertUser(trx, {
-        id,
-        email: input.email,
-        password_hash: NO_PASSWORD,
-        first_name: '',
-        last_name: '',
-        platform_role: null,
-        status: 'active',
-        email_verified_at: null,
-        created_at: now,
-        updated_at: now,
-      });
-      invitee = (await findUserById(trx, id))!;
-    }
+    // No password and no name: the person chooses both when they follow the link.
+    invitee ??= await createInvitedAccount(trx, input.email);
     await insertMembership(trx, {
       portal_id: context.portalId,
       user_id: invitee.id,
@@ -308,19 +293,13 @@ export async function answerInvitation(
       throw AppError.badRequest(`password ${message}`, [{ path: 'body.password', message }]);
     }
     if (needsPassword) {
-      await trx
-        .updateTable('users')
-        .set({
-          password_hash: passwordHash!,
-          // Their own name, or what the portal typed for them if they give none.
-          first_name: response.firstName ?? member.first_name,
-          last_name: response.lastName ?? member.last_name,
-          // The link came to this address, so it is proven.
-          email_verified_at: nowIso(),
-          updated_at: nowIso(),
-        })
-        .where('id', '=', user.id)
-        .execute();
+      // The link came to this address, so it is proven (accounts.ts confirms it).
+      await finishInvitedAccount(trx, user.id, {
+        passwordHash: passwordHash!,
+        // Their own name, or what the portal typed for them if they give none.
+        firstName: response.firstName ?? member.first_name,
+        lastName: response.lastName ?? member.last_name,
+      });
     }
     await settle(trx, touch, portal.id, user.id, true, ip);
     return {

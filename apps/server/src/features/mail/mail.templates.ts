@@ -111,6 +111,24 @@ export function passwordResetMail(facts: { name: string; link: string }): Render
   });
 }
 
+/** A guest asked to keep their stay in an account: the link where they choose its password. */
+export function stayAccountMail(facts: {
+  guestName: string;
+  listingTitle: string;
+  link: string;
+}): RenderedMail {
+  return linkMail({
+    title: 'Keep your stay in a Latchkey account',
+    greeting: `Hello ${fact(facts.guestName)},`,
+    lines: [
+      `Someone asked to keep your stay at ${fact(facts.listingTitle)} in a Latchkey account for this address. Follow the link to choose your password; it works once, for 24 hours.`,
+      'If it was not you, ignore this mail: no account is made.',
+    ],
+    action: 'Choose my password',
+    link: facts.link,
+  });
+}
+
 /** An invitation to a portal: a new person chooses a password, an existing one signs in and accepts. */
 export function invitationMail(facts: {
   portalName: string;

@@ -18,7 +18,7 @@ import { publicUrlOf } from '../../config';
 import { access, changeContext, signedIn } from '../../http/access';
 import { errorResponses } from '../../http/responses';
 import { sendVerificationMail } from '../auth/account-recovery.service';
-import { createAccount } from '../auth/account.service';
+import { createAccount } from '../auth/accounts';
 import { issueSessionToken } from '../auth/session.service';
 import { issuerOf } from '../billing/billing.service';
 import {

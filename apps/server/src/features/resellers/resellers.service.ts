@@ -20,8 +20,8 @@ import { AppError } from '../../http/errors';
 import { insertDefaultAlertRules } from '../alerts/alerts.repository';
 import { appendAuditEntry, recordChange } from '../audit/audit.repository';
 import { issueAccountToken } from '../auth/account-tokens.repository';
-import { NO_PASSWORD } from '../auth/password';
-import { findUserByEmail, insertUser } from '../auth/users.repository';
+import { createInvitedAccount } from '../auth/accounts';
+import { findUserByEmail } from '../auth/users.repository';
 import { monthBounds, monthOf } from '../billing/bill-computation';
 import { closeMonth, runningBill, type Issuer } from '../billing/billing.service';
 import { currentPlan } from '../billing/plan-history';
@@ -144,20 +144,8 @@ export async function createCustomerPortal(
       );
     }
     const now = nowIso();
-    const ownerId = crypto.randomUUID();
+    const ownerId = (await createInvitedAccount(trx, input.adminEmail)).id;
     const portalId = crypto.randomUUID();
-    await insertUser(trx, {
-      id: ownerId,
-      email: input.adminEmail,
-      password_hash: NO_PASSWORD,
-      first_name: '',
-      last_name: '',
-      platform_role: null,
-      status: 'active',
-      email_verified_at: null,
-      created_at: now,
-      updated_at: now,
-    });
     await insertPortal(trx, {
       id: portalId,
       name: input.portalName,

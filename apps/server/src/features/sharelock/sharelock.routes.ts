@@ -1,11 +1,13 @@
 import {
   deviceLandingInputSchema,
   deviceLandingSchema,
+  guestAccountClaimSchema,
   idSchema,
   rentalImageSchema,
   rentalImageUpdateSchema,
   rentalImageUploadQuerySchema,
   shareLandingSchema,
+  shareLockActivationMailedSchema,
   shareLockActivationSchema,
   shareLockSettingsInputSchema,
   shareLockSettingsSchema,
@@ -24,6 +26,7 @@ import { acceptImageBodies, imageUploadDescription, uploadedBytes } from '../lis
 import { addImage, deleteImage, editImage } from '../listings/listings.service';
 import {
   activateStay,
+  claimStayAccount,
   getDeviceLanding,
   getShareToken,
   openShareLanding,
@@ -223,15 +226,44 @@ export const shareLockRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          "Keep a stay in an account: `activation` is the guest's link; makes the account or signs in to it",
+          "Keep a stay in an account: `activation` is the guest's link; signs in to the address's account, or mails its owner a link to make one",
         description:
-          'Without an account for the stay’s email, one is made with this name and password (the mailed link proves the address); with one, the password must be its own. Answers a session.',
+          'The guest link is seen by hosts too, so it proves nothing about the address. With an account for the stay’s email, the password must be its own: 200 with a session. Without one, nothing is made: a single-use link goes to the stay’s address only (limited per address and caller), where its owner chooses a password (POST sharelock/account): 202. A stay without a guest address is a 400.',
         params: z.object({ activation: tokenSchema }),
         body: shareLockActivationSchema,
+        response: { 200: tokenResponseSchema, 202: shareLockActivationMailedSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const answer = await activateStay(
+        app,
+        app.rental.deps,
+        request.params.activation,
+        request.body,
+        request.ip,
+      );
+      if ('mailed' in answer) return reply.status(202).send(answer.mailed);
+      return reply.status(200).send(answer.session);
+    },
+  );
+
+  app.post(
+    '/sharelock/account',
+    {
+      config: { access: access.public, sealed: true },
+      schema: {
+        tags,
+        summary:
+          'The owner of a stay’s address, from the link mailed there, chooses a password: the account is made (confirmed) and keeps the stay',
+        description:
+          'The link works once, for 24 hours. 409 when the address has an account by now (keep the stay with its password instead). Answers a session.',
+        body: guestAccountClaimSchema,
         response: { 200: tokenResponseSchema, ...errorResponses },
       },
     },
-    async (request) =>
-      activateStay(app, app.rental.deps, request.params.activation, request.body, request.ip),
+    async (request) => {
+      await app.authLimits.countPasswordCheck(`link:${request.ip}`);
+      return claimStayAccount(app, request.body, request.ip);
+    },
   );
 };
