@@ -1,4 +1,4 @@
-import { STORAGE_KEYS } from '@latchkey/shared';
+import { MAX_LINE_QUANTITY, STORAGE_KEYS } from '@latchkey/shared';
 import { useSyncExternalStore } from 'react';
 import { addToCart, clearCart, replaceCart, setCartQuantity } from './cart';
 import { storage, type Cart } from './storage';
@@ -41,7 +41,10 @@ export function useCart() {
   };
 }
 
-/** The cart as the API's order lines. */
+/** The cart as the API's order lines; no more of one product than one order may ask for. */
 export function cartLines(cart: Cart): { productId: string; quantity: number }[] {
-  return Object.entries(cart).map(([productId, quantity]) => ({ productId, quantity: Math.floor(quantity) }));
+  return Object.entries(cart).map(([productId, quantity]) => ({
+    productId,
+    quantity: Math.min(Math.floor(quantity), MAX_LINE_QUANTITY),
+  }));
 }

@@ -55,6 +55,8 @@ export function ShippingPage() {
     );
   };
   const outOfStock = isApiError(order.error) && order.error.code === 'out_of_stock';
+  // One buyer holds only so much in unpaid checkouts at once (SHOP_HOLD_LIMITS): pay or cancel first.
+  const holdLimit = isApiError(order.error) && order.error.code === 'hold_limit';
 
   return (
     <Stack gap="lg">
@@ -132,9 +134,21 @@ export function ShippingPage() {
                 variant="light"
                 mt="md"
                 role="alert"
-                title={outOfStock ? 'Not enough in stock' : 'Could not start the payment'}
+                title={
+                  outOfStock
+                    ? 'Not enough in stock'
+                    : holdLimit
+                      ? 'Your unpaid checkouts hold enough already'
+                      : 'Could not start the payment'
+                }
               >
                 <Text size="sm">{errorMessage(order.error)}</Text>
+                {holdLimit && (
+                  <Text size="sm" mt={4}>
+                    Finish or cancel the payment you started; a payment page left unopened ends by itself
+                    after a few minutes.
+                  </Text>
+                )}
                 {outOfStock && (
                   <Button component={Link} to="/cart" size="xs" variant="white" color="red" mt="xs">
                     Change the cart
