@@ -38,6 +38,9 @@ export class TestApp {
       MAIL_POLL_MS: '0', // tests send due mail themselves (app.mail.sendDue())
       BILLING_CLOSE_INTERVAL_S: '0', // tests close months themselves (billing.service.ts closeMonth)
       MQTT_PORT: '0', // each test app embeds its own broker on a free port
+      // Tests of other features add as many locks as they need; plan tests turn the Free plan's
+      // allowance on (subscription-integrity.test.ts).
+      PLAN_LOCK_LIMITS: 'false',
       WEB_DIST: path.join(dataDir, 'no-web'),
       ...(databaseUrl && { DATABASE_URL: databaseUrl }),
       ...env,

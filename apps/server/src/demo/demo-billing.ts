@@ -94,7 +94,13 @@ export async function seedDemoReseller(db: Database, now = new Date()): Promise<
   ).id;
   const asClinic = { portalId: clinic, actorUserId: clinicOwner.id, ip: '127.0.0.1' };
   for (const name of ['Front desk', 'Exam room 1', 'Exam room 2']) {
-    await createDevice(db, asClinic, { name, model: 'generic-smartlock', timeZone: 'Europe/Berlin' });
+    await createDevice(
+      db,
+      asClinic,
+      { name, model: 'generic-smartlock', timeZone: 'Europe/Berlin' },
+      undefined,
+      'exempt',
+    );
   }
   const offices = await db
     .selectFrom('portals')

@@ -112,7 +112,7 @@ export async function seedDemoPortal(
     name: string,
     timeZone: string,
     model: 'latchkey-sim' | 'generic-codelock' = 'latchkey-sim',
-  ) => keepSecret(await createDevice(db, asAdmin, { name, model, timeZone }));
+  ) => keepSecret(await createDevice(db, asAdmin, { name, model, timeZone }, undefined, 'exempt'));
   const mainEntrance = await lock('Main entrance', 'Europe/Berlin');
   const bikeRoom = await lock('Bike room', 'Europe/Berlin', 'generic-codelock');
   const flat12 = await lock('Flat 1.2', 'Europe/Berlin');
@@ -209,7 +209,12 @@ export async function seedDemoPortal(
     deviceIds: [flat12],
   });
   await createCompanyCode(db, asAdmin, { name: 'Parcel delivery', code: '13579', ...keyFields });
-  await createCodeLock(db, asAdmin, { name: 'Garden shed', code: '8642', timeZone: 'Europe/Berlin' });
+  await createCodeLock(
+    db,
+    asAdmin,
+    { name: 'Garden shed', code: '8642', timeZone: 'Europe/Berlin' },
+    'exempt',
+  );
   // A guest staying from today for two weeks, on the lock's calendar.
   const today = localWallTime(new Date(), 'Europe/Berlin').date;
   await createInvite(db, asAdmin, flat12, {
@@ -234,11 +239,17 @@ export async function seedDemoPortal(
   await invite(asOfficeOwner, { email: admin.email, firstName: '', lastName: '', role: 'admin' });
   await answerPortalInvitation(db, admin, offices, true, '127.0.0.1');
   keepSecret(
-    await createDevice(db, asOfficeOwner, {
-      name: 'Lobby door',
-      model: 'latchkey-sim',
-      timeZone: 'America/New_York',
-    }),
+    await createDevice(
+      db,
+      asOfficeOwner,
+      {
+        name: 'Lobby door',
+        model: 'latchkey-sim',
+        timeZone: 'America/New_York',
+      },
+      undefined,
+      'exempt',
+    ),
   );
 
   await createDemoAccount(
@@ -258,16 +269,28 @@ export async function seedDemoPortal(
   );
   const riverside = await ownedPortalId(db, lapsedOwner.id);
   const asRiley: ChangeContext = { portalId: riverside, actorUserId: lapsedOwner.id, ip: '127.0.0.1' };
-  await createDevice(db, asRiley, {
-    name: 'Studio 1',
-    model: 'generic-smartlock',
-    timeZone: 'Europe/Berlin',
-  });
-  await createDevice(db, asRiley, {
-    name: 'Studio 2',
-    model: 'generic-smartlock',
-    timeZone: 'Europe/Berlin',
-  });
+  await createDevice(
+    db,
+    asRiley,
+    {
+      name: 'Studio 1',
+      model: 'generic-smartlock',
+      timeZone: 'Europe/Berlin',
+    },
+    undefined,
+    'exempt',
+  );
+  await createDevice(
+    db,
+    asRiley,
+    {
+      name: 'Studio 2',
+      model: 'generic-smartlock',
+      timeZone: 'Europe/Berlin',
+    },
+    undefined,
+    'exempt',
+  );
   await seedLapsedSubscription(db, riverside, { plan: 'pro', startedDaysAgo: 70, lapsedDaysAgo: 10 });
   // --- Commerce demo: end ---
 

@@ -13,6 +13,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, actingPortal, changeContext } from '../../http/access';
 import { errorResponses } from '../../http/responses';
+import { lockAllowanceOf } from '../subscriptions/plan-allowance';
+import { keepQuantityInStep } from '../subscriptions/subscription-upkeep';
 import { toDevice } from './device.presenter';
 import { listGroupsOfDevice, listLowBatteryDevices } from './devices.repository';
 import {
@@ -55,8 +57,19 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: deviceCreatedSchema, ...errorResponses },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(await createDevice(app.db, changeContext(request), request.body)),
+    async (request, reply) => {
+      const context = changeContext(request);
+      const created = await createDevice(
+        app.db,
+        context,
+        request.body,
+        undefined,
+        lockAllowanceOf(app.config),
+      );
+      // A running subscription's quantity follows the lock count (subscription-upkeep.ts).
+      await keepQuantityInStep(app.db, app.payments, context.portalId);
+      return reply.status(201).send(created);
+    },
   );
 
   app.post(
@@ -70,8 +83,12 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: deviceCreatedSchema, ...errorResponses },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(await createCodeLock(app.db, changeContext(request), request.body)),
+    async (request, reply) => {
+      const context = changeContext(request);
+      const created = await createCodeLock(app.db, context, request.body, lockAllowanceOf(app.config));
+      await keepQuantityInStep(app.db, app.payments, context.portalId);
+      return reply.status(201).send(created);
+    },
   );
 
   app.get(
@@ -170,9 +187,11 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await removeDevice(app.db, changeContext(request), request.params.id);
+      const context = changeContext(request);
+      await removeDevice(app.db, context, request.params.id);
       // The lock's secret no longer authenticates (it is deleted); end the connection it still has.
       await app.deviceLink.deviceDeleted(request.params.id);
+      await keepQuantityInStep(app.db, app.payments, context.portalId);
       return reply.status(204).send(null);
     },
   );

@@ -17,6 +17,7 @@ import { changeAccess } from '../access/touched-locks';
 import { assertCodeAllowed } from '../credentials/code-rules';
 import { bindCredentialToDevice, insertCredential } from '../credentials/credentials.repository';
 import { findPortalById } from '../portals/portals.repository';
+import { assertMayAddLocks, type LockAllowance } from '../subscriptions/plan-allowance';
 import { assertPortalMayGrow } from '../subscriptions/subscriptions.service';
 import { toDevice } from './device.presenter';
 import { deleteDevice, findDevice, insertDevice, listDevices, updateDevice } from './devices.repository';
@@ -51,6 +52,7 @@ export async function createDevice(
   context: ChangeContext,
   input: DeviceCreate,
   alsoInside?: (trx: Database, device: DeviceRow) => Promise<void>,
+  allowance: LockAllowance = 'enforced',
 ): Promise<DeviceCreated> {
   // A lapsed portal (a paid plan not paid up) keeps its locks but adds none (subscriptions.service).
   await assertPortalMayGrow(db, context.portalId);
@@ -58,6 +60,8 @@ export async function createDevice(
   const id = crypto.randomUUID();
   const now = nowIso();
   return changeAccess(db, async (trx, touch) => {
+    // Within its plan's allowance (Free: 2 locks), counted in this transaction (plan-allowance.ts).
+    if (allowance === 'enforced') await assertMayAddLocks(trx, context.portalId, 1);
     await insertDevice(trx, {
       id,
       portal_id: context.portalId,
@@ -93,6 +97,7 @@ export async function createCodeLock(
   db: Database,
   context: ChangeContext,
   input: CodeLockCreate,
+  allowance: LockAllowance = 'enforced',
 ): Promise<DeviceCreated> {
   const portal = await findPortalById(db, context.portalId);
   const timeZone = input.timeZone ?? portal?.time_zone ?? 'UTC';
@@ -115,6 +120,7 @@ export async function createCodeLock(
       });
       await bindCredentialToDevice(trx, context.portalId, credentialId, device.id);
     },
+    allowance,
   );
 }
 

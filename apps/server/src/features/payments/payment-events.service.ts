@@ -8,6 +8,7 @@ import {
   completeSubscriptionCheckout,
   type EventContext,
 } from '../subscriptions/subscriptions.service';
+import { endReplacedSubscriptions } from '../subscriptions/subscription-upkeep';
 import { closeCheckout, findCheckoutBySession } from './checkouts.repository';
 import { recordMoneyChange } from './commerce-audit';
 import { WebhookSignatureError, type ProviderEvent } from './payment-provider';
@@ -69,6 +70,13 @@ export async function handleWebhook(
       await dispatch(trx, { payments, eventId: event.id, at }, event);
       return true;
     });
+    // Two plan checkouts both paid: the older subscription is ended now, at the provider (after the
+    // commit: it calls out). What fails here is left for the payments sweep (subscription-upkeep.ts).
+    if (fresh && /^(checkout\.session|customer\.subscription|invoice)\./.test(event.type)) {
+      await endReplacedSubscriptions(db, payments).catch((error: unknown) =>
+        payments.log.warn({ err: error }, 'replaced subscriptions are left for the payments sweep'),
+      );
+    }
     return { received: true, duplicate: !fresh };
   } catch (error) {
     payments.log.error(

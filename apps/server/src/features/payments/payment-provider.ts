@@ -72,6 +72,16 @@ export interface PaymentProvider {
       idempotencyKey: string;
     },
   ): Promise<void>;
+  /**
+   * Sets a running subscription's quantity (its locks), prorated as the provider does: Stripe
+   * charges or credits the rest of the period on the next invoice. The same quantity changes nothing.
+   */
+  setSubscriptionQuantity(subscriptionId: string, quantity: number, idempotencyKey: string): Promise<void>;
+  /**
+   * Ends a subscription now (a newer one of the same portal replaced it), the unused time prorated
+   * as the provider does (Stripe: credited to the customer). One already ended stays so.
+   */
+  cancelSubscriptionNow(subscriptionId: string, idempotencyKey: string): Promise<void>;
   /** Cancels at the end of the period (`true`), or takes a pending cancellation back (`false`). */
   setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean, idempotencyKey: string): Promise<void>;
   /** The provider's page where a customer changes their card. */

@@ -5,6 +5,7 @@ import { nowIso, toIso } from '../../db/mappers';
 import type { CheckoutRow } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { releaseOrder } from '../shop/shop.service';
+import { reconcileSubscriptions } from '../subscriptions/subscription-upkeep';
 import {
   closeCheckout,
   extendCheckout,
@@ -232,6 +233,8 @@ export async function sweepPayments(db: Database, payments: Payments, now = new 
       payments.log.warn({ err: error, checkoutId: row.id }, 'an overdue checkout could not be ended yet');
     }
   }
+  // One running subscription per portal, its quantity its lock count (subscription-upkeep.ts).
+  await reconcileSubscriptions(db, payments);
   if (payments.sandbox) {
     await payments.sandbox.renewDue(now);
     await payments.sandbox.deliverDue();

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
@@ -39,6 +40,9 @@ function addMonth(from: Date): Date {
   next.setUTCMonth(next.getUTCMonth() + 1);
   return next;
 }
+
+/** Set while a webhook is being delivered (and handled, in the same process). */
+const insideDelivery = new AsyncLocalStorage<boolean>();
 
 /** A checkout's one payment intent (every attempt of its buyer is on it, as with Stripe). */
 const paymentIntentOf = (session: { id: string }) => session.id.replace(/^cs_/, 'pi_');
@@ -155,6 +159,21 @@ export class SandboxProvider implements PaymentProvider {
       currency: change.currency.toLowerCase(),
       metadata_json: JSON.stringify({ ...JSON.parse(row.metadata_json), ...change.metadata }),
     }));
+  }
+
+  async setSubscriptionQuantity(subscriptionId: string, quantity: number): Promise<void> {
+    // Charged at the next renewal; the sandbox does not invoice prorations in between.
+    await this.updateSubscription(subscriptionId, (row) =>
+      row.quantity === quantity || row.status === 'canceled' ? null : { quantity },
+    );
+  }
+
+  async cancelSubscriptionNow(subscriptionId: string): Promise<void> {
+    await this.updateSubscription(
+      subscriptionId,
+      (row) => (row.status === 'canceled' ? null : { status: 'canceled', canceled_at: nowIso() }),
+      'deleted',
+    );
   }
 
   async setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean): Promise<void> {
@@ -360,9 +379,11 @@ export class SandboxProvider implements PaymentProvider {
       for (const event of due) {
         let error: string | null = null;
         try {
-          const status = await this.options.deliver(
-            event.payload_json,
-            signWebhook(event.payload_json, this.options.webhookSecret),
+          const status = await insideDelivery.run(true, () =>
+            this.options.deliver(
+              event.payload_json,
+              signWebhook(event.payload_json, this.options.webhookSecret),
+            ),
           );
           if (status < 200 || status >= 300) error = `the webhook answered ${status}`;
         } catch (cause) {
@@ -499,9 +520,11 @@ export class SandboxProvider implements PaymentProvider {
     });
   }
 
+  /** `change` answers null for nothing to change (no event then). */
   private async updateSubscription(
     subscriptionId: string,
-    change: (row: SandboxSubscriptionRow) => Partial<SandboxSubscriptionRow>,
+    change: (row: SandboxSubscriptionRow) => Partial<SandboxSubscriptionRow> | null,
+    event: 'updated' | 'deleted' = 'updated',
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const row = await trx
@@ -510,8 +533,17 @@ export class SandboxProvider implements PaymentProvider {
         .where('id', '=', subscriptionId)
         .executeTakeFirst();
       if (!row) throw new Error(`No such subscription: ${subscriptionId}`);
-      await this.saveSubscription(trx, row, change(row), 'updated');
+      const patch = change(row);
+      if (patch) await this.saveSubscription(trx, row, patch, event);
     });
+    if (insideDelivery.getStore()) {
+      // Asked while one of our webhooks is being handled (a replaced subscription is ended then):
+      // waiting here for delivery would wait for that very delivery. The run after it sends these.
+      void this.deliverDue().catch((error: unknown) =>
+        this.options.log.warn({ err: error }, 'sandbox webhooks not delivered yet'),
+      );
+      return;
+    }
     await this.deliverDue();
   }
 

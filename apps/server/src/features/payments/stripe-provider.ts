@@ -138,6 +138,34 @@ export class StripeProvider implements PaymentProvider {
     );
   }
 
+  async setSubscriptionQuantity(subscriptionId: string, quantity: number, idempotencyKey: string) {
+    // Tried once, briefly: a lock is being added; the payments sweep tries again if this fails.
+    const quick = { maxNetworkRetries: 0, timeout: 8_000 };
+    const subscription = await this.stripe.subscriptions.retrieve(subscriptionId, undefined, quick);
+    const item = subscription.items.data[0];
+    if (!item) throw new Error(`Subscription ${subscriptionId} has no item`);
+    if (item.quantity === quantity) return;
+    await this.stripe.subscriptions.update(
+      subscriptionId,
+      { items: [{ id: item.id, quantity }], proration_behavior: 'create_prorations' },
+      { ...quick, idempotencyKey },
+    );
+  }
+
+  async cancelSubscriptionNow(subscriptionId: string, idempotencyKey: string): Promise<void> {
+    const subscription = await this.stripe.subscriptions.retrieve(subscriptionId);
+    if (subscription.status === 'canceled' || subscription.status === 'incomplete_expired') return;
+    await this.stripe.subscriptions.cancel(
+      subscriptionId,
+      {
+        prorate: true,
+        invoice_now: true,
+        cancellation_details: { comment: 'Replaced by a newer subscription of the same portal' },
+      },
+      { idempotencyKey },
+    );
+  }
+
   async setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean, idempotencyKey: string): Promise<void> {
     await this.stripe.subscriptions.update(
       subscriptionId,

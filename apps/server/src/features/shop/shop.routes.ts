@@ -33,6 +33,7 @@ import {
   quoteCart,
   type Buyer,
 } from './shop.service';
+import { lockAllowanceOf } from '../subscriptions/plan-allowance';
 
 /**
  * The buyer of a public order: a visitor, or (with a token) the signed-in person, whose locks arrive
@@ -45,7 +46,11 @@ async function optionalBuyer(app: FastifyInstance, request: FastifyRequest): Pro
   const { user } = await authenticateToken(app.db, app.secrets.jwtKey, match[1]);
   const override = request.headers[PORTAL_OVERRIDE_HEADER];
   const { acting } = await resolveActingPortal(app.db, user, typeof override === 'string' ? override : null);
-  return { userId: user.id, portalId: acting?.role === 'admin' ? acting.portal.id : null };
+  return {
+    userId: user.id,
+    portalId: acting?.role === 'admin' ? acting.portal.id : null,
+    lockAllowance: lockAllowanceOf(app.config),
+  };
 }
 
 /** The hardware shop: catalogue, priced carts, orders through the provider's checkout, and staff views. */

@@ -21,6 +21,7 @@ import { appendAuditEntry } from '../audit/audit.repository';
 import { toDevice } from '../devices/device.presenter';
 import { insertDevice } from '../devices/devices.repository';
 import { hashDeviceSecret } from '../devices/devices.service';
+import { assertMayAddLocks, type LockAllowance } from '../subscriptions/plan-allowance';
 import { sendMail } from '../mail/send-mail';
 import { recordMoneyChange } from '../payments/commerce-audit';
 import { orderConfirmationMail } from '../payments/payments.mail';
@@ -174,6 +175,8 @@ export interface Buyer {
   userId: string;
   /** The portal its locks arrive in (the buyer is an admin there). */
   portalId: string | null;
+  /** Whether those locks must fit the portal's plan (plan-allowance.ts); default enforced. */
+  lockAllowance?: LockAllowance;
 }
 
 /**
@@ -210,6 +213,14 @@ export async function createOrder(
     throw AppError.badRequest(`That shipping option is not offered to ${input.address.country}`, [
       { path: 'body.shippingOption', message: `is not offered to ${input.address.country}` },
     ]);
+  }
+  // Its locks arrive pre-registered in the buyer's portal: they must fit its plan (a 402 otherwise).
+  const locks = priced.lines.reduce(
+    (sum, line) => sum + (line.product.lock_model ? line.quantity * line.product.pack_size : 0),
+    0,
+  );
+  if (buyer?.portalId && locks > 0 && buyer.lockAllowance !== 'exempt') {
+    await assertMayAddLocks(db, buyer.portalId, locks);
   }
   const orderId = crypto.randomUUID();
   const checkoutId = crypto.randomUUID();

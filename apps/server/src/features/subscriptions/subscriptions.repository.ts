@@ -26,7 +26,37 @@ export function findLiveSubscription(db: Database, portalId: string): Promise<Su
     .where('portal_id', '=', portalId)
     .where('status', 'in', [...LIVE_SUBSCRIPTION_STATUSES])
     .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
     .executeTakeFirst();
+}
+
+/**
+ * The portal's running subscriptions, newest first (the one we heard of last; ties by id): more
+ * than one only between two paid checkouts and the older one's end (subscription-upkeep.ts).
+ */
+export function listLiveSubscriptions(
+  db: Database,
+  portalId: string,
+  provider: PaymentProviderName,
+): Promise<SubscriptionRow[]> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('portal_id', '=', portalId)
+    .where('provider', '=', provider)
+    .where('status', 'in', [...LIVE_SUBSCRIPTION_STATUSES])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** A running subscription of the portal that replaces `row` (newer than it), if any. */
+export async function findReplacingSubscription(
+  db: Database,
+  row: SubscriptionRow,
+): Promise<SubscriptionRow | undefined> {
+  const [newest] = await listLiveSubscriptions(db, row.portal_id, row.provider);
+  return newest && newest.id !== row.id ? newest : undefined;
 }
 
 /** A subscription by the provider's id (from a verified webhook; it names its portal). */

@@ -27,11 +27,13 @@ import { startCheckout } from '../payments/payments.service';
 import type { InvoiceFacts, SessionFacts, SubscriptionFacts } from '../payments/provider-objects';
 import { raiseStaffAlert } from '../payments/staff-alerts';
 import { findPortalById } from '../portals/portals.repository';
+import { endOpenPlanCheckouts } from './subscription-upkeep';
 import {
   countPortalLocks,
   findLatestSubscription,
   findLiveSubscription,
   findPortalCustomer,
+  findReplacingSubscription,
   findSubscriptionByProviderId,
   insertSubscription,
   LIVE_SUBSCRIPTION_STATUSES,
@@ -141,6 +143,8 @@ export async function startSubscriptionCheckout(
   if (isLive(await findLiveSubscription(db, context.portalId))) {
     throw AppError.conflict('This portal already has a subscription: change its plan instead');
   }
+  // One plan purchase open at a time: an older one (another tab) ends (subscription-upkeep.ts).
+  await endOpenPlanCheckouts(db, payments, context);
   const plan = PLANS[planId];
   const locks = Math.max(1, await countPortalLocks(db, context.portalId));
   const started = await startCheckout(db, payments, {
@@ -209,6 +213,7 @@ export async function startPrepaidCheckout(
   if (isLive(await findLiveSubscription(db, context.portalId))) {
     throw AppError.conflict('This portal pays by subscription: cancel it before paying for a period');
   }
+  await endOpenPlanCheckouts(db, payments, context);
   const plan = PLANS[input.plan];
   const locks = Math.max(1, await countPortalLocks(db, context.portalId));
   const started = await startCheckout(db, payments, {
@@ -360,7 +365,9 @@ export async function completeSubscriptionCheckout(
     event.payments.provider.name,
     session.subscription,
   ))!;
-  if (isLive(latest)) await recordPlanChange(trx, checkout.portal_id, latest.plan, event.at, PROVIDER_ACTOR);
+  if (isLive(latest) && !(await findReplacingSubscription(trx, latest))) {
+    await recordPlanChange(trx, checkout.portal_id, latest.plan, event.at, PROVIDER_ACTOR);
+  }
   await syncPortal(trx, checkout.portal_id);
 }
 
@@ -449,10 +456,15 @@ export async function applySubscription(
     updated_at: new Date().toISOString(),
   });
 
+  // Two paid plan checkouts: the portal's newest running subscription replaces this one (older).
+  const replacing = await findReplacingSubscription(trx, row);
   if (facts.status === 'canceled' && row.status !== 'canceled') {
     const voluntary =
       !facts.endedForNonPayment && (facts.cancelAtPeriodEnd || row.cancel_at_period_end === 1);
-    if (voluntary) {
+    if (replacing && !facts.endedForNonPayment) {
+      // Ended because the newer one replaced it: the newer one's plan is the portal's from now.
+      await recordPlanChange(trx, row.portal_id, replacing.plan, event.at, PROVIDER_ACTOR);
+    } else if (voluntary) {
       // Canceled by the portal: it is on the free plan from the end of what it paid for.
       await recordPlanChange(trx, row.portal_id, 'free', event.at, PROVIDER_ACTOR);
     } else {
@@ -469,7 +481,7 @@ export async function applySubscription(
         event.payments.publicUrl,
       );
     }
-  } else if (['active', 'trialing', 'past_due', 'unpaid'].includes(facts.status)) {
+  } else if (['active', 'trialing', 'past_due', 'unpaid'].includes(facts.status) && !replacing) {
     await recordPlanChange(trx, row.portal_id, nextPlan, event.at, PROVIDER_ACTOR);
   }
   if (JSON.stringify(before) !== JSON.stringify(after)) {
