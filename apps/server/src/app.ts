@@ -55,6 +55,7 @@ import { serializerCompiler } from './http/list-serializer';
 import { answerFrameworkError, MAX_PARAM_LENGTH, registerErrorHandling } from './http/errors';
 import { registerOpenApi } from './http/openapi';
 import { registerApiNoStore, registerSecurityHeaders } from './http/security-headers';
+import { registerQueryTextCheck } from './http/query-text';
 import { registerSealedBodies } from './http/sealed-body';
 import { registerSpa } from './http/spa';
 
@@ -167,6 +168,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   }
 
   registerErrorHandling(app, API_BASE_PATH);
+  registerQueryTextCheck(app, API_BASE_PATH);
   app.decorate('routeRegistry', registerAccessControl(app, API_BASE_PATH));
   registerSealedBodies(app);
   await registerSecurityHeaders(app, config.CORS_ORIGINS);

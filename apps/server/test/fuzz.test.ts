@@ -16,7 +16,9 @@ import { TestApp } from './test-app';
  * with a valid request, then with hostile values (NUL, lone surrogates, the year 0000, huge and
  * hex numbers, overlong strings, wrong types) in one path parameter, query parameter or body
  * field at a time. Fails on any 5xx and on any answer whose status or body the document does not
- * describe. Fixed seed and count: the same requests every run, on SQLite and PostgreSQL.
+ * describe. Fixed seed and count: the same requests every run, on SQLite and PostgreSQL. Besides
+ * the random ones, every string field of every operation (path, query, anywhere in a body) is
+ * tried once with NUL and once with a lone surrogate inside its valid value: a 4xx, never taken.
  */
 
 const SEED = 20_261_125;
@@ -370,6 +372,15 @@ const EXAMPLE_BODIES: Record<string, () => unknown> = {
   'POST /api3/device/{id}/sharelock/landing/image/{imageId}': () => ({ alt: 'Front door' }),
   'POST /api3/listingCategory/{id}': () => ({ name: 'Whole flats' }),
   'POST /api3/device/{activation}/sharelock/add': () => ({ password: PASSWORD }),
+  // A feed's address must be one (its spiked form, issue 16 defect 9, is still a URL).
+  'POST /api3/listing/{id}/ical/feed/new': () => ({
+    name: 'Vrbo',
+    url: 'https://calendar.example.invalid/fuzz-2.ics',
+  }),
+  'POST /api3/listing/{id}/ical/feed/{feedId}': () => ({
+    name: 'Airbnb',
+    url: 'https://calendar.example.invalid/fuzz.ics',
+  }),
   // A link token nobody mailed: a documented 400 (the real flow is in account-takeover.test.ts).
   'POST /api3/sharelock/account': () => ({ token: 'x'.repeat(43), password: PASSWORD }),
 };
@@ -446,6 +457,7 @@ function exampleFor(schema: JsonSchema | undefined, name = ''): unknown {
   const id = idFor(name);
   if (id !== undefined) return id;
   if ('default' in schema) return schema.default;
+  if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum)) return schema.enum.find((value) => value !== null) ?? null;
   const union = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (union?.[0]) return exampleFor(union[0], name);
@@ -523,7 +535,16 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.double()) },
 );
 
-type Target = { in: 'path' | 'query'; name: string } | { in: 'body'; name: string | null; element: boolean };
+/** One step down a body to a field: an object key or array index, and the schema of the value there. */
+interface Step {
+  key: string | number;
+  schema: JsonSchema;
+  /** Inside a union: the branch this field belongs to (the value here is made to fit it first). */
+  branch?: JsonSchema;
+}
+type Target =
+  | { in: 'path' | 'query'; name: string }
+  | { in: 'body'; name: string | null; element: boolean; steps?: Step[] };
 
 function targetsOf(operation: Operation): Target[] {
   const targets: Target[] = [
@@ -541,6 +562,102 @@ function targetsOf(operation: Operation): Target[] {
     }
   }
   return targets;
+}
+
+/** The characters every string field is tried with, once each (issue 16, defect 9). */
+const NUL_AND_SURROGATE = ['\u0000', '\ud800'];
+
+/** A valid value with `character` before its last character ('a…b' around it when there is none). */
+const spiked = (valid: unknown, character: string) =>
+  typeof valid === 'string' && valid.length > 0
+    ? `${valid.slice(0, -1)}${character}${valid.slice(-1)}`
+    : `a${character}b`;
+
+/**
+ * The value a string field is tried with: its valid value with the character inside, so that the
+ * character is the one thing wrong with it (a feed URL stays a URL). For a body field, a function
+ * of the value the valid body holds there (withValueAt calls it).
+ */
+function spikedValueFor(operation: Operation, target: Target, character: string): unknown {
+  if (target.in === 'path') return spiked(pathValue(operation.path, target.name), character);
+  if (target.in === 'query') {
+    const parameter = operation.query.find((candidate) => candidate.name === target.name);
+    return spiked(asText(exampleFor(parameter?.schema, target.name)), character);
+  }
+  return (valid: unknown) => spiked(valid, character);
+}
+
+/** The steps to every string field of a body schema: nested objects, arrays, union branches, records. */
+function stringFieldsOf(schema: JsonSchema, steps: Step[] = [], out = new Map<string, Step[]>()) {
+  const union = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (union) {
+    for (const branch of union) {
+      const last = steps.at(-1);
+      // A branch of the body itself, or of a value: fields are reached through the branch.
+      const into = last ? [...steps.slice(0, -1), { ...last, branch }] : [{ key: '', schema, branch }];
+      stringFieldsOf(branch, into, out);
+    }
+  }
+  const where = steps
+    .map((step) => step.key)
+    .filter((key) => key !== '')
+    .join('.');
+  const onlyNull = Array.isArray(schema.enum) && schema.enum.every((value) => value === null);
+  if (schema.type === 'string' && !onlyNull && !out.has(where)) out.set(where, steps);
+  if (schema.type === 'object' || schema.properties) {
+    for (const [key, child] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) {
+      stringFieldsOf(child, [...steps, { key, schema: child }], out);
+    }
+    const extra = schema.additionalProperties;
+    if (extra && typeof extra === 'object') {
+      stringFieldsOf(extra as JsonSchema, [...steps, { key: 'fuzz', schema: extra as JsonSchema }], out);
+    }
+  }
+  if (schema.type === 'array' && schema.items && typeof schema.items === 'object') {
+    const items = schema.items as JsonSchema;
+    stringFieldsOf(items, [...steps, { key: 0, schema: items }], out);
+  }
+  return out;
+}
+
+/**
+ * Every string field of an operation (each path and query parameter: all arrive as text; each
+ * string anywhere in the body), as targets for buildRequest.
+ */
+function everyStringField(operation: Operation): Target[] {
+  const targets: Target[] = [
+    ...operation.pathParams.map((name) => ({ in: 'path' as const, name })),
+    ...operation.query.map(({ name }) => ({ in: 'query' as const, name })),
+  ];
+  if (operation.body) {
+    for (const steps of stringFieldsOf(operation.body).values()) {
+      targets.push({ in: 'body', name: null, element: false, steps });
+    }
+  }
+  return targets;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** `body` with `value` at the end of `steps`; what is missing on the way is made from the document. */
+function withValueAt(body: unknown, steps: Step[], value: unknown): unknown {
+  const [step, ...rest] = steps;
+  if (!step) return typeof value === 'function' ? (value as (valid: unknown) => unknown)(body) : value;
+  let here = body;
+  // A union's branch: keep the value if it fits the branch, else start from the branch's example.
+  if (step.branch && !validatorFor(step.branch)(here)) here = exampleFor(step.branch);
+  if (step.key === '') return withValueAt(here, rest, value);
+  if (typeof step.key === 'number') {
+    const array = Array.isArray(here) ? [...(here as unknown[])] : [];
+    const current = array[step.key] ?? exampleFor(step.schema);
+    array[step.key] = withValueAt(current, rest, value);
+    return array;
+  }
+  const object = isPlainObject(here) ? { ...here } : {};
+  const current = object[step.key] ?? exampleFor(step.schema, step.key);
+  object[step.key] = withValueAt(current, rest, value);
+  return object;
 }
 
 /** Percent-encodes text as UTF-8, and a lone surrogate as the bytes a careless client would send. */
@@ -578,11 +695,16 @@ function buildRequest(
   const target = mutation?.target;
   if (target?.in === 'path') pathValues[target.name] = asText(mutation?.value);
   if (target?.in === 'query') {
+    // The hostile value alone, not beside the valid one (which would make it a list).
+    for (let index = query.length - 1; index >= 0; index--) {
+      if (query[index]?.[0] === target.name) query.splice(index, 1);
+    }
     const values = Array.isArray(mutation?.value) ? mutation.value : [mutation?.value];
     for (const value of values.length > 0 ? values : ['']) query.push([target.name, asText(value)]);
   }
   if (target?.in === 'body') {
-    if (target.name === null) body = mutation?.value;
+    if (target.steps) body = withValueAt(body, target.steps, mutation?.value);
+    else if (target.name === null) body = mutation?.value;
     else {
       const object = body !== null && typeof body === 'object' && !Array.isArray(body) ? { ...body } : {};
       (object as Record<string, unknown>)[target.name] = target.element ? [mutation?.value] : mutation?.value;
@@ -601,7 +723,7 @@ function buildRequest(
   };
   if (body !== undefined) {
     // A sealed route gets its body sealed, except a whole-body replacement: that tests the envelope.
-    const sealIt = sealed && !(target?.in === 'body' && target.name === null);
+    const sealIt = sealed && !(target?.in === 'body' && target.name === null && !target.steps);
     request.payload = JSON.stringify(sealIt ? t.seal(body) : body);
     request.headers = { 'content-type': 'application/json' };
   }
@@ -828,6 +950,48 @@ describe('the OpenAPI document', () => {
 });
 
 describe('fuzzing every operation of the document', () => {
+  it('answers NUL and a lone surrogate in every string field with a documented 4xx (issue 16, defect 9)', async () => {
+    // Not left to chance: each string field of each operation (path and query parameters, every
+    // string in a body, however deep) gets each value once, the rest of the request valid. Before
+    // the valid requests, whose deletions would answer 404 whatever a field held.
+    const failures: string[] = [];
+    let tried = 0;
+    for (const operation of operations) {
+      for (const target of everyStringField(operation)) {
+        for (const character of NUL_AND_SURROGATE) {
+          const value = spikedValueFor(operation, target, character);
+          const request = buildRequest(operation, { target, value });
+          const response = await t.request(request);
+          tried++;
+          const field =
+            target.in === 'body'
+              ? `body.${(target.steps ?? [])
+                  .map((step) => step.key)
+                  .filter((key) => key !== '')
+                  .join('.')}`
+              : `${target.in}.${target.name}`;
+          const problem =
+            breach(
+              operation,
+              response.statusCode,
+              String(response.headers['content-type'] ?? ''),
+              response.body,
+            ) ??
+            (response.statusCode >= 400 && response.statusCode < 500
+              ? null
+              : `answered ${response.statusCode}: the value was taken`);
+          if (problem) {
+            failures.push(
+              `${operation.method} ${operation.path} ${field} with ${JSON.stringify(character)}: ${problem}`,
+            );
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(tried).toBeGreaterThan(500);
+  }, 300_000);
+
   it('answers valid requests as documented', async () => {
     const failures: string[] = [];
     let succeeded = 0;

@@ -258,6 +258,21 @@ describe('text that no route schema reads', () => {
     expect(unchecked).toEqual([]);
   });
 
+  it('a query string whose escaped bytes are not UTF-8 is refused, as such a path is', async () => {
+    const admin = await t.signUp();
+    const get = (url: string) => t.request({ method: 'GET', url, token: admin.token });
+    // A lone surrogate as a careless client escapes it (its three UTF-8-like bytes); the query
+    // parser read it as U+FFFD and the search ran with text other than was sent.
+    const surrogate = await get('/api3/portal/devices?search=a%ED%A0%80b');
+    expect(surrogate.statusCode).toBe(400);
+    expect(surrogate.json()).toMatchObject({ error: { code: 'bad_request' } });
+    expect((await get('/api3/portal/devices?search=%FF')).statusCode).toBe(400);
+    expect((await get('/api3/portal/device/a%ED%A0%80b')).statusCode).toBe(400);
+    // Real text, escaped or not, and a lone '%' (read as itself) are searched for.
+    expect((await get('/api3/portal/devices?search=%E2%82%AC%20caf%C3%A9')).statusCode).toBe(200);
+    expect((await get('/api3/portal/devices?search=100%')).statusCode).toBe(200);
+  });
+
   it("the sandbox's card form refuses NUL and lone surrogates in the address and the name", () => {
     const form = { name: 'Pat Buyer', number: '4242424242424242', expiry: '12/34', cvc: '123' };
     const now = new Date('2030-01-01T00:00:00Z');
