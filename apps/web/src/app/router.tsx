@@ -209,6 +209,10 @@ const screens = {
   shareRequest: () => ({
     Component: async () => (await import('@/features/share-lock/components/request-page')).RequestPage,
   }),
+  shareAccount: () => ({
+    Component: async () =>
+      (await import('@/features/share-lock/components/guest-account-page')).GuestAccountPage,
+  }),
   // Rentals (issue 12, R2): the rental center and the guest's review page.
   rentalCenter: () => ({
     Component: async () =>
@@ -718,6 +722,8 @@ export function createRoutes(): AppRouteObject[] {
             // Share-lock pages for guests and visitors (no sign-in): a share link's landing, a request page.
             { path: 's', handle: { title: 'Your stay' }, lazy: screens.shareLanding() },
             { path: 's/r/:listingId', handle: { title: 'Request a stay' }, lazy: screens.shareRequest() },
+            // The link mailed to a stay's address: its owner chooses a password (issue 16 defect 1).
+            { path: 's/account', handle: { title: 'Keep your stay' }, lazy: screens.shareAccount() },
             { path: 'review', handle: { title: 'Review your stay' }, lazy: screens.review() },
           ],
         },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { newPasswordSchema } from '../auth.schemas';
+import { accountTokenSchema, newPasswordSchema } from '../auth.schemas';
 import { PASSWORD_MAX_LENGTH } from '../constants';
 import { lineText, multilineText, passwordText } from '../safe-input';
 import { clockTimeSchema, rentalImageSchema } from './listings.schemas';
@@ -169,11 +169,7 @@ export type ShareLockActivationMailed = z.infer<typeof shareLockActivationMailed
  * the stay kept in it, and a session answered.
  */
 export const guestAccountClaimSchema = z.object({
-  token: z
-    .string()
-    .min(1, 'is required')
-    .max(200)
-    .regex(/^[A-Za-z0-9_-]+$/, 'is not a link token'),
+  token: accountTokenSchema,
   name: lineText().max(80).default(''),
   password: newPasswordSchema,
 });

@@ -1,10 +1,12 @@
 import {
   publicListingSchema,
+  shareLockActivationMailedSchema,
   reviewInvitationSchema,
   type ReviewInput,
   shareLandingSchema,
   stayRequestReceiptSchema,
   tokenResponseSchema,
+  type GuestAccountClaim,
   type ShareLanding,
   type ShareLockActivation,
   type StayRequestInput,
@@ -63,13 +65,36 @@ export function useShareLanding(token: string) {
   });
 }
 
-/** POST device/{activation}/sharelock/add, sealed: keep the stay in an account; answers a session. */
+/** What keeping a stay in an account answered: a session (the address has an account), or where a link went. */
+export type StayActivation =
+  { kind: 'session'; token: string } | { kind: 'mailed'; message: string; sentTo: string };
+
+/**
+ * POST device/{activation}/sharelock/add, sealed: keep the stay in an account. With an account at
+ * the stay's address (its password given) it answers a session; without one the server makes
+ * nothing and mails the address a link to choose a password (202), since hosts see the guest link too.
+ */
 export function useActivateStay(token: string) {
   return useMutation({
-    mutationFn: async (input: ShareLockActivation) =>
-      tokenResponseSchema.parse(
-        await api.post<unknown>(`device/${encodeURIComponent(token)}/sharelock/add`, input, { sealed: true }),
-      ),
+    mutationFn: async (input: ShareLockActivation): Promise<StayActivation> => {
+      const answer = await api.post<unknown>(`device/${encodeURIComponent(token)}/sharelock/add`, input, {
+        sealed: true,
+      });
+      const session = tokenResponseSchema.safeParse(answer);
+      if (session.success) return { kind: 'session', token: session.data.token };
+      return { kind: 'mailed', ...shareLockActivationMailedSchema.parse(answer) };
+    },
+  });
+}
+
+/**
+ * POST sharelock/account, sealed: from the link mailed to the stay's address, the guest chooses
+ * their password; the account is made and keeps the stay. Answers a session.
+ */
+export function useClaimStayAccount() {
+  return useMutation({
+    mutationFn: async (input: GuestAccountClaim) =>
+      tokenResponseSchema.parse(await api.post<unknown>('sharelock/account', input, { sealed: true })),
   });
 }
 

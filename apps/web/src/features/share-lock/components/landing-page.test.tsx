@@ -1,7 +1,11 @@
 import type { ShareLanding } from '@latchkey/shared';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
+import { dashboardFixture, openSealed, sessionFixture } from '@/testing/fixtures';
+import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 
 const token = 'S1.stay-1.1.abcdefghijklmnopqrstuv';
@@ -77,5 +81,50 @@ describe('LandingPage (/s?t=…)', () => {
     ).toBeInTheDocument();
     expect(screen.queryByText('No instructions for this door.')).not.toBeInTheDocument();
     expect(screen.getByText('1 Cliff Road')).toBeInTheDocument();
+  });
+});
+
+// Issue 16, defect 1: the guest link is seen by hosts too, so keeping the stay in an account makes
+// no account from it: without an account at the stay's address, the page says where a link was mailed.
+describe('LandingPage: keeping the stay in an account', () => {
+  it('says a link was mailed to the stay’s address when it has no account', async () => {
+    const { calls } = renderApp(`/s?t=${token}`, {
+      [`GET device/token/${token}`]: () => json(landing),
+      [`POST device/${token}/sharelock/add`]: () =>
+        json(
+          {
+            message:
+              'We sent a link to r•••@example.org. Follow it to choose your password and keep this stay in your account.',
+            sentTo: 'r•••@example.org',
+          },
+          202,
+        ),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Keep this stay in an account' }));
+    await user.click(screen.getByRole('button', { name: 'Mail me a link' }));
+    expect(await screen.findByRole('status', { name: 'Check your mail' })).toHaveTextContent(
+      'We sent a link to r•••@example.org',
+    );
+    expect(openSealed(calls.find((c) => c.method === 'POST')!.body)).toEqual({ password: '' });
+    expect(storage.getAuthToken()).toBeNull();
+  });
+
+  it('signs in with the password of the address’s account', async () => {
+    const session = validToken();
+    const { router } = renderApp(`/s?t=${token}`, {
+      [`GET device/token/${token}`]: () => json(landing),
+      [`POST device/${token}/sharelock/add`]: () =>
+        json({ token: session, expiresAt: '2099-01-01T00:00:00.000Z' }),
+      'GET auth': () => json(sessionFixture(['admin'])),
+      'GET portal/dashboard': () => json(dashboardFixture(sessionFixture().portal!)),
+      'GET portal/users': () => json({ items: [], total: 0 }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Keep this stay in an account' }));
+    await user.type(screen.getByLabelText('Password of your account'), 'my own passphrase');
+    await user.click(screen.getByRole('button', { name: 'Keep it' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/dashboard'));
+    expect(storage.getAuthToken()).toBe(session);
   });
 });

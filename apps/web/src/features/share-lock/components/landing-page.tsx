@@ -11,10 +11,16 @@ import {
   Skeleton,
   Stack,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
-import { IconAlertTriangle, IconCircleCheck, IconInfoCircle, IconKey, IconWifi } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconCircleCheck,
+  IconInfoCircle,
+  IconKey,
+  IconMail,
+  IconWifi,
+} from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { QueryError } from '@/components/query-error';
@@ -106,18 +112,36 @@ function Access({ stay, timeZone }: { stay: Stay; timeZone: string }) {
   );
 }
 
+/**
+ * Keeping the stay in an account. The guest link is seen by the stay's hosts too, so it proves
+ * nothing about the address: someone with an account there enters its password; anyone else gets
+ * a link by mail at the stay's address, where its owner chooses a password (/s/account).
+ */
 function KeepInAccount({ token, stay }: { token: string; stay: Stay }) {
   const activate = useActivateStay(token);
   const navigate = useNavigate();
-  const [name, setName] = useState(stay.guestName);
   const [password, setPassword] = useState('');
   const [open, setOpen] = useState(false);
+  const [mailed, setMailed] = useState<string | null>(null);
   if (stay.state !== 'approved') return null;
   if (stay.accountLinked && !open) {
     return (
       <Text size="sm" c="dimmed">
         <IconCircleCheck size={14} aria-hidden="true" /> This stay is kept in your Latchkey account.
       </Text>
+    );
+  }
+  if (mailed) {
+    return (
+      <Alert
+        color="teal"
+        variant="light"
+        icon={<IconMail aria-hidden="true" />}
+        title="Check your mail"
+        role="status"
+      >
+        {mailed}
+      </Alert>
     );
   }
   if (!open) {
@@ -133,10 +157,14 @@ function KeepInAccount({ token, stay }: { token: string; stay: Stay }) {
       onSubmit={(event) => {
         event.preventDefault();
         activate.mutate(
-          { name, password },
+          { password },
           {
-            onSuccess: async ({ token: session }) => {
-              startSession(session);
+            onSuccess: async (answer) => {
+              if (answer.kind === 'mailed') {
+                setMailed(answer.message);
+                return;
+              }
+              startSession(answer.token);
               await navigate('/auth/landing', { replace: true });
             },
           },
@@ -145,19 +173,11 @@ function KeepInAccount({ token, stay }: { token: string; stay: Stay }) {
     >
       <Stack gap="sm">
         <Text size="sm">
-          With the address this link came to: a new account gets this name and password; if you have one,
-          enter its password.
+          Have a Latchkey account with the address this stay was booked with? Enter its password. No account
+          yet? Leave the password empty: we mail that address a link where you choose one.
         </Text>
-        <TextInput
-          label="Your name"
-          value={name}
-          maxLength={80}
-          onChange={(event) => setName(event.currentTarget.value)}
-          autoComplete="name"
-        />
         <PasswordInput
-          label="Password"
-          required
+          label="Password of your account"
           value={password}
           onChange={(event) => setPassword(event.currentTarget.value)}
           autoComplete="current-password"
@@ -171,8 +191,8 @@ function KeepInAccount({ token, stay }: { token: string; stay: Stay }) {
           <Button variant="default" onClick={() => setOpen(false)} disabled={activate.isPending}>
             Not now
           </Button>
-          <Button type="submit" loading={activate.isPending} disabled={!password}>
-            Keep it
+          <Button type="submit" loading={activate.isPending}>
+            {password ? 'Keep it' : 'Mail me a link'}
           </Button>
         </Group>
       </Stack>
