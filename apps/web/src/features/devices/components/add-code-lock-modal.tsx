@@ -2,12 +2,13 @@ import { codeLockCreateSchema, LOCK_MODELS, type DeviceCreated } from '@latchkey
 import { Button, Group, Modal, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { formResolver } from '@/lib/forms';
 import { timeZones } from '@/lib/format';
 import { useCreateCodeLock } from '../api/create-code-lock';
+import { PlanLimitAlert } from './plan-limit-alert';
 
 interface CodeLockValues {
   name: string;
@@ -49,6 +50,8 @@ interface AddCodeLockFormProps {
 function AddCodeLockForm({ defaultTimeZone, onCreated, onCancel }: AddCodeLockFormProps) {
   const create = useCreateCodeLock();
   const zones = useMemo(() => timeZones(defaultTimeZone), [defaultTimeZone]);
+  // The plan's refusal (402): shown in the form with the way to the plans.
+  const [planRefusal, setPlanRefusal] = useState<string | null>(null);
   const form = useForm<CodeLockValues>({
     mode: 'controlled',
     initialValues: { name: '', code: '', timeZone: defaultTimeZone },
@@ -61,6 +64,7 @@ function AddCodeLockForm({ defaultTimeZone, onCreated, onCancel }: AddCodeLockFo
     } catch (error) {
       const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
       if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
+      else if (isApiError(error) && error.status === 402) setPlanRefusal(errorMessage(error));
       else
         notifications.show({
           color: 'red',
@@ -73,6 +77,7 @@ function AddCodeLockForm({ defaultTimeZone, onCreated, onCancel }: AddCodeLockFo
   return (
     <form onSubmit={submit} noValidate aria-label="Add code lock">
       <Stack gap="md">
+        {planRefusal && <PlanLimitAlert message={planRefusal} />}
         <TextInput
           label={LABELS.name}
           placeholder="Storeroom keypad"

@@ -2,13 +2,14 @@ import { deviceCreateSchema, type DeviceCreated, type LockModel } from '@latchke
 import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { formResolver } from '@/lib/forms';
 import { timeZones } from '@/lib/format';
 import { useCreateDevice } from '../api/create-device';
 import { MODEL_OPTIONS } from './device-status';
+import { PlanLimitAlert } from './plan-limit-alert';
 
 interface AddDeviceValues {
   name: string;
@@ -49,6 +50,8 @@ interface AddDeviceFormProps {
 function AddDeviceForm({ defaultTimeZone, onCreated, onCancel }: AddDeviceFormProps) {
   const create = useCreateDevice();
   const zones = useMemo(() => timeZones(defaultTimeZone), [defaultTimeZone]);
+  // The plan's refusal (402): shown in the form with the way to the plans.
+  const [planRefusal, setPlanRefusal] = useState<string | null>(null);
   const form = useForm<AddDeviceValues>({
     mode: 'controlled',
     initialValues: { name: '', model: '', timeZone: defaultTimeZone, serial: '' },
@@ -63,6 +66,7 @@ function AddDeviceForm({ defaultTimeZone, onCreated, onCancel }: AddDeviceFormPr
     } catch (error) {
       const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
       if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
+      else if (isApiError(error) && error.status === 402) setPlanRefusal(errorMessage(error));
       else
         notifications.show({ color: 'red', title: 'Could not add the lock', message: errorMessage(error) });
     }
@@ -71,6 +75,7 @@ function AddDeviceForm({ defaultTimeZone, onCreated, onCancel }: AddDeviceFormPr
   return (
     <form onSubmit={submit} noValidate aria-label="Add lock">
       <Stack gap="md">
+        {planRefusal && <PlanLimitAlert message={planRefusal} />}
         <TextInput
           label={LABELS.name}
           placeholder="Front door"
