@@ -157,6 +157,8 @@ const envSchema = z.object({
   STAY_ACCESS_ALERT_MINUTES: z.coerce.number().min(1).max(1440).default(15),
   /** Minutes between two reads of each imported iCal feed (Airbnb, Vrbo…); 0 turns the periodic import off. */
   ICAL_SYNC_MINUTES: z.coerce.number().int().min(0).max(1440).default(30),
+  /** Seconds before "sync now" may read the same feed again (429 with Retry-After sooner); 0 in tests. */
+  ICAL_SYNC_NOW_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** How long one feed read may take, redirects included. */
   ICAL_FETCH_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
   /** The largest feed read (bytes, after decompression). */

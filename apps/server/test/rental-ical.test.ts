@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import type { IcalSyncResult, ListingCalendar, ListingIcal, Stay } from '@latchkey/shared';
+import type { IcalFeed, IcalSyncResult, ListingCalendar, ListingIcal, Stay } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchFeed, FeedFetchError, isPrivateAddress } from '../src/features/calendars/feed-fetch';
 import {
@@ -128,6 +128,9 @@ beforeAll(async () => {
   t = await TestApp.start({
     STAY_ACCESS_CHECK_MS: '0',
     ICAL_SYNC_MINUTES: '0',
+    // "Sync now" is limited to once a minute per feed; these tests read the same feed back to back
+    // (ical-import-safety.test.ts checks the limit).
+    ICAL_SYNC_NOW_SECONDS: '0',
     ICAL_ALLOW_PRIVATE_HOSTS: 'true',
     ICAL_FETCH_TIMEOUT_MS: '1500',
   });
@@ -286,10 +289,17 @@ describe('importing a platform calendar', () => {
     listingId = await addListing(t, owner, [lock], { title: 'Harbour flat' });
   });
 
+  /** "Sync now": queued (202, the feed syncing), then read by the import job, run to its end here. */
   const sync = async (acceptEmpty = false) => {
     const response = await post(`/api3/listing/${listingId}/ical/feed/${feedId}/sync`, { acceptEmpty });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json() as IcalSyncResult;
+    expect(response.statusCode, response.body).toBe(202);
+    expect((response.json() as IcalFeed).syncing).toBe(true);
+    await t.app.rental.ical.importer.flush();
+    const feed = (await get(`/api3/listing/${listingId}/ical`))
+      .json()
+      .feeds.find((f: IcalFeed) => f._id === feedId) as IcalFeed;
+    expect(feed.syncing).toBe(false);
+    return { ...feed.lastResult!, feed } as IcalSyncResult;
   };
   const feedStay = async (uid: string) => {
     const row = await t.app.db

@@ -27,6 +27,23 @@ export function hasNoControlCharacters(value: string, lines = false): boolean {
 }
 
 /**
+ * Text a parser read from a file or feed someone else wrote (an iCal SUMMARY, UID or DESCRIPTION),
+ * made storable as the request schemas' text is: lone surrogates and control characters removed,
+ * and in one-line text tabs and line breaks turned into spaces; trimmed. Parsers clean third-party
+ * text rather than refuse it: the owner cannot fix another platform's feed, and one stray NUL
+ * should not stop a calendar (docs/decisions.md "iCal imports run as background work").
+ */
+export function toSafeText(value: string, options: { lines?: boolean } = {}): string {
+  const lines = options.lines ?? false;
+  let text = value.replace(new RegExp(LONE_SURROGATE.source, 'g'), '');
+  if (lines) text = text.replace(/\r\n?/g, '\n');
+  else text = text.replace(/[\t\n\r]+/g, ' ');
+  return text
+    .replace(new RegExp((lines ? CONTROL_CHARACTERS_BUT_LINES : CONTROL_CHARACTERS).source, 'g'), '')
+    .trim();
+}
+
+/**
  * One line of text a person types (names, labels, numbers on keys): trimmed; no control
  * characters, no lone surrogates. Chain `.min()`/`.max()` as with `z.string()`.
  */

@@ -910,6 +910,13 @@ export interface ListingIcalFeedsTable {
   last_warning: string | null;
   next_fetch_at: Timestamp;
   syncing_until: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** The last "sync now", who asked and whether it accepts an empty read (the queued request). */
+  sync_requested_at: Timestamp | null;
+  sync_requested_by: string | null;
+  sync_requested_ip: string | null;
+  sync_accept_empty: ColumnType<number, number | undefined, number>;
+  /** What the last read did (JSON of IcalSyncOutcome). */
+  last_result: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

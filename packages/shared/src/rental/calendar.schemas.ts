@@ -169,6 +169,22 @@ export const icalFeedInputSchema = z.object({
 });
 export type IcalFeedInput = z.input<typeof icalFeedInputSchema>;
 
+/** What one read of an imported feed did (kept on the feed: reads run in the background). */
+export const icalSyncOutcomeSchema = z.object({
+  at: z.iso.datetime(),
+  /** False when the feed could not be read or used: the feed's `lastError` says why, nothing changed. */
+  ok: z.boolean(),
+  /** The platform answered 304: nothing new since the last read. */
+  notModified: z.boolean(),
+  added: z.number().int(),
+  changed: z.number().int(),
+  cancelled: z.number().int(),
+  /** New or changed reservations that overlap another booking or a block of the owner. */
+  flagged: z.number().int(),
+  blocks: z.number().int(),
+});
+export type IcalSyncOutcome = z.infer<typeof icalSyncOutcomeSchema>;
+
 /** An imported feed and how its last syncs went. */
 export const icalFeedSchema = z.object({
   _id: z.string(),
@@ -188,6 +204,10 @@ export const icalFeedSchema = z.object({
   /** What the last good read left to the owner (overlaps, a lock that was full). */
   lastWarning: z.string().nullable(),
   nextFetchAt: z.iso.datetime().nullable(),
+  /** A read is queued ("sync now") or under way; `lastResult` and the fields above change when it ends. */
+  syncing: z.boolean(),
+  /** What the last read did; null before the first. */
+  lastResult: icalSyncOutcomeSchema.nullable(),
   createdAt: z.iso.datetime(),
 });
 export type IcalFeed = z.infer<typeof icalFeedSchema>;
@@ -201,7 +221,7 @@ export const listingIcalSchema = z.object({
 });
 export type ListingIcal = z.infer<typeof listingIcalSchema>;
 
-/** POST listing/{id}/ical/feed/{feedId}/sync: read the feed now. */
+/** POST listing/{id}/ical/feed/{feedId}/sync: read the feed now (queued: answered 202 with the feed). */
 export const icalSyncInputSchema = z.object({
   /**
    * Apply a read even though it is empty where the feed had events before (every reservation on
@@ -211,19 +231,8 @@ export const icalSyncInputSchema = z.object({
 });
 export type IcalSyncInput = z.input<typeof icalSyncInputSchema>;
 
-export const icalSyncResultSchema = z.object({
-  feed: icalFeedSchema,
-  /** False when the feed could not be read or used: `feed.lastError` says why, nothing changed. */
-  ok: z.boolean(),
-  /** The platform answered 304: nothing new since the last read. */
-  notModified: z.boolean(),
-  added: z.number().int(),
-  changed: z.number().int(),
-  cancelled: z.number().int(),
-  /** New or changed reservations that overlap another booking or a block of the owner. */
-  flagged: z.number().int(),
-  blocks: z.number().int(),
-});
+/** One read as the import job ran it: its outcome and the feed after it. */
+export const icalSyncResultSchema = icalSyncOutcomeSchema.omit({ at: true }).extend({ feed: icalFeedSchema });
 export type IcalSyncResult = z.infer<typeof icalSyncResultSchema>;
 
 export const icalFeedsPageSchema = pageSchema(icalFeedSchema);

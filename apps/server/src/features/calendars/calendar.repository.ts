@@ -72,6 +72,21 @@ export async function updateBlockDates(
     .execute();
 }
 
+/** Many blocks in one statement (an import's new blocks). */
+export async function insertBlocks(db: Database, rows: Insertable<ListingBlocksTable>[]) {
+  if (rows.length > 0) await db.insertInto('listing_blocks').values(rows).execute();
+}
+
+/** Many blocks of a portal by id in one statement (an import's removed blocks). */
+export async function deleteBlocks(db: Database, portalId: string, blockIds: string[]) {
+  if (blockIds.length === 0) return;
+  await db
+    .deleteFrom('listing_blocks')
+    .where('portal_id', '=', portalId)
+    .where('id', 'in', blockIds)
+    .execute();
+}
+
 export async function deleteBlock(db: Database, portalId: string, blockId: string) {
   await db.deleteFrom('listing_blocks').where('portal_id', '=', portalId).where('id', '=', blockId).execute();
 }

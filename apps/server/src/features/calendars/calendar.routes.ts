@@ -5,7 +5,6 @@ import {
   icalFeedInputSchema,
   icalFeedSchema,
   icalSyncInputSchema,
-  icalSyncResultSchema,
   idSchema,
   listingCalendarSchema,
   listingIcalSchema,
@@ -23,8 +22,8 @@ import {
   getListingIcal,
   removeFeed,
   rotateExport,
+  requestSync,
   saveFeed,
-  syncNow,
 } from './ical.service';
 
 const id = idSchema;
@@ -136,7 +135,15 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) =>
       reply
         .status(201)
-        .send(await createFeed(app.db, changeContext(request), request.params.id, request.body)),
+        .send(
+          await createFeed(
+            app.db,
+            app.rental.ical.deps,
+            changeContext(request),
+            request.params.id,
+            request.body,
+          ),
+        ),
   );
 
   app.post(
@@ -152,7 +159,14 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      saveFeed(app.db, changeContext(request), request.params.id, request.params.feedId, request.body),
+      saveFeed(
+        app.db,
+        app.rental.ical.deps,
+        changeContext(request),
+        request.params.id,
+        request.params.feedId,
+        request.body,
+      ),
   );
 
   app.delete(
@@ -178,24 +192,26 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
       config: admin,
       schema: {
         tags,
-        summary: 'Read an imported calendar now',
+        summary: 'Read an imported calendar now (queued: the import job reads it in the background)',
         description:
-          'A read that fails, or is empty where the calendar had events, changes nothing: `ok` is false and `feed.lastError` says why. `acceptEmpty` applies an empty calendar (every reservation there was cancelled). 409 while a read of it runs.',
+          'Answers 202 with the feed (`syncing` true) at once; the read runs in the background import job, and the feed shows its outcome when it ends (`lastResult`, `lastError`, `lastWarning`). A read that fails, or is empty where the calendar had events, changes nothing. `acceptEmpty` applies an empty calendar (every reservation there was cancelled). 409 while a read of it runs; once per feed a minute (ICAL_SYNC_NOW_SECONDS), 429 with Retry-After sooner.',
         params: feedParams,
         body: icalSyncInputSchema,
-        response: { 200: icalSyncResultSchema, ...errorResponses },
+        response: { 202: icalFeedSchema, ...errorResponses },
       },
     },
-    async (request) =>
-      syncNow(
+    async (request, reply) => {
+      const feed = await requestSync(
         app.db,
         app.rental.ical.deps,
         changeContext(request),
         request.params.id,
         request.params.feedId,
         request.body.acceptEmpty ?? false,
-        app.rental.ical.importer,
-      ),
+      );
+      app.rental.ical.importer.wake();
+      return reply.status(202).send(feed);
+    },
   );
 
   app.get(

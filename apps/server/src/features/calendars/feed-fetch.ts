@@ -53,11 +53,16 @@ for (const [address, prefix] of [
 }
 const blockedV6 = new net.BlockList();
 for (const [address, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // Unspecified, loopback and the deprecated IPv4-compatible addresses (::a.b.c.d).
+  ['::', 96],
+  // NAT64 (well-known and local-use prefixes): they reach IPv4 addresses through a translator.
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
   ['100::', 64],
+  // Teredo and 6to4 carry an IPv4 address inside and reach it through a relay.
+  ['2001::', 32],
   ['2001:db8::', 32],
+  ['2002::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
   ['fec0::', 10],
@@ -71,16 +76,35 @@ export function isPrivateAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 4) return blockedV4.check(address, 'ipv4');
   if (family !== 6) return true;
-  // An IPv4 address written as IPv6 (::ffff:10.0.0.1, or its hexadecimal form) is checked as IPv4.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blockedV4.check(mapped[1]!, 'ipv4');
-  const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (hexMapped) {
-    const high = parseInt(hexMapped[1]!, 16);
-    const low = parseInt(hexMapped[2]!, 16);
-    return blockedV4.check(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, 'ipv4');
-  }
+  const groups = ipv6Groups(address);
+  if (!groups) return true;
+  const v4 = () => `${groups[6]! >> 8}.${groups[6]! & 255}.${groups[7]! >> 8}.${groups[7]! & 255}`;
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
+  // An IPv4 address written as IPv6 is checked as IPv4, however it is spelled: IPv4-mapped
+  // (::ffff:0:0/96: ::ffff:10.0.0.1, ::ffff:a00:1, 0:0:0:0:0:ffff:…) and IPv4-translated
+  // (::ffff:0:0:0/96).
+  if (zeros(0, 5) && groups[5] === 0xffff) return blockedV4.check(v4(), 'ipv4');
+  if (zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0) return blockedV4.check(v4(), 'ipv4');
   return blockedV6.check(address, 'ipv6');
+}
+
+/** The eight 16-bit groups of an IPv6 address (as net.isIP takes it; a dotted IPv4 tail is two). */
+function ipv6Groups(address: string): number[] | null {
+  let text = address.toLowerCase().replace(/%.*$/, '');
+  const tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (tail) {
+    const [a, b, c, d] = tail.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, tail.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return null;
+  const head = halves[0] ? halves[0].split(':') : [];
+  const rest = halves.length === 2 ? (halves[1] ? halves[1].split(':') : []) : null;
+  const groups =
+    rest === null ? head : [...head, ...Array<string>(8 - head.length - rest.length).fill('0'), ...rest];
+  if (groups.length !== 8) return null;
+  const values = groups.map((g) => parseInt(g, 16));
+  return values.every((v) => Number.isInteger(v) && v >= 0 && v <= 0xffff) ? values : null;
 }
 
 type LookupCallback = (

@@ -11,15 +11,19 @@ const TICK_MS = 60_000;
 const BATCH = 20;
 
 /**
- * The periodic import (docs/decisions.md "Rentals: calendars, iCal, reviews"): a `PeriodicJob`
- * (`ical.import`) ticks once a minute across servers; its run claims the feeds that are due with
- * `claimDue` (each moved to a lease, so a feed goes to one server even when runs overlap) and reads
- * them one after another; each read sets the feed's next time. A read also holds the feed's
- * `syncing_until` (a conditional update), which "sync now" takes the same way: a feed is never read
- * twice at once, by the job and a person, or by two people.
+ * The one place feeds are read and applied (docs/decisions.md "iCal imports run as background
+ * work"): a `PeriodicJob` (`ical.import`) ticks once a minute across servers; its run claims the
+ * feeds that are due with `claimDue` (each moved to a lease, so a feed goes to one server even when
+ * runs overlap) and reads them one after another; each read sets the feed's next time. "Sync now"
+ * makes a feed due at once (ical.service `requestSync`) and `wake`s this server's importer, which
+ * runs the same claim in the background; the request has answered by then. A read holds the
+ * feed's `syncing_until` (a conditional update): a feed is never read twice at once.
  */
 export class IcalImporter {
   private readonly job: PeriodicJob | null;
+  private pass: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
 
   constructor(
     private readonly db: Database,
@@ -41,7 +45,39 @@ export class IcalImporter {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.job?.stop();
+    while (this.pass) await this.pass;
+  }
+
+  /**
+   * Reads the feeds that are due now, in the background (after "sync now"); a wake while a pass
+   * runs makes it look once more when it ends. Never throws: failures are logged.
+   */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.pass) {
+      this.again = true;
+      return;
+    }
+    this.pass = (async () => {
+      try {
+        do {
+          this.again = false;
+          while ((await this.runDue()) > 0 && !this.stopped);
+        } while (this.again && !this.stopped);
+      } catch (error) {
+        this.log.error({ err: error }, 'ical: reading due feeds failed');
+      } finally {
+        this.pass = null;
+      }
+    })();
+  }
+
+  /** Resolves once every feed due now has been read (tests and the bench wait on it, never a clock). */
+  async flush(): Promise<void> {
+    this.wake();
+    while (this.pass) await this.pass;
   }
 
   /** A claim outlasts one read's deadline and its apply. */

@@ -1,4 +1,4 @@
-import { addDaysToDate, localWallTime, type IcalFeedMode } from '@latchkey/shared';
+import { addDaysToDate, localWallTime, toSafeText, type IcalFeedMode } from '@latchkey/shared';
 import ICAL from 'ical.js';
 
 /**
@@ -7,6 +7,7 @@ import ICAL from 'ical.js';
  * cancelled it, and whether it is a reservation (its guest gets a code) or only nights that are
  * not available. Feeds carry dates (`DTSTART;VALUE=DATE`); a date-time is read on the listing's
  * clock: in UTC it is converted, floating or with a TZID it is taken as the listing's wall time.
+ * Its text (UID, SUMMARY, DESCRIPTION) is made storable with the shared `toSafeText`.
  */
 
 export interface FeedEvent {
@@ -85,7 +86,9 @@ export function parseFeed(text: string, timeZone: string, mode: IcalFeedMode): P
       skipped.push('an event that cannot be read');
       continue;
     }
-    const uid = String(event.uid ?? '').trim();
+    // Text from the platform is cleaned (control characters, NUL, lone surrogates) before anything
+    // else sees it: it is stored, and PostgreSQL refuses NUL (safe-input.ts toSafeText).
+    const uid = toSafeText(String(event.uid ?? ''));
     if (!uid || uid.length > 500) {
       skipped.push('an event without a UID');
       continue;
@@ -113,8 +116,8 @@ export function parseFeed(text: string, timeZone: string, mode: IcalFeedMode): P
       skipped.push(`event ${uid}: dates out of range`);
       continue;
     }
-    const summary = String(event.summary ?? '').trim();
-    const description = String(event.description ?? '').trim();
+    const summary = toSafeText(String(event.summary ?? ''));
+    const description = toSafeText(String(event.description ?? ''), { lines: true });
     const status = String(vevent.getFirstPropertyValue('status') ?? '').toUpperCase();
     const kind =
       mode === 'reservations'

@@ -2,20 +2,20 @@ import crypto from 'node:crypto';
 import {
   addDaysToDate,
   API_BASE_PATH,
-  staysOverlap,
+  icalSyncOutcomeSchema,
+  toSafeText,
   type IcalFeed,
   type IcalFeedInput,
+  type IcalSyncOutcome,
   type IcalSyncResult,
   type ListingIcal,
 } from '@latchkey/shared';
 import icalGenerator, { ICalCalendarMethod, ICalEventStatus, ICalEventTransparency } from 'ical-generator';
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
-import type { ListingIcalFeedRow, ListingRow, StayRow, StaysTable } from '../../db/schema';
-import type { Insertable } from 'kysely';
+import type { ListingIcalFeedRow, ListingRow } from '../../db/schema';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
-import { changeAccess } from '../access/touched-locks';
 import { appendAuditEntry, recordChange } from '../audit/audit.repository';
 import { insertNotificationOnce, listAdminEmails } from '../alerts/alerts.repository';
 import { findListing, listLocksOfListing, updateListing } from '../listings/listings.repository';
@@ -23,26 +23,21 @@ import { requireListing } from '../listings/listings.service';
 import { alertMail } from '../mail/mail.templates';
 import { sendMail } from '../mail/send-mail';
 import type { ShareTokens } from '../sharelock/share-tokens';
-import { listingTimeZone, loadStayFacts, reconcileStayAccess } from '../stays/stay-access';
-import { approveIn, type StayDeps } from '../stays/stays.service';
-import { findStay, insertStay, updateStay } from '../stays/stays.repository';
+import { listingTimeZone } from '../stays/stay-access';
+import type { StayDeps } from '../stays/stays.service';
 import {
   countCurrentFeedStays,
-  deleteBlock,
   deleteFeed,
   findFeed,
-  insertBlock,
   insertFeed,
   listExported,
-  listFeedBlocks,
-  listFeedStays,
   listFeeds,
-  updateBlockDates,
   updateFeed,
 } from './calendar.repository';
 import { todayOn } from './calendar.service';
-import { fetchFeed, FeedFetchError, type FeedFetchOptions } from './feed-fetch';
-import { FeedFormatError, guestNameOf, parseFeed, type FeedEvent } from './ical-parse';
+import { checkFeedUrl, fetchFeed, FeedFetchError, type FeedFetchOptions } from './feed-fetch';
+import { applyImport, type ImportCounts, type SyncActor } from './ical-import';
+import { FeedFormatError, parseFeed } from './ical-parse';
 
 /**
  * iCal both ways (issue 12, R2; docs/decisions.md "Rentals: calendars, iCal, reviews").
@@ -51,6 +46,11 @@ import { FeedFormatError, guestNameOf, parseFeed, type FeedEvent } from './ical-
  * on demand; reservations become stays (source `ical`) whose guests get codes as any approved
  * stay's, changes and cancellations reach the locks at once, and a read that is empty where the
  * feed had events, or that cannot be read, is an error shown to the owner: nothing changes.
+ *
+ * Here: the export feed, the feeds' records, and one read of a feed (fetch, parse, record the
+ * outcome). Reads run only in the import job (ical-import-job.ts; "sync now" queues one), and
+ * applying a read's events to stays and blocks is ical-import.ts (docs/decisions.md "iCal imports
+ * run as background work").
  */
 
 export interface IcalDeps {
@@ -61,12 +61,12 @@ export interface IcalDeps {
   fetch: Omit<FeedFetchOptions, 'etag' | 'lastModified'>;
   /** Minutes between periodic reads; 0: no periodic reads (a new feed is still due, for "sync now"). */
   syncMinutes: number;
+  /** Seconds between two "sync now" of one feed (ICAL_SYNC_NOW_SECONDS). */
+  syncNowSeconds: number;
   /** Where alert mail points. */
   alertsLink: string;
 }
 
-/** How far ahead imported reservations and blocks are taken (as for requests). */
-const HORIZON_DAYS = 730;
 /** After a failed read, the next periodic one comes at most this soon. */
 const RETRY_MINUTES = 15;
 
@@ -157,8 +157,32 @@ function presentFeed(feed: ListingIcalFeedRow, stays: number): IcalFeed {
     lastErrorAt: toIso(feed.last_error_at),
     lastWarning: feed.last_warning,
     nextFetchAt: toIso(feed.next_fetch_at),
-    createdAt: toIso(feed.created_at),
+    syncing: isSyncing(feed, new Date()),
+    lastResult: feed.last_result ? icalSyncOutcomeSchema.parse(JSON.parse(feed.last_result)) : null,
+    createdAt: toIso(feed.created_at)!,
   };
+}
+
+/** A read is under way (held), or queued by "sync now" and not yet taken by the job. */
+function isSyncing(feed: ListingIcalFeedRow, now: Date): boolean {
+  const held = toIso(feed.syncing_until);
+  if (held && held > now.toISOString()) return true;
+  const requested = toIso(feed.sync_requested_at);
+  return requested !== null && toIso(feed.next_fetch_at)! <= requested;
+}
+
+/**
+ * A feed address as entered (create, update): refused with a 400 on `url` when it names this
+ * server or a private network by a literal address or `localhost` (checkFeedUrl, the read's own
+ * check; names are checked again as each read resolves them).
+ */
+function checkEnteredUrl(deps: Pick<IcalDeps, 'fetch'>, url: string): void {
+  try {
+    checkFeedUrl(url, deps.fetch.allowPrivateHosts);
+  } catch (error) {
+    if (!(error instanceof FeedFetchError)) throw error;
+    throw AppError.badRequest(`url: ${error.message}`, [{ path: 'body.url', message: error.message }]);
+  }
 }
 
 async function presentFeeds(db: Database, portalId: string, listingId: string, feeds: ListingIcalFeedRow[]) {
@@ -230,10 +254,12 @@ function loggedUrl(url: string): string {
 /** POST listing/{id}/ical/feed/new: a feed to import; due at once (the first read follows). */
 export async function createFeed(
   db: Database,
+  deps: Pick<IcalDeps, 'fetch'>,
   context: ChangeContext,
   listingId: string,
   input: Required<IcalFeedInput>,
 ): Promise<IcalFeed> {
+  checkEnteredUrl(deps, input.url);
   const id = crypto.randomUUID();
   await db.transaction().execute(async (trx) => {
     const listing = await requireListing(trx, context.portalId, listingId);
@@ -266,11 +292,13 @@ export async function createFeed(
 /** POST listing/{id}/ical/feed/{feedId}: rename, another address or mode (read again at once). */
 export async function saveFeed(
   db: Database,
+  deps: Pick<IcalDeps, 'fetch'>,
   context: ChangeContext,
   listingId: string,
   feedId: string,
   input: Required<IcalFeedInput>,
 ): Promise<IcalFeed> {
+  checkEnteredUrl(deps, input.url);
   await db.transaction().execute(async (trx) => {
     const listing = await requireListing(trx, context.portalId, listingId);
     const before = await requireFeed(trx, context.portalId, listingId, feedId);
@@ -321,24 +349,23 @@ export async function removeFeed(db: Database, context: ChangeContext, listingId
 
 // Sync
 
-interface Counts {
-  added: number;
-  changed: number;
-  cancelled: number;
-  flagged: number;
-  blocks: number;
-}
+type Counts = ImportCounts;
+export type { SyncActor } from './ical-import';
 
-/** Who a sync acts for in the change log: the person who pressed "sync now", or nobody (the job). */
-export interface SyncActor {
-  userId: string | null;
-  ip: string | null;
+/** A read ended: the queued "sync now" it answered is done (its actor and acceptEmpty go). */
+const requestServed = { sync_requested_by: null, sync_requested_ip: null, sync_accept_empty: 0 };
+
+/** What the read did, as the feed keeps it for the owner (`lastResult`). */
+function outcome(now: Date, counts: Counts, ok: boolean, notModified: boolean): string {
+  const kept: IcalSyncOutcome = { at: now.toISOString(), ok, notModified, ...counts };
+  return JSON.stringify(kept);
 }
 
 /**
- * Reads one feed and applies it. The caller holds the feed's claim (claimDue: the periodic job, or
- * "sync now"). Answers what changed; a read that fails is recorded on the feed (its last error,
- * an alert once per run of failures) and changes nothing.
+ * Reads one feed and applies it, in the import job (ical-import-job.ts) only. The caller holds the
+ * feed (`IcalImporter.hold`). A queued "sync now" on the feed's row says who asked and whether an
+ * empty read is accepted. Answers what changed; a read that fails is recorded on the feed (its
+ * last error, an alert once per run of failures) and changes nothing.
  */
 export async function syncFeed(
   db: Database,
@@ -347,7 +374,9 @@ export async function syncFeed(
   options: { acceptEmpty?: boolean; actor?: SyncActor; now?: Date } = {},
 ): Promise<IcalSyncResult> {
   const now = options.now ?? new Date();
-  const actor = options.actor ?? { userId: null, ip: null };
+  // A queued "sync now" says who asked and whether an empty read is accepted.
+  const actor = options.actor ?? { userId: feed.sync_requested_by, ip: feed.sync_requested_ip };
+  options = { ...options, acceptEmpty: options.acceptEmpty ?? Number(feed.sync_accept_empty) === 1 };
   const nothing: Counts = { added: 0, changed: 0, cancelled: 0, flagged: 0, blocks: 0 };
   const listing = await findListing(db, feed.portal_id, feed.listing_id);
   if (!listing) {
@@ -380,6 +409,8 @@ export async function syncFeed(
       last_error: null,
       last_error_at: null,
       next_fetch_at: nextFetch(deps, now, true),
+      last_result: outcome(now, nothing, true, true),
+      ...requestServed,
     });
     return { ...(await result(db, feed, listing.id, nothing)), ok: true, notModified: true };
   }
@@ -421,8 +452,11 @@ export async function applyFeedText(
     );
   }
 
-  const counts: Counts = { ...nothing };
-  const warnings = await apply(db, deps, feed, listing, parsed.events, counts, actor, now);
+  const { counts, warnings } = await applyImport(db, feed, listing, parsed.events, {
+    actor,
+    now,
+    announce: deps.stays.announce,
+  });
   if (parsed.skipped.length > 0) {
     warnings.push(
       `${parsed.skipped.length} event${parsed.skipped.length === 1 ? '' : 's'} left out (${parsed.skipped.slice(0, 3).join('; ')})`,
@@ -439,6 +473,8 @@ export async function applyFeedText(
       last_error_at: null,
       last_warning: warnings.length > 0 ? warnings.join('. ').slice(0, 1000) : null,
       next_fetch_at: nextFetch(deps, now, true),
+      last_result: outcome(now, counts, true, false),
+      ...requestServed,
     });
     if (counts.added + counts.changed + counts.cancelled > 0 || options.acceptEmpty) {
       await appendAuditEntry(trx, feed.portal_id, {
@@ -481,16 +517,20 @@ async function recordFailure(
   deps: IcalDeps,
   feed: ListingIcalFeedRow,
   listing: ListingRow,
-  message: string,
+  raw: string,
   now: Date,
 ) {
   const at = now.toISOString();
+  // The message may quote the platform's answer (a parser's error): stored, so made storable.
+  const message = toSafeText(raw, { lines: true }).slice(0, 2000);
   await db.transaction().execute(async (trx) => {
     await updateFeed(trx, feed.portal_id, feed.id, {
       last_fetch_at: at,
       last_error: message,
       last_error_at: at,
       next_fetch_at: nextFetch(deps, now, false),
+      last_result: outcome(now, { added: 0, changed: 0, cancelled: 0, flagged: 0, blocks: 0 }, false, false),
+      ...requestServed,
     });
     // One alert per run of failures (keyed by the last good read), stored, and mailed to the admins.
     const title = `The ${feed.name} calendar of ${listing.title} could not be imported`;
@@ -514,288 +554,55 @@ async function recordFailure(
   });
 }
 
-const nightsOf = (r: { start_date: string; end_date: string }) => ({
-  startDate: r.start_date,
-  endDate: r.end_date,
-});
-
-/** Applies a feed's events to the listing's stays and blocks; answers warnings for the owner. */
-async function apply(
-  db: Database,
-  deps: IcalDeps,
-  feed: ListingIcalFeedRow,
-  listing: ListingRow,
-  events: FeedEvent[],
-  counts: Counts,
-  actor: SyncActor,
-  now: Date,
-): Promise<string[]> {
-  const portalId = feed.portal_id;
-  const locks = await listLocksOfListing(db, portalId, listing.id);
-  const today = todayOn(locks, now);
-  const horizon = addDaysToDate(today, HORIZON_DAYS);
-  const warnings: string[] = [];
-  const relevant = events.filter((e) => e.endDate >= today && e.startDate <= horizon);
-  const reservations = relevant.filter((e) => e.kind === 'reservation' && !e.cancelled);
-  const blockEvents = relevant.filter((e) => e.kind === 'block' && !e.cancelled);
-  const liveUids = new Set(reservations.map((e) => e.uid));
-  const audit = (trx: Database, action: string, stayId: string, after: object, before?: object) =>
-    appendAuditEntry(trx, portalId, {
-      actorUserId: actor.userId,
-      action,
-      entityType: 'stay',
-      entityId: stayId,
-      before,
-      after: { feed: feed.name, ...after },
-      ip: actor.ip,
-    });
-  const existing = new Map(
-    (await listFeedStays(db, portalId, feed.id)).map((s) => [s.external_ref ?? '', s]),
-  );
-  const touched: string[] = [];
-
-  for (const event of reservations) {
-    const guestName = guestNameOf(event.summary, feed.name);
-    const note = event.description.slice(0, 1000);
-    const current = existing.get(event.uid);
-    if (
-      current &&
-      (current.state === 'declined' || (current.state === 'cancelled' && Number(current.ical_gone) === 0))
-    ) {
-      // The owner turned it down or cancelled it here: their word stands.
-      continue;
-    }
-    const datesChanged =
-      current !== undefined && (current.start_date !== event.startDate || current.end_date !== event.endDate);
-    const needsApproval =
-      !current || current.state !== 'approved' || datesChanged || Number(current.ical_gone) === 1;
-    if (current && !needsApproval) {
-      if (current.guest_name !== guestName || current.note !== note) {
-        await changeAccess(db, async (trx, touch) => {
-          await updateStay(trx, portalId, current.id, { guest_name: guestName, note });
-          const stay = (await findStay(trx, portalId, listing.id, current.id))!;
-          await reconcileStayAccess(trx, touch, await loadStayFacts(trx, stay), now);
-        });
-      }
-      continue;
-    }
-    const stayId = current?.id ?? crypto.randomUUID();
-    /** The reservation as a new stay: a request, approved below when its locks can take it. */
-    const importedStay = (at: string): Insertable<StaysTable> => ({
-      id: stayId,
-      portal_id: portalId,
-      listing_id: listing.id,
-      guest_name: guestName,
-      guest_email: '',
-      guest_phone: null,
-      note,
-      start_date: event.startDate,
-      end_date: event.endDate,
-      check_in_time: null,
-      check_out_time: null,
-      state: 'requested',
-      source: 'ical',
-      external_ref: event.uid,
-      ical_feed_id: feed.id,
-      reason: null,
-      guest_user_id: null,
-      access_changed_at: null,
-      guest_mailed_at: null,
-      decided_at: null,
-      decided_by: null,
-      created_at: at,
-      updated_at: at,
-    });
-    try {
-      await changeAccess(db, async (trx, touch) => {
-        const at = nowIso();
-        if (!current) {
-          await insertStay(trx, importedStay(at));
-        } else {
-          await updateStay(trx, portalId, stayId, {
-            guest_name: guestName,
-            note,
-            ical_gone: 0,
-            reason: null,
-            // A cancelled reservation the feed lists again is a request once more, approved below.
-            ...(current.state === 'cancelled' && { state: 'requested' }),
-          });
-        }
-        const stay = (await findStay(trx, portalId, listing.id, stayId))!;
-        const wanted: StayRow = { ...stay, start_date: event.startDate, end_date: event.endDate };
-        const approved = await approveIn(trx, touch, wanted, listing, null, now, { imported: true });
-        if (!current) {
-          await audit(trx, 'stay.import.add', stayId, {
-            guestName,
-            startDate: approved.start_date,
-            endDate: approved.end_date,
-          });
-        } else {
-          await audit(
-            trx,
-            'stay.import.change',
-            stayId,
-            { startDate: approved.start_date, endDate: approved.end_date, state: approved.state },
-            { startDate: current.start_date, endDate: current.end_date, state: current.state },
-          );
-        }
-      });
-      if (current) counts.changed++;
-      else counts.added++;
-      touched.push(stayId);
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status !== 409) throw error;
-      // A full lock, or a listing without locks: the reservation is kept as a request for the owner.
-      await db.transaction().execute(async (trx) => {
-        const at = nowIso();
-        if (!current) {
-          await insertStay(trx, importedStay(at));
-          await audit(trx, 'stay.import.add', stayId, {
-            guestName,
-            startDate: event.startDate,
-            endDate: event.endDate,
-            state: 'requested',
-            why: error.message,
-          });
-          counts.added++;
-        }
-      });
-      warnings.push(`${guestName} (${event.startDate} to ${event.endDate}) waits for you: ${error.message}`);
-      touched.push(stayId);
-    }
-  }
-
-  // Reservations the feed no longer lists, or lists as cancelled: cancelled, at once on the locks.
-  // Stays that have ended are history and are left as they are.
-  for (const stay of existing.values()) {
-    if (liveUids.has(stay.external_ref ?? '')) continue;
-    if (stay.end_date < today) continue;
-    if (stay.state !== 'approved' && stay.state !== 'requested') continue;
-    const cancelledThere = events.some((e) => e.uid === stay.external_ref && e.cancelled);
-    const reason = cancelledThere ? `Cancelled on ${feed.name}` : `No longer on the ${feed.name} calendar`;
-    await changeAccess(db, async (trx, touch) => {
-      await updateStay(trx, portalId, stay.id, {
-        state: stay.state === 'approved' ? 'cancelled' : 'declined',
-        reason,
-        ical_gone: 1,
-      });
-      const fresh = (await findStay(trx, portalId, listing.id, stay.id))!;
-      await reconcileStayAccess(trx, touch, await loadStayFacts(trx, fresh), now);
-      await audit(trx, 'stay.import.cancel', stay.id, { state: fresh.state, reason }, { state: stay.state });
-    });
-    counts.cancelled++;
-    touched.push(stay.id);
-  }
-
-  // Blocks: the feed's nights marked not available, kept in step with it.
-  await db.transaction().execute(async (trx) => {
-    const blocks = new Map(
-      (await listFeedBlocks(trx, portalId, feed.id)).map((b) => [b.external_ref ?? '', b]),
-    );
-    const wanted = new Set<string>();
-    for (const event of blockEvents) {
-      wanted.add(event.uid);
-      const block = blocks.get(event.uid);
-      const note = event.summary.slice(0, 200);
-      if (!block) {
-        await insertBlock(trx, {
-          id: crypto.randomUUID(),
-          portal_id: portalId,
-          listing_id: listing.id,
-          start_date: event.startDate,
-          end_date: event.endDate,
-          note,
-          source: 'ical',
-          ical_feed_id: feed.id,
-          external_ref: event.uid,
-          created_by: null,
-          created_at: nowIso(),
-        });
-      } else if (
-        block.start_date !== event.startDate ||
-        block.end_date !== event.endDate ||
-        block.note !== note
-      ) {
-        await updateBlockDates(trx, portalId, block.id, {
-          start_date: event.startDate,
-          end_date: event.endDate,
-          note,
-        });
-      }
-    }
-    for (const [uid, block] of blocks) if (!wanted.has(uid)) await deleteBlock(trx, portalId, block.id);
-    counts.blocks = wanted.size;
-  });
-
-  // Flags: a new or changed reservation overlapping another booking or an owner's block.
-  if (touched.length > 0) {
-    const stays = await db
-      .selectFrom('stays')
-      .selectAll()
-      .where('portal_id', '=', portalId)
-      .where('listing_id', '=', listing.id)
-      .where('state', '=', 'approved')
-      .where('end_date', '>=', today)
-      .execute();
-    const ownerBlocks = await db
-      .selectFrom('listing_blocks')
-      .selectAll()
-      .where('portal_id', '=', portalId)
-      .where('listing_id', '=', listing.id)
-      .where('source', '=', 'owner')
-      .where('end_date', '>=', today)
-      .execute();
-    for (const id of new Set(touched)) {
-      const stay = stays.find((s) => s.id === id);
-      if (!stay) continue;
-      const other = stays.find((o) => o.id !== id && staysOverlap(nightsOf(o), nightsOf(stay)));
-      const block = ownerBlocks.find((b) => staysOverlap(nightsOf(b), nightsOf(stay)));
-      if (!other && !block) continue;
-      counts.flagged++;
-      warnings.push(
-        `${stay.guest_name} (${stay.start_date} to ${stay.end_date}) overlaps ${
-          other
-            ? `${other.guest_name}'s stay (${other.start_date} to ${other.end_date})`
-            : `nights you blocked (${block!.start_date} to ${block!.end_date})`
-        }: a double booking to sort out`,
-      );
-    }
-    for (const id of new Set(touched)) {
-      const stay = await findStay(db, portalId, listing.id, id);
-      if (stay) deps.stays.announce?.(stay);
-    }
-  }
-  return warnings;
-}
-
 /**
- * POST listing/{id}/ical/feed/{feedId}/sync: reads the feed now, holding it as the periodic
- * import does, so a read already under way on any server is not run twice (409 then).
+ * POST listing/{id}/ical/feed/{feedId}/sync: queues a read of the feed for the import job and
+ * answers the feed at once (`syncing`); the route wakes this server's importer. A read under way is
+ * not queued again (409); one request per feed per `syncNowSeconds` (429 with Retry-After), so
+ * pressing "sync now" can never make the server read and apply feeds back to back.
  */
-export async function syncNow(
+export async function requestSync(
   db: Database,
-  deps: IcalDeps,
+  deps: Pick<IcalDeps, 'syncNowSeconds'>,
   context: ChangeContext,
   listingId: string,
   feedId: string,
   acceptEmpty: boolean,
-  holds: {
-    hold: (feedId: string, now: Date) => Promise<ListingIcalFeedRow | null>;
-    release: (feedId: string) => Promise<void>;
-  },
-): Promise<IcalSyncResult> {
+): Promise<IcalFeed> {
   await requireListing(db, context.portalId, listingId);
   const feed = await requireFeed(db, context.portalId, listingId, feedId);
   const now = new Date();
-  const held = await holds.hold(feed.id, now);
-  if (!held) throw AppError.conflict('This calendar is being read right now; look again in a moment');
-  try {
-    return await syncFeed(db, deps, held, {
-      acceptEmpty,
-      actor: { userId: context.actorUserId, ip: context.ip },
-      now,
-    });
-  } finally {
-    await holds.release(feed.id);
-  }
+  const at = now.toISOString();
+  const earliest = new Date(now.getTime() - deps.syncNowSeconds * 1000).toISOString();
+  const refuse = (row: ListingIcalFeedRow): never => {
+    const until = toIso(row.syncing_until);
+    if (until && until > at)
+      throw AppError.conflict('This calendar is being read right now; look again in a moment');
+    const last = toIso(row.sync_requested_at);
+    if (last && last > earliest) {
+      throw AppError.rateLimited(deps.syncNowSeconds - (now.getTime() - Date.parse(last)) / 1000);
+    }
+    throw AppError.conflict('This calendar is being read right now; look again in a moment');
+  };
+  if ((toIso(feed.syncing_until) ?? '') > at || (toIso(feed.sync_requested_at) ?? '') > earliest)
+    refuse(feed);
+  // One conditional update: two requests at once (on any servers) queue one read.
+  const [queued] = await db
+    .updateTable('listing_ical_feeds')
+    .set({
+      next_fetch_at: at,
+      sync_requested_at: at,
+      sync_requested_by: context.actorUserId,
+      sync_requested_ip: context.ip,
+      sync_accept_empty: acceptEmpty ? 1 : 0,
+      updated_at: at,
+    })
+    .where('portal_id', '=', context.portalId)
+    .where('id', '=', feed.id)
+    .where((eb) => eb.or([eb('syncing_until', 'is', null), eb('syncing_until', '<=', at)]))
+    .where((eb) => eb.or([eb('sync_requested_at', 'is', null), eb('sync_requested_at', '<=', earliest)]))
+    .returningAll()
+    .execute();
+  if (!queued) refuse(await requireFeed(db, context.portalId, listingId, feedId));
+  const [presented] = await presentFeeds(db, context.portalId, listingId, [queued!]);
+  return presented!;
 }

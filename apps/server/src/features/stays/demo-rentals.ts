@@ -206,7 +206,7 @@ async function seedDemoCalendar(
 ): Promise<void> {
   const { context } = demo;
   const plan = demo.calendar!;
-  const feed = await createFeed(db, context, listingId, {
+  const feed = await createFeed(db, icalDeps, context, listingId, {
     name: plan.feed.name,
     url: plan.feed.url,
     mode: 'auto',

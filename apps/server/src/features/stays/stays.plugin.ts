@@ -76,6 +76,7 @@ export function registerRental(app: FastifyInstance, config: Config, limits: Rat
       allowPrivateHosts: config.ICAL_ALLOW_PRIVATE_HOSTS,
     },
     syncMinutes: config.ICAL_SYNC_MINUTES,
+    syncNowSeconds: config.ICAL_SYNC_NOW_SECONDS,
     alertsLink: `${publicUrlOf(config)}/app/notificationAndAlert`,
   };
   const importer = new IcalImporter(app.db, app.log.child({ feature: 'ical' }), icalDeps);

@@ -1,7 +1,6 @@
 import {
   calendarChangeSchema,
   icalFeedSchema,
-  icalSyncResultSchema,
   listingCalendarSchema,
   listingIcalSchema,
   type CalendarAction,
@@ -34,11 +33,19 @@ export function useCalendarAction(listingId: string) {
   });
 }
 
-/** GET listing/{id}/ical: the export feed's address and the imported calendars. */
+/** While a read runs in the background, the feeds are read again this often. */
+const SYNCING_REFRESH_MS = 2000;
+
+/**
+ * GET listing/{id}/ical: the export feed's address and the imported calendars; read again every
+ * two seconds while one of them is being read (reads run in the server's background job).
+ */
 export function useListingIcal(listingId: string) {
   return useQuery({
     queryKey: listingKeys.ical(listingId),
     queryFn: async () => listingIcalSchema.parse(await api.get<unknown>(icalPath(listingId))),
+    refetchInterval: (query) =>
+      query.state.data?.feeds.some((feed) => feed.syncing) ? SYNCING_REFRESH_MS : false,
   });
 }
 
@@ -72,12 +79,15 @@ export function useRemoveFeed(listingId: string) {
   });
 }
 
-/** POST listing/{id}/ical/feed/{feedId}/sync: read it now (acceptEmpty: apply an empty calendar). */
+/**
+ * POST listing/{id}/ical/feed/{feedId}/sync: queues a read (acceptEmpty: apply an empty calendar);
+ * the server answers at once with the feed `syncing`, and the feed shows the outcome when it ends.
+ */
 export function useSyncFeed(listingId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ feedId, acceptEmpty = false }: { feedId: string; acceptEmpty?: boolean }) =>
-      icalSyncResultSchema.parse(
+      icalFeedSchema.parse(
         await api.post<unknown>(`${icalPath(listingId)}/feed/${encodeURIComponent(feedId)}/sync`, {
           acceptEmpty,
         }),

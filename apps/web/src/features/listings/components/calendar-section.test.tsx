@@ -107,6 +107,17 @@ const ical: ListingIcal = {
       lastErrorAt: '2031-01-01T00:00:00.000Z',
       lastWarning: null,
       nextFetchAt: null,
+      syncing: false,
+      lastResult: {
+        at: '2031-01-01T00:00:00.000Z',
+        ok: false,
+        notModified: false,
+        added: 0,
+        changed: 0,
+        cancelled: 0,
+        flagged: 0,
+        blocks: 0,
+      },
       createdAt: '2031-01-01T00:00:00.000Z',
     },
   ],
@@ -128,16 +139,8 @@ function setup() {
     },
     'POST listing/listing-1/ical/feed/feed-1/sync': (call) => {
       posted.push(call);
-      return json({
-        feed: { ...ical.feeds[0]!, lastError: null, events: 0 },
-        ok: true,
-        notModified: false,
-        added: 0,
-        changed: 0,
-        cancelled: 1,
-        flagged: 0,
-        blocks: 0,
-      });
+      // Queued: the server reads it in the background and answers the feed at once.
+      return json({ ...ical.feeds[0]!, syncing: true }, 202);
     },
   });
   return { ...view, posted };

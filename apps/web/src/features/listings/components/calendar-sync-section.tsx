@@ -1,4 +1,10 @@
-import { ICAL_FEED_MODES, icalFeedInputSchema, type IcalFeed, type IcalFeedMode } from '@latchkey/shared';
+import {
+  ICAL_FEED_MODES,
+  icalFeedInputSchema,
+  type IcalFeed,
+  type IcalFeedMode,
+  type IcalSyncOutcome,
+} from '@latchkey/shared';
 import {
   Alert,
   Badge,
@@ -37,6 +43,13 @@ const MODE_WORDS: Record<IcalFeedMode, string> = {
   reservations: 'every event is a reservation with a code',
   blocks: 'every event only blocks nights',
 };
+
+/** What the last read did, in words. */
+function lastReadWords(result: IcalSyncOutcome): string {
+  if (result.notModified) return 'Last read: nothing changed since the read before.';
+  const flagged = result.flagged > 0 ? `; ${result.flagged} double booking(s) to sort out` : '';
+  return `Last read: ${result.added} new, ${result.changed} changed, ${result.cancelled} cancelled, ${result.blocks} blocked stretch(es)${flagged}.`;
+}
 
 /** "just now" rather than "now" after "read". */
 const since = (iso: string) => {
@@ -136,23 +149,13 @@ function FeedCard({ listingId, feed }: { listingId: string; feed: IcalFeed }) {
     sync.mutate(
       { feedId: feed._id, acceptEmpty },
       {
-        onSuccess: (result) => {
-          if (!result.ok) {
-            notifications.show({
-              color: 'red',
-              title: `${feed.name} could not be read`,
-              message: result.feed.lastError ?? '',
-            });
-            return;
-          }
+        onSuccess: () =>
           notifications.show({
             color: 'teal',
-            title: `${feed.name} read`,
-            message: result.notModified
-              ? 'Nothing changed since the last read.'
-              : `${result.added} new, ${result.changed} changed, ${result.cancelled} cancelled, ${result.blocks} blocked stretch(es)${result.flagged > 0 ? `; ${result.flagged} double booking(s) to sort out` : ''}.`,
-          });
-        },
+            title: `Reading ${feed.name}`,
+            message:
+              'The calendar is being read in the background; this card shows what changed when it is done.',
+          }),
         onError: (error) =>
           notifications.show({
             color: 'red',
@@ -185,7 +188,7 @@ function FeedCard({ listingId, feed }: { listingId: string; feed: IcalFeed }) {
             <Button
               size="xs"
               variant="default"
-              loading={sync.isPending}
+              loading={sync.isPending || feed.syncing}
               onClick={() => run()}
               leftSection={<IconRefresh size={14} aria-hidden="true" />}
             >
@@ -211,6 +214,17 @@ function FeedCard({ listingId, feed }: { listingId: string; feed: IcalFeed }) {
           {feed.events} event{feed.events === 1 ? '' : 's'} · {feed.stays} current stay
           {feed.stays === 1 ? '' : 's'} · {MODE_WORDS[feed.mode]}
         </Text>
+        {feed.syncing ? (
+          <Text size="sm" c="dimmed" role="status">
+            Being read now…
+          </Text>
+        ) : (
+          feed.lastResult?.ok && (
+            <Text size="sm" c="dimmed">
+              {lastReadWords(feed.lastResult)}
+            </Text>
+          )
+        )}
         {feed.lastError && (
           <Alert
             color="red"
