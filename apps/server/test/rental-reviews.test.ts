@@ -159,9 +159,13 @@ describe('a guest reviews their stay', () => {
       token: owner.token,
       payload: { action: 'cancel' },
     });
-    const view: ReviewInvitation = (await invitation(tokenOf(cancelled._id))).json();
+    // Cancelling revoked the stay's links (issue 16): its review link opens nothing any more.
+    expect((await invitation(tokenOf(cancelled._id))).statusCode).toBe(404);
+    expect((await submit(tokenOf(cancelled._id), { rating: 1 })).statusCode).toBe(404);
+    const current = t.app.rental.deps.tokens.sign('review', cancelled._id, 2);
+    const view: ReviewInvitation = (await invitation(current)).json();
     expect(view).toMatchObject({ open: false, reason: 'This stay was cancelled' });
-    expect((await submit(tokenOf(cancelled._id), { rating: 1 })).statusCode).toBe(409);
+    expect((await submit(current, { rating: 1 })).statusCode).toBe(409);
   });
 
   it('closes 30 days after check-out', async () => {
