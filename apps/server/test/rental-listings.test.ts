@@ -232,7 +232,7 @@ describe('images', () => {
     const served = await t.request({ method: 'GET', url: added.json().url });
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/webp');
-    expect(served.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(served.headers['cache-control']).toBe('public, max-age=86400');
     const meta = await sharp(served.rawPayload).metadata();
     expect(meta).toMatchObject({ format: 'webp', width: 1600 });
     expect(meta.exif).toBeUndefined();

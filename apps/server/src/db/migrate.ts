@@ -23,6 +23,7 @@ import * as trigramIndexUpkeep from './migrations/2026-11-26-0022-trigram-index-
 import * as authEpoch from './migrations/2026-11-26-0023-auth-epoch';
 import * as liveLocksIndex from './migrations/2026-11-26-0024-live-locks-index';
 import * as rentalCalendarsReviews from './migrations/2026-11-26-0025-rental-calendars-reviews';
+import * as resellerMadeMemberships from './migrations/2026-11-27-0028-reseller-made-memberships';
 import * as icalSyncRequests from './migrations/2026-11-27-0027-ical-sync-requests';
 import * as accountOffers from './migrations/2026-11-27-0026-account-offers';
 import * as orderHolds from './migrations/2026-11-27-0027-order-holds';
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-0023-auth-epoch': authEpoch,
   '2026-11-26-0024-live-locks-index': liveLocksIndex,
   '2026-11-26-0025-rental-calendars-reviews': rentalCalendarsReviews,
+  '2026-11-27-0028-reseller-made-memberships': resellerMadeMemberships,
   '2026-11-27-0027-ical-sync-requests': icalSyncRequests,
   '2026-11-27-0026-account-offers': accountOffers,
   '2026-11-27-0027-order-holds': orderHolds,

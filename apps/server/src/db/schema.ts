@@ -71,6 +71,11 @@ export interface MembershipsTable {
   /** The portal's own name for the person (its label); null follows their account's name. */
   first_name: ColumnType<string | null, string | null | undefined, string | null>;
   last_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * The reseller that added this membership while acting in the portal (the portal override);
+   * it ends with the reseller's link or its leave to act. Null: added by the portal's own people.
+   */
+  acting_reseller_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -85,14 +85,18 @@ export interface ChangeContext {
   portalId: string;
   actorUserId: string;
   ip: string;
+  /** The reseller the actor acts through in this portal (ActingPortal.viaResellerId), if so. */
+  viaResellerId?: string;
 }
 
 /** The change context of a portal request, for services that write the admin change log. */
 export function changeContext(request: FastifyRequest): ChangeContext {
+  const acting = actingPortal(request);
   return {
-    portalId: actingPortal(request).portal.id,
+    portalId: acting.portal.id,
     actorUserId: signedIn(request).user.id,
     ip: request.ip,
+    ...(acting.viaResellerId && { viaResellerId: acting.viaResellerId }),
   };
 }
 

@@ -12,6 +12,8 @@ export interface ActingPortal {
   role: PortalRole;
   /** A superAdmin acting in a portal they are not a member of. */
   viaPlatformRole: boolean;
+  /** The reseller through which the person acts here (its customer's leave), when that is how. */
+  viaResellerId?: string;
 }
 
 /** The person behind a request's token, their portals and where the request acts. */

@@ -120,6 +120,8 @@ export async function invitePerson(
       // sees nothing of their account but the address it typed.
       first_name: input.firstName,
       last_name: input.lastName,
+      // Added by a reseller acting here: it ends with the reseller's link (reseller-memberships.ts).
+      acting_reseller_id: context.viaResellerId ?? null,
       created_at: now,
       updated_at: now,
     });

@@ -8,6 +8,7 @@ import type {
   ListingAccessListsTable,
   ListingRow,
   ListingsTable,
+  UserImageRow,
   UserImagesTable,
 } from '../../db/schema';
 import { memberNameColumn } from '../portals/memberships.repository';
@@ -328,6 +329,45 @@ export function findImage(db: Database, portalId: string, imageId: string) {
     .where('portal_id', '=', portalId)
     .where('id', '=', imageId)
     .executeTakeFirst();
+}
+
+/**
+ * Whether an image is still shown anywhere: a listing's while the listing is not deleted; a lock's
+ * arrival picture while the lock is not deleted and, once it is on listings, while one of them is
+ * not (a lock on no listing yet keeps them: its admins are writing its arrival instructions).
+ */
+export async function imageOwnerLive(
+  db: Database,
+  image: Pick<UserImageRow, 'portal_id' | 'owner_type' | 'owner_id'>,
+): Promise<boolean> {
+  if (image.owner_type === 'listing') {
+    const listing = await db
+      .selectFrom('listings')
+      .select('id')
+      .where('portal_id', '=', image.portal_id)
+      .where('id', '=', image.owner_id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return listing !== undefined;
+  }
+  const lock = await db
+    .selectFrom('devices')
+    .select('id')
+    .where('portal_id', '=', image.portal_id)
+    .where('id', '=', image.owner_id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!lock) return false;
+  const listings = await db
+    .selectFrom('listing_locks as ll')
+    .innerJoin('listings as l', (j) =>
+      j.onRef('l.id', '=', 'll.listing_id').onRef('l.portal_id', '=', 'll.portal_id'),
+    )
+    .select(['l.deleted_at'])
+    .where('ll.portal_id', '=', image.portal_id)
+    .where('ll.device_id', '=', image.owner_id)
+    .execute();
+  return listings.length === 0 || listings.some((l) => l.deleted_at === null);
 }
 
 export async function countImagesOf(

@@ -427,10 +427,11 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { portalId, imageId, size } = request.params;
       const image = await readImage(app.db, app.rental.images, portalId, imageId, size);
-      // An image's bytes never change under its id.
+      // An image's bytes never change under its id, but it stops being served when its listing is
+      // deleted: kept by browsers and shared caches for a day, not a year.
       return (
         reply
-          .header('cache-control', 'public, max-age=31536000, immutable')
+          .header('cache-control', 'public, max-age=86400')
           .type(image.contentType)
           // Bytes go out as they are; the schema (a string) only documents the answer.
           .send(image.bytes as unknown as string)

@@ -45,6 +45,7 @@ import {
   findCategory,
   findCategoryByName,
   findImage,
+  imageOwnerLive,
   findListing,
   insertAccessListEntry,
   insertCategory,
@@ -731,7 +732,8 @@ export async function readImage(
   size: ImageSize,
 ) {
   const image = await findImage(db, portalId, imageId);
-  if (!image) throw AppError.notFound('Image');
+  // A deleted listing's pictures (and its locks' arrival pictures) are no longer anyone's to see.
+  if (!image || !(await imageOwnerLive(db, image))) throw AppError.notFound('Image');
   const stored = await store.get(imageKey(imageId, size));
   if (!stored) throw AppError.notFound('Image');
   return stored;

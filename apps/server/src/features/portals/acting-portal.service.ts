@@ -7,6 +7,19 @@ import { resellerMayAct } from '../resellers/resellers.repository';
 import { findPortalById } from './portals.repository';
 
 /**
+ * Acting through a membership. One a reseller added while acting (reseller-memberships.ts) still
+ * acts for that reseller: whatever it adds in turn ends with the reseller's leave too.
+ */
+function throughMembership(membership: MembershipWithPortal): ActingPortal {
+  return {
+    portal: membership.portal,
+    role: membership.role,
+    viaPlatformRole: false,
+    ...(membership.acting_reseller_id && { viaResellerId: membership.acting_reseller_id }),
+  };
+}
+
+/**
  * Where a person may act: an active membership, any portal for platform staff, or a customer's
  * portal for its reseller where the customer allows it.
  */
@@ -17,16 +30,17 @@ export async function actingPortalFor(
   portalId: string,
 ): Promise<ActingPortal | null> {
   const membership = memberships.find((m) => m.portal.id === portalId && m.status === 'active');
-  if (membership) return { portal: membership.portal, role: membership.role, viaPlatformRole: false };
+  if (membership) return throughMembership(membership);
   if (user.platform_role === 'superAdmin') {
     const portal = await findPortalById(db, portalId);
     if (portal) return { portal, role: 'admin', viaPlatformRole: true };
   }
   // A reseller acts as an admin in a customer's portal while the portal is linked to it and its
   // owner allows it (billing page); unlinking or refusing ends that from the next request on.
-  if (await resellerMayAct(db, user.id, portalId)) {
+  const resellerId = await resellerMayAct(db, user.id, portalId);
+  if (resellerId) {
     const portal = await findPortalById(db, portalId);
-    if (portal) return { portal, role: 'admin', viaPlatformRole: false };
+    if (portal) return { portal, role: 'admin', viaPlatformRole: false, viaResellerId: resellerId };
   }
   return null;
 }
@@ -49,6 +63,6 @@ export async function resolveActingPortal(
     return { acting, memberships };
   }
   const first = memberships.find((m) => m.status === 'active');
-  const acting = first ? { portal: first.portal, role: first.role, viaPlatformRole: false } : null;
+  const acting = first ? throughMembership(first) : null;
   return { acting, memberships };
 }

@@ -7,20 +7,27 @@ import { isPostgres, sqliteTrigramQuery } from '../../db/search';
 import type { MembershipRow, NewMembershipRow, PortalRow } from '../../db/schema';
 
 /** A person's membership together with the portal it is in. */
-export type MembershipWithPortal = Pick<MembershipRow, 'role' | 'status'> & { portal: PortalRow };
+export type MembershipWithPortal = Pick<MembershipRow, 'role' | 'status' | 'acting_reseller_id'> & {
+  portal: PortalRow;
+};
 
 /** Every portal a person belongs to (any status), their own portal first, then oldest first. */
 export async function listMembershipsOfUser(db: Database, userId: string): Promise<MembershipWithPortal[]> {
   const rows = await db
     .selectFrom('memberships as m')
     .innerJoin('portals as p', 'p.id', 'm.portal_id')
-    .select(['m.role', 'm.status'])
+    .select(['m.role', 'm.status', 'm.acting_reseller_id'])
     .selectAll('p')
     .where('m.user_id', '=', userId)
     .orderBy(sql`case when p.owner_user_id = ${userId} then 0 else 1 end`)
     .orderBy('m.created_at')
     .execute();
-  return rows.map(({ role, status, ...portal }) => ({ role, status, portal }));
+  return rows.map(({ role, status, acting_reseller_id, ...portal }) => ({
+    role,
+    status,
+    acting_reseller_id,
+    portal,
+  }));
 }
 
 /**

@@ -195,8 +195,7 @@ async function guestStays(db: Database, deps: StayDeps, userId: string, now: Dat
   );
   return stays.map((stay) => {
     const timeZone = zoneOf.get(stay.listing_id) ?? 'UTC';
-    const today = localWallTime(now, timeZone).date;
-    const window = reviewWindow(stay, today);
+    const window = reviewWindow(stay, { check_out_time: stay.listing_check_out }, timeZone, now);
     return {
       _id: stay.id,
       listingTitle: stay.listing_title,

@@ -76,18 +76,21 @@ export async function setLinkActing(
     .execute();
 }
 
-/** Whether a reseller owned by this person may act in the portal now (linked and allowed). */
-export async function resellerMayAct(db: Database, userId: string, portalId: string): Promise<boolean> {
+/**
+ * The reseller owned by this person if it may act in the portal now (linked and allowed), by id;
+ * null otherwise.
+ */
+export async function resellerMayAct(db: Database, userId: string, portalId: string): Promise<string | null> {
   const row = await db
     .selectFrom('reseller_links as l')
     .innerJoin('resellers as r', 'r.id', 'l.reseller_id')
-    .select('l.id')
+    .select('l.reseller_id')
     .where('l.portal_id', '=', portalId)
     .where('l.unlinked_at', 'is', null)
     .where('l.allow_acting', '=', 1)
     .where('r.owner_user_id', '=', userId)
     .executeTakeFirst();
-  return row !== undefined;
+  return row?.reseller_id ?? null;
 }
 
 /** The portals linked to a reseller now, with their names and owners' addresses. */

@@ -17,6 +17,7 @@ import { nowIso, toIso } from '../../db/mappers';
 import type { ResellerRow, UserRow } from '../../db/schema';
 import type { ChangeContext } from '../../http/access';
 import { AppError } from '../../http/errors';
+import { changeAccess } from '../access/touched-locks';
 import { insertDefaultAlertRules } from '../alerts/alerts.repository';
 import { appendAuditEntry, recordChange } from '../audit/audit.repository';
 import { issueAccountToken } from '../auth/account-tokens.repository';
@@ -42,6 +43,7 @@ import {
   listResellerBills,
   setLinkActing,
 } from './resellers.repository';
+import { endResellerMadeMemberships } from './reseller-memberships';
 
 // Resellers (issue 13 item 5). A reseller account belongs to one person. Its customers are the
 // portals linked to it (it created them, or their owner linked them by the reseller's code); it
@@ -348,16 +350,22 @@ async function requireCurrentLink(db: Database, portalId: string) {
   return link;
 }
 
-/** POST portal/reseller/acting (the owner): lets the reseller act in the portal, or stops it. */
+/**
+ * POST portal/reseller/acting (the owner): lets the reseller act in the portal, or stops it; stopping
+ * it ends the memberships it added while acting (reseller-memberships.ts).
+ */
 export async function setResellerActing(
   db: Database,
   context: ChangeContext,
   allowActing: boolean,
 ): Promise<PortalReseller> {
-  return db.transaction().execute(async (trx) => {
+  return changeAccess(db, async (trx, touch) => {
     requireOwner((await findPortalById(trx, context.portalId))!, context.actorUserId);
     const link = await requireCurrentLink(trx, context.portalId);
     await setLinkActing(trx, context.portalId, link.id, allowActing);
+    if (!allowActing) {
+      await endResellerMadeMemberships(trx, touch, context, link.reseller_id, 'acting stopped');
+    }
     await recordChange(trx, context, {
       action: 'reseller.acting',
       entityType: 'reseller_link',
@@ -369,12 +377,16 @@ export async function setResellerActing(
   });
 }
 
-/** DELETE portal/reseller (the owner): ends the link; the reseller keeps the months it had. */
+/**
+ * DELETE portal/reseller (the owner): ends the link, and the memberships the reseller added while
+ * acting (reseller-memberships.ts); the reseller keeps the months it had.
+ */
 export async function unlinkReseller(db: Database, context: ChangeContext): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await changeAccess(db, async (trx, touch) => {
     requireOwner((await findPortalById(trx, context.portalId))!, context.actorUserId);
     const link = await requireCurrentLink(trx, context.portalId);
     await endLink(trx, context.portalId, link.id, nowIso());
+    await endResellerMadeMemberships(trx, touch, context, link.reseller_id, 'unlinked');
     await recordChange(trx, context, {
       action: 'reseller.unlink',
       entityType: 'reseller_link',

@@ -1,4 +1,4 @@
-import { addDaysToDate, localWallTime, zonedInstant } from '@latchkey/shared';
+import { addDaysToDate, zonedInstant } from '@latchkey/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
@@ -80,7 +80,6 @@ export class ReviewMailer {
     const listing = await findListingEvenDeleted(this.db, stay.portal_id, stay.listing_id);
     const locks = await listLocksOfListing(this.db, stay.portal_id, stay.listing_id);
     const timeZone = listingTimeZone(locks);
-    const today = localWallTime(now, timeZone).date;
     const skip = () =>
       this.db
         .updateTable('stays')
@@ -95,7 +94,7 @@ export class ReviewMailer {
     }
     const checkOut = zonedInstant(stay.end_date, stayTimes(stay, listing).checkOutTime, timeZone);
     if (checkOut > now) return false;
-    const window = reviewWindow(stay, today);
+    const window = reviewWindow(stay, listing, timeZone, now);
     if (!window.open) {
       // Over for longer than reviews are taken (a server that was off): no late invitation.
       await skip();

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import {
-  localWallTime,
   type PublicReviews,
   type Review,
   type ReviewInput,
@@ -85,7 +84,7 @@ export async function getReviewInvitation(
 ): Promise<ReviewInvitation> {
   const { stay, listing, timeZone } = await openReviewToken(db, deps, token);
   const review = await findReviewOfStay(db, stay.portal_id, stay.id);
-  const window = reviewWindow(stay, localWallTime(now, timeZone).date);
+  const window = reviewWindow(stay, listing, timeZone, now);
   return {
     listingTitle: listing.title,
     guestName: firstNameOf(stay.guest_name),
@@ -124,7 +123,7 @@ export async function submitReview(
   now = new Date(),
 ): Promise<ReviewInvitation> {
   const { stay, listing, timeZone } = await openReviewToken(db, deps, token);
-  const window = reviewWindow(stay, localWallTime(now, timeZone).date);
+  const window = reviewWindow(stay, listing, timeZone, now);
   if (!window.open) throw AppError.conflict(window.reason ?? 'Reviews are closed for this stay');
   if (listing.deleted_at !== null) throw AppError.conflict('This listing is no longer offered');
   const id = crypto.randomUUID();
