@@ -12,6 +12,7 @@ import {
   isWellFormedText,
   lineText,
   multilineText,
+  passwordText,
   searchTextSchema,
 } from './safe-input';
 
@@ -49,6 +50,16 @@ describe('text', () => {
     expect(isWellFormedText('🔑')).toBe(true);
     expect(isWellFormedText('\ud83d\udd11'.slice(0, 1))).toBe(false);
     expect(isWellFormedText('\udd11\ud83d')).toBe(false);
+  });
+
+  it('keeps a password as typed, but for NUL and lone surrogates', () => {
+    const password = passwordText();
+    expect(password.parse('  tab\there  ')).toBe('  tab\there  ');
+    expect(ok(password, 'pass\u0000word')).toBe(false);
+    // Both would reach the hasher as U+FFFD: two passwords that hash alike.
+    expect(ok(password, 'pass\ud800word')).toBe(false);
+    expect(ok(password, 'pass\udbffword')).toBe(false);
+    expect(ok(password, 'emoji \ud83d\udd11 key')).toBe(true);
   });
 
   it('refuses poison in search and filter values', () => {
