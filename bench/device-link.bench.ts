@@ -14,7 +14,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import WebSocket from 'ws';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
-import { createAccount } from '../apps/server/src/features/auth/account.service';
+import { createDemoAccount } from '../apps/server/src/features/auth/accounts';
 import { issueSessionToken } from '../apps/server/src/features/auth/session.service';
 import { createDevice } from '../apps/server/src/features/devices/devices.service';
 import { findPortalOwnedBy } from '../apps/server/src/features/portals/portals.repository';
@@ -96,17 +96,13 @@ async function main() {
   );
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
-    const owner = await createAccount(
-      app.db,
-      {
-        email: 'bench@example.com',
-        password: 'a sturdy passphrase',
-        firstName: 'Bench',
-        lastName: 'Owner',
-        portalName: 'Bench',
-      },
-      { emailVerified: true },
-    );
+    const owner = await createDemoAccount(app.db, {
+      email: 'bench@example.com',
+      password: 'a sturdy passphrase',
+      firstName: 'Bench',
+      lastName: 'Owner',
+      portalName: 'Bench',
+    });
     const portalId = (await findPortalOwnedBy(app.db, owner.id))!.id;
     const context = { portalId, actorUserId: owner.id, ip: '127.0.0.1' };
     const { token } = await issueSessionToken(app.secrets.jwtKey, owner, 1);

@@ -35,7 +35,7 @@ import { loadConfig } from '../apps/server/src/config';
 import type { Database } from '../apps/server/src/db/database';
 import { grantDirectAccess, revokeDirectAccess } from '../apps/server/src/features/access/access.service';
 import { changeAccess } from '../apps/server/src/features/access/touched-locks';
-import { createAccount } from '../apps/server/src/features/auth/account.service';
+import { createDemoAccount } from '../apps/server/src/features/auth/accounts';
 import { setAccessCode } from '../apps/server/src/features/credentials/access-code.service';
 import { hashDeviceSecret } from '../apps/server/src/features/devices/devices.service';
 import { createGroup } from '../apps/server/src/features/groups/groups.service';
@@ -260,30 +260,22 @@ async function insertLocks(db: Database, portalId: string, count: number, prefix
 
 /** A portal of `size` locks with a person in a group with all of them, and a second person. */
 async function makePortal(db: Database, name: string, size: number) {
-  const owner = await createAccount(
-    db,
-    {
-      email: `${name}-${crypto.randomUUID().slice(0, 6)}@example.com`,
-      password: 'a sturdy passphrase',
-      firstName: 'Bench',
-      lastName: name,
-      portalName: name,
-    },
-    { emailVerified: true },
-  );
+  const owner = await createDemoAccount(db, {
+    email: `${name}-${crypto.randomUUID().slice(0, 6)}@example.com`,
+    password: 'a sturdy passphrase',
+    firstName: 'Bench',
+    lastName: name,
+    portalName: name,
+  });
   const portalId = (await findPortalOwnedBy(db, owner.id))!.id;
   const context = { portalId, actorUserId: owner.id, ip: '127.0.0.1' };
   const person = async () => {
-    const member = await createAccount(
-      db,
-      {
-        email: `m-${crypto.randomUUID().slice(0, 8)}@example.com`,
-        password: 'a sturdy passphrase',
-        firstName: 'Member',
-        lastName: name,
-      },
-      { emailVerified: true },
-    );
+    const member = await createDemoAccount(db, {
+      email: `m-${crypto.randomUUID().slice(0, 8)}@example.com`,
+      password: 'a sturdy passphrase',
+      firstName: 'Member',
+      lastName: name,
+    });
     const now = new Date().toISOString();
     await insertMembership(db, {
       portal_id: portalId,

@@ -32,7 +32,7 @@ import { Aedes } from 'aedes';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
-import { createAccount } from '../apps/server/src/features/auth/account.service';
+import { createDemoAccount } from '../apps/server/src/features/auth/accounts';
 import { issueSessionToken } from '../apps/server/src/features/auth/session.service';
 import { registerCard } from '../apps/server/src/features/credentials/rfid.service';
 import { hashDeviceSecret } from '../apps/server/src/features/devices/devices.service';
@@ -218,17 +218,13 @@ async function endToEnd(fleet: Runner, size: number): Promise<{ results: Measure
   );
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
-    const owner = await createAccount(
-      app.db,
-      {
-        email: 'bench@example.com',
-        password: 'a sturdy passphrase',
-        firstName: 'Bench',
-        lastName: 'Owner',
-        portalName: 'Bench',
-      },
-      { emailVerified: true },
-    );
+    const owner = await createDemoAccount(app.db, {
+      email: 'bench@example.com',
+      password: 'a sturdy passphrase',
+      firstName: 'Bench',
+      lastName: 'Owner',
+      portalName: 'Bench',
+    });
     const portalId = (await findPortalOwnedBy(app.db, owner.id))!.id;
     const context = { portalId, actorUserId: owner.id, ip: '127.0.0.1' };
     const { token } = await issueSessionToken(app.secrets.jwtKey, owner, 1);
