@@ -626,10 +626,30 @@ describe('the guarded fetch', () => {
       '::ffff:127.0.0.1',
       '::ffff:a9fe:a9fe',
       '224.0.0.1',
+      // Issue 16: IPv4-compatible (::/96), IPv4-mapped however spelled (::ffff:0:0/96: the IPv4
+      // address decides), 6to4 (2002::/16), local-use NAT64 (64:ff9b:1::/48), Teredo (2001::/32).
+      '::',
+      '::7f00:1',
+      '::127.0.0.1',
+      '::a00:1',
+      '0:0:0:0:0:ffff:7f00:1',
+      '::ffff:0:a9fe:a9fe',
+      '::ffff:10.0.0.1',
+      '2002:7f00:1::1',
+      '2002:808:808::1',
+      '64:ff9b:1::a00:1',
+      '64:ff9b:1:ffff::1',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
     ]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }
-    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700::1111']) {
+    for (const address of [
+      '93.184.216.34',
+      '8.8.8.8',
+      '2606:4700::1111',
+      '::ffff:8.8.8.8',
+      '::ffff:808:808',
+    ]) {
       expect(isPrivateAddress(address), address).toBe(false);
     }
   });

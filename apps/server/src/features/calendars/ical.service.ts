@@ -441,7 +441,7 @@ export async function applyFeedText(
   };
   let parsed;
   try {
-    parsed = parseFeed(text, timeZone, feed.mode);
+    parsed = await parseFeed(text, timeZone, feed.mode);
   } catch (error) {
     return fail(error instanceof FeedFormatError ? error.message : 'The calendar cannot be read');
   }
