@@ -23,10 +23,10 @@ import * as trigramIndexUpkeep from './migrations/2026-11-26-0022-trigram-index-
 import * as authEpoch from './migrations/2026-11-26-0023-auth-epoch';
 import * as liveLocksIndex from './migrations/2026-11-26-0024-live-locks-index';
 import * as rentalCalendarsReviews from './migrations/2026-11-26-0025-rental-calendars-reviews';
-import * as resellerMadeMemberships from './migrations/2026-11-27-0028-reseller-made-memberships';
-import * as icalSyncRequests from './migrations/2026-11-27-0027-ical-sync-requests';
-import * as accountOffers from './migrations/2026-11-27-0026-account-offers';
-import * as orderHolds from './migrations/2026-11-27-0027-order-holds';
+import * as accountOffers from './migrations/2026-11-26-0026-account-offers';
+import * as icalSyncRequests from './migrations/2026-11-26-0027-ical-sync-requests';
+import * as orderHolds from './migrations/2026-11-26-0028-order-holds';
+import * as resellerMadeMemberships from './migrations/2026-11-26-0029-reseller-made-memberships';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
@@ -54,10 +54,10 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-0023-auth-epoch': authEpoch,
   '2026-11-26-0024-live-locks-index': liveLocksIndex,
   '2026-11-26-0025-rental-calendars-reviews': rentalCalendarsReviews,
-  '2026-11-27-0028-reseller-made-memberships': resellerMadeMemberships,
-  '2026-11-27-0027-ical-sync-requests': icalSyncRequests,
-  '2026-11-27-0026-account-offers': accountOffers,
-  '2026-11-27-0027-order-holds': orderHolds,
+  '2026-11-26-0026-account-offers': accountOffers,
+  '2026-11-26-0027-ical-sync-requests': icalSyncRequests,
+  '2026-11-26-0028-order-holds': orderHolds,
+  '2026-11-26-0029-reseller-made-memberships': resellerMadeMemberships,
 };
 
 /** The names of every migration, in order. */
