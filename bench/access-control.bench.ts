@@ -8,7 +8,6 @@
  * BENCH_DATABASE_URL=postgres://… runs it on PostgreSQL (a fresh database is made and dropped);
  * BENCH_PEOPLE=500000 the large size (seeding takes minutes); BENCH_SECONDS caps each case (10 s).
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,12 +20,12 @@ import {
   whoCanOpen,
   type CredentialSet,
 } from '@latchkey/shared';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { largePortalSize, seedLargePortal } from '../apps/server/src/demo/seed-large';
 import { listDevices } from '../apps/server/src/features/devices/devices.repository';
 import { listPortalMembers } from '../apps/server/src/features/portals/memberships.repository';
+import { benchDatabase } from './bench-database';
 
 const RUNS = 200;
 /** A case stops after RUNS runs or this many seconds, whichever comes first (broad searches at 500,000). */
@@ -51,30 +50,9 @@ async function time(run: () => Promise<unknown>, runs = RUNS): Promise<{ p50: nu
   return percentiles(samples);
 }
 
-async function postgresDatabase(): Promise<{ url?: string; drop: () => Promise<void> }> {
-  const base = process.env.BENCH_DATABASE_URL;
-  if (!base) return { drop: async () => {} };
-  const name = `latchkey_bench_${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-bench-'));
-  const database = await postgresDatabase();
+  const database = await benchDatabase('bench');
   const app = await buildApp(
     loadConfig({
       DATA_DIR: dataDir,

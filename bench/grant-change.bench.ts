@@ -29,7 +29,6 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { CredentialSet } from '@latchkey/shared';
 import { Aedes } from 'aedes';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import type { Database } from '../apps/server/src/db/database';
@@ -42,6 +41,7 @@ import { createGroup } from '../apps/server/src/features/groups/groups.service';
 import { insertMembership } from '../apps/server/src/features/portals/memberships.repository';
 import { findPortalOwnedBy } from '../apps/server/src/features/portals/portals.repository';
 import type { FleetAnswer, FleetRequest } from './grant-change-fleet';
+import { benchDatabase } from './bench-database';
 
 const SIZES = (process.env.GRANT_CHANGE_SIZES ?? '1000').split(',').map((s) => Number(s.trim()));
 const FANOUT_RUNS = Number(process.env.GRANT_CHANGE_FANOUT_RUNS ?? 3);
@@ -111,27 +111,6 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const p90 = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.9))]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function postgresDatabase(): Promise<{ url?: string; drop: () => Promise<void> }> {
-  const base = process.env.BENCH_DATABASE_URL;
-  if (!base) return { drop: async () => {} };
-  const name = `latchkey_bench_${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
 
 interface Figures {
   /** Milliseconds until every lock applied the change. */
@@ -328,7 +307,7 @@ async function confirmedCount(db: Database, portalId: string): Promise<number> {
 /** The whole server over a fresh database: a portal of 10 locks and one of `size`. */
 async function server(fleet: Fleet, size: number) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-bench-grants-'));
-  const database = await postgresDatabase();
+  const database = await benchDatabase('bench');
   const app = await buildApp(
     loadConfig({
       DATA_DIR: dataDir,

@@ -12,11 +12,10 @@
  * BENCH_DATABASE_URL=postgres://… (a fresh database is made and dropped).
  */
 import { spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import os from 'node:os';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { benchDatabase } from './bench-database';
 
 const SECONDS = Number(process.env.HTTP_BENCH_SECONDS ?? 10);
 const TURNS = Number(process.env.HTTP_BENCH_TURNS ?? 2);
@@ -85,29 +84,8 @@ function summary(turns: Turn[]) {
 const ms = (s: { p50: number; p95: number; p99: number }) =>
   [s.p50, s.p95, s.p99].map((v) => v.toFixed(1)).join(' / ');
 
-async function postgresDatabase(): Promise<{ url?: string; drop: () => Promise<void> }> {
-  const base = process.env.BENCH_DATABASE_URL;
-  if (!base) return { drop: async () => {} };
-  const name = `latchkey_http_bench_${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
 async function main() {
-  const database = await postgresDatabase();
+  const database = await benchDatabase('http_bench');
   const profile = process.env.HTTP_BENCH_PROFILE === '1';
   const server = spawn(
     process.execPath,

@@ -19,7 +19,6 @@
  * Not a test: it prints figures; docs/benchmarks.md records runs.
  */
 import { fork } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,7 +27,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { addDaysToDate, type IcalFeed } from '@latchkey/shared';
-import pg from 'pg';
+import { benchDatabase } from './bench-database';
 
 const EVENTS = Number(process.env.ICAL_BENCH_EVENTS ?? 5000);
 const PEOPLE = Number(process.env.ICAL_BENCH_PEOPLE ?? 2000);
@@ -186,27 +185,6 @@ async function api(ready: Ready, method: string, url: string, body?: object) {
   return { status: response.status, json: (await response.json()) as unknown };
 }
 
-async function postgresDatabase(): Promise<{ url?: string; drop: () => Promise<void> }> {
-  const base = process.env.BENCH_DATABASE_URL;
-  if (!base) return { drop: async () => {} };
-  const name = `latchkey_ical_bench_${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
 async function measure() {
   const body = feedOf(EVENTS);
   const feedServer = http.createServer((_request, response) => {
@@ -216,7 +194,7 @@ async function measure() {
   await new Promise<void>((resolve) => feedServer.listen(0, '127.0.0.1', resolve));
   const feedUrl = `http://127.0.0.1:${(feedServer.address() as AddressInfo).port}/bench.ics`;
 
-  const database = await postgresDatabase();
+  const database = await benchDatabase('ical_bench');
   const profile = process.env.ICAL_BENCH_PROFILE === '1';
   const server = fork(fileURLToPath(import.meta.url), ['--server'], {
     execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', '--cpu-prof-dir=profiles'] : [])],

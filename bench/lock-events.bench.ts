@@ -29,7 +29,6 @@ import path from 'node:path';
 import { Session } from 'node:inspector/promises';
 import { fileURLToPath } from 'node:url';
 import { Aedes } from 'aedes';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { createDemoAccount } from '../apps/server/src/features/auth/accounts';
@@ -39,6 +38,7 @@ import { hashDeviceSecret } from '../apps/server/src/features/devices/devices.se
 import { findPortalOwnedBy } from '../apps/server/src/features/portals/portals.repository';
 import { BROKER_CONCURRENCY } from '../apps/server/src/features/device-link/embedded-broker';
 import type { FleetRunRequest, FleetRunResult } from './lock-events-fleet';
+import { benchDatabase } from './bench-database';
 
 const SIZES = (process.env.LOCK_EVENTS_SIZES ?? '100,1000').split(',').map((s) => Number(s.trim()));
 const SECONDS = Number(process.env.LOCK_EVENTS_SECONDS ?? 5);
@@ -101,27 +101,6 @@ function startFleetProcess(): Runner {
       child.send(request);
     });
   return { child, run };
-}
-
-async function postgresDatabase(): Promise<{ url?: string; drop: () => Promise<void> }> {
-  const base = process.env.BENCH_DATABASE_URL;
-  if (!base) return { drop: async () => {} };
-  const name = `latchkey_bench_${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
 }
 
 /** With LOCK_EVENTS_PROFILE=1, a CPU profile of this process until the returned function is called. */
@@ -201,7 +180,7 @@ async function bareBroker(fleet: Runner, size: number): Promise<Measured[]> {
 /** The whole server over a fresh database holding a portal of `size` locks and a card holder. */
 async function endToEnd(fleet: Runner, size: number): Promise<{ results: Measured[]; dialect: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-bench-events-'));
-  const database = await postgresDatabase();
+  const database = await benchDatabase('bench');
   const app = await buildApp(
     loadConfig({
       DATA_DIR: dataDir,

@@ -16,7 +16,6 @@
  * profile of the server there.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,12 +26,12 @@ import { decodeBase64, deviceTopic, newBoxKeyPair, sealPayload } from '@latchkey
 import { LockFleet } from '@latchkey/locksim';
 import { CompiledQuery, sql } from 'kysely';
 import mqtt, { type MqttClient } from 'mqtt';
-import pg from 'pg';
 import WebSocket from 'ws';
 import { openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { seedLargePortal } from '../apps/server/src/demo/seed-large';
 import { markSilentLocksOffline } from '../apps/server/src/features/device-link/device-link.repository';
+import { benchDatabase } from './bench-database';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const LOCKS = Number(process.env.OFFLINE_LOCKS ?? 10_000);
@@ -59,27 +58,6 @@ const stopFleet = (fleet: LockFleet) => Promise.race([fleet.stop().catch(() => {
 function cpuSecondsOf(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-async function freshDatabase(): Promise<{ url?: string; drop: () => Promise<void> }> {
-  const base = process.env.BENCH_DATABASE_URL;
-  if (!base) return { drop: async () => {} };
-  const name = `latchkey_offline_${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
 }
 
 /** Spawns a process and resolves with what `ready` finds in one of its stdout lines. */
@@ -183,7 +161,7 @@ async function main() {
       (process.env.BENCH_DATABASE_URL ? ' (PostgreSQL)' : ' (SQLite)'),
   );
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-offline-bench-'));
-  const database = await freshDatabase();
+  const database = await benchDatabase('offline');
   const processes: ChildProcess[] = [];
   let fleet: LockFleet | null = null;
   try {

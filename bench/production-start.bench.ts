@@ -15,7 +15,6 @@
  * load). BENCH_DATABASE_URL=postgres://… puts the large portal on PostgreSQL (a fresh database).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,10 +22,10 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { decodeBase64, newBoxKeyPair, sealPayload } from '@latchkey/shared';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { BENCHMARK_SIZE, seedLargePortal, type LargePortalSize } from '../apps/server/src/demo/seed-large';
+import { benchDatabase } from './bench-database';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SMALL = process.env.PRODUCTION_SIZE === 'small';
@@ -108,27 +107,6 @@ function startBare(dir: string) {
   return startServer(['--input-type=module', '-e', BARE_SERVER], { BARE_DB: path.join(dir, 'bare.sqlite') });
 }
 
-async function freshDatabase(): Promise<{ url?: string; drop: () => Promise<void> }> {
-  const base = process.env.BENCH_DATABASE_URL;
-  if (!base) return { drop: async () => {} };
-  const name = `latchkey_production_${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
 /** Start to listening, wall and CPU time, medians of RUNS; `fresh` empties the data folder first. */
 async function startTimes(args: string[], dataDir: string, fresh: boolean, env: Record<string, string> = {}) {
   const wall: number[] = [];
@@ -183,7 +161,7 @@ async function main() {
   );
   execFileSync(process.execPath, [path.join(REPO, 'apps/server/build.mjs')], { stdio: 'ignore' });
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-production-bench-'));
-  const database = await freshDatabase();
+  const database = await benchDatabase('production');
   const children: ChildProcess[] = [];
   try {
     // 1. Start time. The demo portal's simulated locks start too (the default), as after npm start.
