@@ -13,6 +13,7 @@ import {
   staffOrdersQuerySchema,
   stockAdjustmentSchema,
   PORTAL_OVERRIDE_HEADER,
+  SHOP_HOLD_LIMITS,
 } from '@latchkey/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -34,6 +35,7 @@ import {
   type Buyer,
 } from './shop.service';
 import { lockAllowanceOf } from '../subscriptions/plan-allowance';
+import { UNOPENED_HOLD_MINUTES } from './stock-holds';
 
 /**
  * The buyer of a public order: a visitor, or (with a token) the signed-in person, whose locks arrive
@@ -109,7 +111,9 @@ export const shopRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           "Order the cart at the server's prices and open the provider's checkout (stock held meanwhile)",
         description:
-          "Anyone may order. With a session token, the order is the person's (order history) and, when they act in a portal as an admin, its locks arrive there pre-registered.",
+          "Anyone may order. With a session token, the order is the person's (order history) and, when they act in a portal as an admin, its locks arrive there pre-registered. " +
+          `Stock is held ${UNOPENED_HOLD_MINUTES} minutes until the payment page is opened, then for the checkout's life. ` +
+          `One buyer (the signed-in person, and the address the order comes from) holds at most ${SHOP_HOLD_LIMITS.unitsPerProduct} units of a product, ${SHOP_HOLD_LIMITS.units} in all and ${SHOP_HOLD_LIMITS.openCheckouts} open checkouts: 409 \`hold_limit\` beyond, naming the line.`,
         body: orderInputSchema,
         response: { 201: orderCreatedSchema, ...errorResponses },
       },
