@@ -35,7 +35,7 @@ export default tseslint.config(
             {
               group: ['**/mail/mail.repository'],
               importNames: ['enqueueMail'],
-              message: 'Mail goes out through sendMail (features/mail), which applies its kind\'s limits.',
+              message: "Mail goes out through sendMail (features/mail), which applies its kind's limits.",
             },
             {
               group: ['**/auth/users.repository'],
