@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { SimulatedLock } from '../packages/locksim/src/index';
 import { demo, signIn } from './helpers';
-import { waitForMail } from './mailbox';
+import { linkTo, waitForMail } from './mailbox';
 
 // The rental flow end to end (issue 12): a visitor requests a stay on the public page, the owner
 // approves it in the app, a simulated lock (packages/locksim, speaking the device protocol to the
@@ -189,6 +189,25 @@ test('a visitor requests a stay, the owner approves it, the guest is mailed once
     await visitor.goto(`${link.pathname}${link.search}`);
     await expect(visitor.getByRole('heading', { name: 'Welcome, Inês Guest' })).toBeVisible();
     await expect(visitor.getByText(code!, { exact: true })).toBeVisible();
+
+    // The guest keeps the stay in an account. The page's link is no proof of the address (hosts see
+    // it too), so no account is made here: a link goes to the stay's address, and the password is
+    // chosen there (issue 16, defect 1).
+    await visitor.getByRole('button', { name: 'Keep this stay in an account' }).click();
+    await visitor
+      .getByRole('form', { name: 'Keep this stay in an account' })
+      .getByRole('button', { name: 'Mail me a link' })
+      .click();
+    await expect(visitor.getByRole('status').filter({ hasText: 'Check your mail' })).toBeVisible();
+    const offer = await waitForMail(guestEmail, /Keep your stay in a Latchkey account/);
+    await visitor.goto(linkTo(offer, '/s/account'));
+    const choose = visitor.getByRole('form', { name: 'Choose your password' });
+    await choose.getByLabel(/^Password/).fill('inês chooses her own');
+    await choose.getByLabel(/^Confirm password/).fill('inês chooses her own');
+    await choose.getByRole('button', { name: 'Save and sign in' }).click();
+    await expect(visitor).toHaveURL(/\/(app|user)/);
+    await visitor.goto(`${link.pathname}${link.search}`);
+    await expect(visitor.getByText('This stay is kept in your Latchkey account.')).toBeVisible();
   } finally {
     await lock.stop();
     await visitorContext.close();
