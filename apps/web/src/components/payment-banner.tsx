@@ -5,7 +5,7 @@ import { IconCreditCardOff, IconLockDollar } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { hasRequiredRole } from '@/lib/authorization';
 import { formatDate } from '@/lib/format';
-import { FAILING_STATUSES, useSubscription } from '@/lib/subscription-api';
+import { FAILING_STATUSES, useSubscription } from '@/features/plans/api/get-subscription';
 
 /**
  * Tells a portal's admins that its plan is not paid (lapsed) or that a payment is failing, with

@@ -1,7 +1,8 @@
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconLock, IconLockOpen } from '@tabler/icons-react';
 import { errorMessage } from '@/lib/errors';
-import { commandOutcome, useRemoteCommand } from '@/lib/remote-command';
+import { useRemoteCommand } from '@/features/devices/api/send-remote-command';
+import { commandOutcome } from '@/lib/remote-command';
 
 const TONE_COLORS = { ok: 'teal', wait: 'gray', fail: 'red' } as const;
 

@@ -5,7 +5,7 @@ import { IconHeadset, IconMailExclamation } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '@/lib/errors';
-import { endSupportSession } from '@/lib/support-session';
+import { endSupportSession } from '@/features/auth/api/end-support-session';
 import { PaymentBanner } from './payment-banner';
 
 const DISMISSED_KEY = 'latchkey.verifyBannerDismissed';

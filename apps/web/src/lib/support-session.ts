@@ -1,14 +1,10 @@
-import { portalContextSchema, supportSessionSchema, type PortalContext } from '@latchkey/shared';
-import { api } from './api-client';
-import { getValidToken, isTokenValid } from './auth-token';
-import { landingPath, safeRedirectPath, signInPath } from './safe-redirect';
-import { endSessionLocally, startSession } from './session';
-import { storage } from './storage';
+import { portalContextSchema, type PortalContext } from '@latchkey/shared';
 
 /**
- * Support sessions: platform staff act as a person to help them (POST user/{id}/session). The
- * staff member's own token, portal override and the page they came from are kept in this tab's
- * sessionStorage while the support token is the session, and restored when it ends.
+ * Support sessions: platform staff act as a person to help them. The staff member's own token,
+ * portal override and the page they came from are kept in this tab's sessionStorage while the
+ * support token is the session, and restored when it ends. Starting and ending one call the
+ * server: `features/auth/api/start-support-session.ts` and `end-support-session.ts`.
  */
 
 const STORAGE_KEY = 'latchkey.supportSession';
@@ -54,49 +50,7 @@ export function storedSupportSession(): StoredSupportSession | null {
   return read();
 }
 
-/**
- * Starts acting as `userId` (superAdmin only; audited by the server): asks for a support token,
- * keeps the staff token and `originUrl` in sessionStorage and makes the support token the
- * session. Answers where to go next (the landing, which picks the person's home).
- */
-export async function startSupportSession(userId: string, originUrl: string): Promise<string> {
-  const staffToken = getValidToken();
-  const origin = safeRedirectPath(originUrl) ?? '/app';
-  const answer = supportSessionSchema.parse(
-    await api.post<unknown>(`user/${encodeURIComponent(userId)}/session`, { originUrl: origin }),
-  );
-  if (staffToken) {
-    write({
-      staffToken,
-      originUrl: safeRedirectPath(answer.originUrl) ?? origin,
-      staffPortal: storage.getPortal(),
-      staffPortalContext: storage.getPortalContext(),
-    });
-  }
-  startSession(answer.token);
-  return landingPath(null);
-}
-
-/**
- * Ends the support session: POST auth/logout with the support token (which, for a support
- * token, leaves the person's own sessions alone), then back to the staff member's token and
- * portal. Answers where to go: the stored origin, or sign-in when the staff token has expired.
- */
-export async function endSupportSession(): Promise<string> {
-  const stored = read();
-  try {
-    await api.post<void>('auth/logout');
-  } catch {
-    // The support token may have expired already; it is forgotten here in any case.
-  }
-  write(null);
-  endSessionLocally();
-  if (!stored) return '/';
-  if (!isTokenValid(stored.staffToken)) return signInPath(stored.originUrl);
-  startSession(stored.staffToken);
-  if (stored.staffPortal) {
-    storage.setPortal(stored.staffPortal);
-    storage.setPortalContext(stored.staffPortalContext);
-  }
-  return landingPath(stored.originUrl);
+/** Keeps (or, with null, forgets) the staff side of a support session in this tab. */
+export function keepSupportSession(value: StoredSupportSession | null): void {
+  write(value);
 }

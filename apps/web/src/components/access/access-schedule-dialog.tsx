@@ -3,7 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { describeSchedule } from '@/components/schedule/describe-schedule';
 import { ScheduleDialog } from '@/components/schedule/schedule-dialog';
 import { scheduleErrorsFrom } from '@/components/schedule/schedule-form';
-import { useAccessSchedule, useSetAccessSchedule } from '@/lib/access-api';
+import { useAccessSchedule } from '@/features/devices/api/get-access-schedule';
+import { useSetAccessSchedule } from '@/features/devices/api/set-access-schedule';
 import { isApiError } from '@/lib/api-client';
 import { displayName } from '@/lib/session';
 

@@ -10,8 +10,8 @@ import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { formatUid } from '@/lib/format';
 import { formResolver } from '@/lib/forms';
 import { isoToLocalInput, localInputToIso } from '@/lib/local-datetime';
-import { useUpdateRfid } from '@/lib/rfid-api';
-import { useScopedUsers } from '@/lib/scoped-users';
+import { useUpdateCard } from '@/features/cards/api/update-card';
+import { useScopedUsers } from '@/features/members/api/get-scoped-users';
 
 interface CardValues {
   name: string;
@@ -116,7 +116,7 @@ interface EditCardFormProps {
 }
 
 function EditCardForm({ card, onSaved, onCancel }: EditCardFormProps) {
-  const update = useUpdateRfid();
+  const update = useUpdateCard();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<CardValues>({
     mode: 'controlled',

@@ -10,13 +10,12 @@ import { TableSkeleton } from '@/components/table-skeleton';
 import { actionText, entityName } from '@/lib/audit-text';
 import { eventSentence } from '@/lib/device-events';
 import { formatDateTime, formatRelative } from '@/lib/format';
+import { HISTORY_CHANGES_PAGE_SIZE, useSubjectChanges } from '@/features/audit/api/get-audit';
 import {
-  HISTORY_CHANGES_PAGE_SIZE,
   HISTORY_EVENTS_PAGE_SIZE,
-  useSubjectChanges,
   useSubjectEvents,
   type HistorySubject,
-} from '@/lib/history-api';
+} from '@/features/devices/api/get-device-logs';
 
 // The history of a lock (its History tab) or of a person (their page): lock events and admin
 // changes, each paged on the server.

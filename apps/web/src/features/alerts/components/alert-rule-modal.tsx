@@ -16,7 +16,7 @@ import { notifications } from '@mantine/notifications';
 import { PersonSelect } from '@/components/person-select';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
-import { LOCK_OPTIONS_LIMIT, useLockOptions } from '@/lib/lock-options';
+import { LOCK_OPTIONS_LIMIT, useLockOptions } from '@/features/devices/api/get-devices';
 import { useSaveAlertRule } from '../api/save-alert-rule';
 import { ALERT_KIND_LABELS } from './alert-text';
 

@@ -26,3 +26,29 @@ export const auditQueryOptions = (params: AuditParams) =>
 export function useAudit(params: AuditParams) {
   return useQuery(auditQueryOptions(params));
 }
+
+export const HISTORY_CHANGES_PAGE_SIZE = 10;
+
+/** The admin changes about one lock or one person, newest first (a lock's History tab, the person page). */
+export const subjectChangesQueryOptions = (
+  subject: { by: 'deviceId' | 'userId'; id: string },
+  page: number,
+) =>
+  queryOptions({
+    // Under the change log's root, so every admin change marks it stale.
+    queryKey: ['audit', 'history', subject.by, subject.id, page],
+    queryFn: () =>
+      getAudit({
+        filterBy: subject.by,
+        filterValue: subject.id,
+        sortBy: 'createdAt',
+        descending: true,
+        skip: (page - 1) * HISTORY_CHANGES_PAGE_SIZE,
+        limit: HISTORY_CHANGES_PAGE_SIZE,
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+export function useSubjectChanges(subject: { by: 'deviceId' | 'userId'; id: string }, page: number) {
+  return useQuery(subjectChangesQueryOptions(subject, page));
+}

@@ -10,7 +10,7 @@ import { clearCart } from '@/lib/cart';
 import { clearCheckoutState } from '@/lib/checkout-state';
 import { errorMessage } from '@/lib/errors';
 import { sessionQueryKey } from '@/lib/session';
-import { subscriptionRoot } from '@/lib/subscription-api';
+import { subscriptionRoot } from '@/features/plans/api/get-subscription';
 import { CONFIRMATION_WAIT_MS, useCheckoutOutcome } from '../api/get-checkout';
 
 function Outcome({

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { dashboardQueryOptions } from './get-dashboard';
-import { LATEST_MEMBERS, portalUsersQueryOptions } from './get-portal-users';
+import { latestMembersQueryOptions } from './latest-members';
 
 /**
  * Starts the dashboard's calls (the portal at a glance, the latest members) without waiting for
@@ -9,5 +9,5 @@ import { LATEST_MEMBERS, portalUsersQueryOptions } from './get-portal-users';
  */
 export function prefetchDashboard(client: QueryClient): void {
   void client.prefetchQuery(dashboardQueryOptions());
-  void client.prefetchQuery(portalUsersQueryOptions(LATEST_MEMBERS));
+  void client.prefetchQuery(latestMembersQueryOptions());
 }

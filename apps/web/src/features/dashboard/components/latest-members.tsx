@@ -6,7 +6,7 @@ import { MemberStatusBadge, RoleBadge } from '@/components/member-badges';
 import { QueryError } from '@/components/query-error';
 import { formatDate, formatRelative } from '@/lib/format';
 import { displayName } from '@/lib/session';
-import { LATEST_MEMBERS, usePortalUsers } from '../api/get-portal-users';
+import { useLatestMembers } from '../api/latest-members';
 import classes from './latest-members.module.css';
 
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
@@ -57,7 +57,7 @@ function MemberRow({ member }: { member: PortalMember }) {
 
 /** The five people who joined the portal last (GET portal/users). */
 export function LatestMembers() {
-  const { data, error, isPending, refetch } = usePortalUsers(LATEST_MEMBERS);
+  const { data, error, isPending, refetch } = useLatestMembers();
 
   let body;
   if (isPending) {

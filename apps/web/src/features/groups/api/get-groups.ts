@@ -18,3 +18,17 @@ export const groupsQueryOptions = (params: GroupsParams) =>
 export function useGroups(params: GroupsParams) {
   return useQuery(groupsQueryOptions(params));
 }
+
+/** The most groups a picker offers (by name). */
+export const GROUP_OPTIONS_LIMIT = 200;
+
+/** The portal's groups by name (up to 200), to choose from when inviting someone. */
+export const groupOptionsQueryOptions = () =>
+  queryOptions({
+    queryKey: groupKeys.options(),
+    queryFn: () => getGroups({ limit: GROUP_OPTIONS_LIMIT, sortBy: 'name' }),
+  });
+
+export function useGroupOptions(enabled = true) {
+  return useQuery({ ...groupOptionsQueryOptions(), enabled });
+}

@@ -10,7 +10,7 @@ import { QueryError } from '@/components/query-error';
 import { api, isApiError } from '@/lib/api-client';
 import { homePathFor } from '@/lib/authorization';
 import { errorMessage, sentence } from '@/lib/errors';
-import { switchPortal } from '@/lib/portal-override';
+import { switchPortal } from '@/features/portal/api/switch-portal';
 import { ConfirmEmailFirst } from '@/components/confirm-email-first';
 import { useSession } from '@/lib/session';
 import { useAnswerPortalInvitation, usePortalInvitation } from '../api/portal-invitation';

@@ -21,6 +21,10 @@ export async function returnKey(input: KeyHolderInput): Promise<Key> {
   return keySchema.parse(await api.delete<unknown>(holderPath(input)));
 }
 
+/**
+ * Used by the key's page and by the person's "Hand over a key": the answer is shown at once and
+ * every portal-data root refreshes (the holder's and the locks' screens show keys too).
+ */
 export function useHandOverKey() {
   const queryClient = useQueryClient();
   return useMutation({ mutationFn: handOverKey, onSuccess: (key) => keyChanged(queryClient, key) });

@@ -7,6 +7,7 @@ export type KeysParams = Partial<
 /** Query keys of the keys feature: everything about one key sits under its detail key. */
 export const keyKeys = {
   list: (params: KeysParams) => ['keys', 'list', params] as const,
+  options: () => ['keys', 'options'] as const,
   detail: (keyId: string) => ['keys', 'detail', keyId] as const,
   history: (keyId: string) => ['keys', 'detail', keyId, 'history'] as const,
 };

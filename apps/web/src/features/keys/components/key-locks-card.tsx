@@ -10,7 +10,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SectionCard } from '@/components/section-card';
 import { errorMessage } from '@/lib/errors';
 import { useLinkKeyDevice, useUnlinkKeyDevice } from '../api/link-key-device';
-import { useLockOptions } from '@/lib/lock-options';
+import { useLockOptions } from '@/features/devices/api/get-devices';
 
 type LockRef = Key['devices'][number];
 

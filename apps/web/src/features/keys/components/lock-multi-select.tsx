@@ -1,7 +1,7 @@
 import { MultiSelect, type MultiSelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
-import { useLockOptions } from '@/lib/lock-options';
+import { useLockOptions } from '@/features/devices/api/get-devices';
 
 interface LockMultiSelectProps extends Omit<
   MultiSelectProps,

@@ -26,7 +26,7 @@ import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
-import { LOCK_OPTIONS_LIMIT, useLockOptions } from '@/lib/lock-options';
+import { LOCK_OPTIONS_LIMIT, useLockOptions } from '@/features/devices/api/get-devices';
 import { useCategories, useCreateCategory } from '../api/categories';
 import { useListing, useSaveListing } from '../api/listings';
 import { listingKeys } from '../api/query-keys';

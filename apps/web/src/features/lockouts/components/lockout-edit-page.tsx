@@ -24,7 +24,7 @@ import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { browserTimeZone } from '@/lib/local-datetime';
 import { useCreateLockout } from '../api/create-lockout';
-import { LOCK_OPTIONS_LIMIT, useLockOptions } from '@/lib/lock-options';
+import { LOCK_OPTIONS_LIMIT, useLockOptions } from '@/features/devices/api/get-devices';
 import { useLockout } from '../api/get-lockout';
 import { useUpdateLockout } from '../api/update-lockout';
 import { BackLink } from './back-to-lockouts';

@@ -15,5 +15,5 @@ export const memberKeys = {
   rfids: (userId: string) => ['members', userId, 'rfids'] as const,
   keys: (userId: string) => ['members', userId, 'keys'] as const,
   fingerprints: (userId: string) => ['members', userId, 'fingerprints'] as const,
-  keyOptions: () => ['members', 'keyOptions'] as const,
+  scoped: (search: string) => ['members', 'scoped', search] as const,
 };

@@ -7,7 +7,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { errorMessage } from '@/lib/errors';
 import { displayName, useSession } from '@/lib/session';
-import { startSupportSession } from '@/lib/support-session';
+import { startSupportSession } from '@/features/auth/api/start-support-session';
 
 /**
  * "Act as this person" (platform staff only): a 30-minute support session as them, written to the

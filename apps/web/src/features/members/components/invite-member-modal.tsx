@@ -7,11 +7,11 @@ import { useMemo, useState } from 'react';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
 import { formResolver } from '@/lib/forms';
-import { useGroupOptions } from '../api/group-options';
+import { useGroupOptions } from '@/features/groups/api/get-groups';
 import { useInviteMember } from '../api/invite-member';
 import { PERSON_LABELS, PersonFields, type PersonValues } from './person-fields';
 import { ConfirmEmailFirst } from '@/components/confirm-email-first';
-import { useLockOptions } from '@/lib/lock-options';
+import { useLockOptions } from '@/features/devices/api/get-devices';
 import { useSession } from '@/lib/session';
 
 interface InviteValues extends PersonValues {

@@ -12,7 +12,7 @@ import { errorMessage } from '@/lib/errors';
 import { formatUid, formatValidity } from '@/lib/format';
 import { displayName } from '@/lib/session';
 import { useMemberRfids } from '../api/get-member-rfids';
-import { useRevokeRfid } from '../api/revoke-rfid';
+import { useRevokeCard } from '@/features/cards/api/revoke-card';
 import { RegisterCardModal } from './register-card-modal';
 
 function validityBadge(card: RfidCard, now = Date.now()) {
@@ -70,7 +70,7 @@ function CardRow({ card, onRevoke }: { card: RfidCard; onRevoke: () => void }) {
 /** The RFID cards a person carries: register one, revoke one. */
 export function MemberCardsCard({ member }: { member: PortalMember }) {
   const cards = useMemberRfids(member._id);
-  const revoke = useRevokeRfid();
+  const revoke = useRevokeCard();
   const [registering, { open, close }] = useDisclosure(false);
   const [revoking, setRevoking] = useState<RfidCard | null>(null);
   const name = displayName(member);

@@ -14,8 +14,8 @@ import { errorMessage } from '@/lib/errors';
 import { displayName } from '@/lib/session';
 import { validityState } from '@/lib/validity';
 import { useMemberKeys } from '../api/get-member-keys';
-import { useHandOverKey } from '../api/hand-over-key';
-import { useKeyOptions } from '../api/search-keys';
+import { useKeyOptions } from '@/features/keys/api/get-keys';
+import { useHandOverKey } from '@/features/keys/api/hand-over-key';
 
 const keyOptionLabel = (key: Key) => (key.number ? `${key.name} (No. ${key.number})` : key.name);
 const lockCount = (count: number) => (count === 1 ? '1 lock' : `${count} locks`);

@@ -14,12 +14,13 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
-import { useGiveDirectAccess, useRemoveDirectAccess } from '@/lib/access-api';
+import { useGiveDirectAccess } from '../api/give-direct-access';
+import { useRemoveDirectAccess } from '../api/remove-direct-access';
 import { REASON_TEXT } from '@/lib/access-words';
 import { errorMessage } from '@/lib/errors';
 import { displayName } from '@/lib/session';
 import { useMemberAccessNow, useMemberDevices } from '../api/get-member-devices';
-import { useLockOptions } from '@/lib/lock-options';
+import { useLockOptions } from '@/features/devices/api/get-devices';
 
 type AccessNow = MemberAccessTime['locks'][number];
 

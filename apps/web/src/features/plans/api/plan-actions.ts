@@ -9,7 +9,7 @@ import {
 } from '@latchkey/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { subscriptionRoot } from '@/lib/subscription-api';
+import { subscriptionRoot } from './get-subscription';
 
 type PaidPlan = Exclude<PlanId, 'free'>;
 

@@ -16,7 +16,7 @@ import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { errorMessage } from '@/lib/errors';
 import { useSession } from '@/lib/session';
-import { useSubscription } from '@/lib/subscription-api';
+import { useSubscription } from '../api/get-subscription';
 import { useStartPrepaid } from '../api/plan-actions';
 import { PlanChooser } from './plan-chooser';
 import { PlanStatus } from './plan-status';

@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { logout } from '@/features/auth/api/logout';
 import { endSessionLocally } from '@/lib/session';
 
 /** POST auth/logout: revokes every token of the person (this device's too), then forgets it here. */
 export async function signOutEverywhere(): Promise<void> {
-  await api.post<void>('auth/logout');
+  await logout();
   endSessionLocally();
 }
 

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { SectionCard } from '@/components/section-card';
 import { errorMessage } from '@/lib/errors';
-import { useSwitchPortal } from '@/lib/portal-override';
+import { useSwitchPortal } from '@/features/portal/api/switch-portal';
 import { StartPortalModal } from './start-portal-modal';
 
 const STATUS_COLORS: Record<Membership['status'], string> = {

@@ -36,7 +36,7 @@ import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { formatDate, timeZones } from '@/lib/format';
 import { formResolver } from '@/lib/forms';
-import { useSwitchPortal } from '@/lib/portal-override';
+import { useSwitchPortal } from '@/features/portal/api/switch-portal';
 import { useCreateCustomer } from '../api/create-customer';
 import { useCreateReseller } from '../api/create-reseller';
 import { useBillingSummary } from '../api/get-billing-summary';

@@ -1,6 +1,6 @@
 import { portalSubscriptionSchema, type PortalSubscription } from '@latchkey/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from './api-client';
+import { api } from '@/lib/api-client';
 
 /** The root of every query about the portal's plan and payments. */
 export const subscriptionRoot = ['subscription'] as const;

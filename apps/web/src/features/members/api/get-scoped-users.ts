@@ -1,6 +1,7 @@
 import { scopedUserSchema, type ScopedUser } from '@latchkey/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from './api-client';
+import { api } from '@/lib/api-client';
+import { memberKeys } from './query-keys';
 
 /** GET portal/scopedUsers (admin): people of the portal matching a search, for pickers (at most 20). */
 export async function getScopedUsers(search: string): Promise<ScopedUser[]> {
@@ -13,7 +14,7 @@ export async function getScopedUsers(search: string): Promise<ScopedUser[]> {
 
 export const scopedUsersQueryOptions = (search: string) =>
   queryOptions({
-    queryKey: ['members', 'scoped', search] as const,
+    queryKey: memberKeys.scoped(search),
     queryFn: () => getScopedUsers(search),
     placeholderData: keepPreviousData,
   });
