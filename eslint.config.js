@@ -1,5 +1,8 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
+import latchkey from './scripts/eslint-import-cycles.js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
@@ -45,6 +48,28 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // One-way layers (docs/ARCHITECTURE.md, "One-way imports"): no import circle in the server or
+    // the web app, type-only imports and dynamic import() included. A feature that needs another's
+    // outcome gets it through an entry the owner exports, or a handler it registers (payments).
+    files: ['apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX, latchkey },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['apps/server/tsconfig.json', 'apps/web/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { allowUnsafeDynamicCyclicDependency: false }],
+      // import-x skips `import type`; this one counts them (scripts/eslint-import-cycles.js).
+      'latchkey/no-import-cycle': 'error',
     },
   },
   {

@@ -41,7 +41,9 @@ import { resellerRoutes } from './features/resellers/resellers.routes';
 import { memberRoutes } from './features/members/members.routes';
 import { portalRoutes } from './features/portals/portal.routes';
 import { registerPayments } from './features/payments/payments.plugin';
+import { registerShop } from './features/shop/shop.plugin';
 import { shopRoutes } from './features/shop/shop.routes';
+import { registerSubscriptions } from './features/subscriptions/subscriptions.plugin';
 import { subscriptionRoutes } from './features/subscriptions/subscriptions.routes';
 import { listingRoutes } from './features/listings/listings.routes';
 import { shareLockRoutes } from './features/sharelock/sharelock.routes';
@@ -179,6 +181,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   registerAlerts(app, config);
   registerRental(app, config, limitStore);
   await registerPayments(app, config);
+  // What payments calls when a checkout is paid or ends, and on its sweep (payments-context.ts).
+  registerSubscriptions(app);
+  registerShop(app);
   registerBillingCloser(app, config);
   deviceLink.listen(liveDeviceActivity(app));
 

@@ -22,9 +22,9 @@ import { findListing, listLocksOfListing, updateListing } from '../listings/list
 import { requireListing } from '../listings/listings.service';
 import { alertMail } from '../mail/mail.templates';
 import { sendMail } from '../mail/send-mail';
-import type { ShareTokens } from '../sharelock/share-tokens';
+import type { ShareTokens } from '../rental/share-tokens';
 import { listingTimeZone } from '../stays/stay-access';
-import type { StayDeps } from '../stays/stays.service';
+import type { StayDeps } from '../rental/rental-context';
 import {
   countCurrentFeedStays,
   deleteFeed,

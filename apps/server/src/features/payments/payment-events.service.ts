@@ -1,18 +1,9 @@
 import type { Database } from '../../db/database';
 import { AppError } from '../../http/errors';
-import { markOrderPaid, releaseOrder } from '../shop/shop.service';
-import {
-  applyInvoice,
-  applySubscription,
-  completePrepaidCheckout,
-  completeSubscriptionCheckout,
-  type EventContext,
-} from '../subscriptions/subscriptions.service';
-import { endReplacedSubscriptions } from '../subscriptions/subscription-upkeep';
 import { closeCheckout, findCheckoutBySession } from './checkouts.repository';
 import { recordMoneyChange } from './commerce-audit';
 import { WebhookSignatureError, type ProviderEvent } from './payment-provider';
-import type { Payments } from './payments-context';
+import type { EventContext, Payments } from './payments-context';
 import { readInvoice, readPaymentIntent, readSession, readSubscription } from './provider-objects';
 import { raiseStaffAlert } from './staff-alerts';
 
@@ -70,12 +61,17 @@ export async function handleWebhook(
       await dispatch(trx, { payments, eventId: event.id, at }, event);
       return true;
     });
-    // Two plan checkouts both paid: the older subscription is ended now, at the provider (after the
-    // commit: it calls out). What fails here is left for the payments sweep (subscription-upkeep.ts).
-    if (fresh && /^(checkout\.session|customer\.subscription|invoice)\./.test(event.type)) {
-      await endReplacedSubscriptions(db, payments).catch((error: unknown) =>
-        payments.log.warn({ err: error }, 'replaced subscriptions are left for the payments sweep'),
-      );
+    // After the commit, what calls out to the provider (subscriptions: two plan checkouts both paid
+    // end the older subscription). What fails here is left for the payments sweep.
+    if (fresh) {
+      await payments.handlers
+        .emit('WebhookCommitted', db, payments, event.type)
+        .catch((error: unknown) =>
+          payments.log.warn(
+            { err: error, type: event.type },
+            'work after a webhook is left for the payments sweep',
+          ),
+        );
     }
     return { received: true, duplicate: !fresh };
   } catch (error) {
@@ -110,10 +106,7 @@ async function dispatch(trx: Database, context: EventContext, event: ProviderEve
         return;
       const checkout = await findCheckoutBySession(trx, context.payments.provider.name, session.id);
       if (!checkout || checkout.id !== session.clientReferenceId) return; // not a checkout of ours
-      if (checkout.kind === 'subscription')
-        await completeSubscriptionCheckout(trx, context, checkout, session);
-      else if (checkout.kind === 'prepaid') await completePrepaidCheckout(trx, context, checkout);
-      else await markOrderPaid(trx, context, checkout, session);
+      await context.payments.handlers.forKind(checkout.kind).paid(trx, context, checkout, session);
       // Paid wins: a checkout ended here (turned back, expired) that the provider took money for is paid.
       if (
         await closeCheckout(trx, checkout.id, 'complete', context.at.toISOString(), [
@@ -142,7 +135,7 @@ async function dispatch(trx: Database, context: EventContext, event: ProviderEve
       if (!checkout) return;
       const status = event.type === 'checkout.session.expired' ? 'expired' : 'canceled';
       if (await closeCheckout(trx, checkout.id, status, context.at.toISOString())) {
-        if (checkout.order_id) await releaseOrder(trx, checkout.order_id, status);
+        await context.payments.handlers.forKind(checkout.kind).ended?.(trx, checkout, status);
         await recordMoneyChange(trx, {
           portalId: checkout.portal_id,
           actorUserId: null,
@@ -172,13 +165,21 @@ async function dispatch(trx: Database, context: EventContext, event: ProviderEve
     case 'customer.subscription.updated':
     case 'customer.subscription.deleted': {
       const subscription = readSubscription(object);
-      if (subscription) await applySubscription(trx, context, subscription);
+      if (subscription)
+        await context.payments.handlers.emit('SubscriptionChanged', trx, context, subscription);
       return;
     }
     case 'invoice.paid':
     case 'invoice.payment_failed': {
       const invoice = readInvoice(object);
-      if (invoice) await applyInvoice(trx, context, invoice, event.type === 'invoice.paid');
+      if (invoice)
+        await context.payments.handlers.emit(
+          'InvoiceSettled',
+          trx,
+          context,
+          invoice,
+          event.type === 'invoice.paid',
+        );
       return;
     }
     case 'payment_intent.payment_failed': {

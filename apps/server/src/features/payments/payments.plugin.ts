@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { API_BASE_PATH } from '@latchkey/shared';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, publicUrlOf, type Config } from '../../config';
-import type { Payments } from './payments-context';
+import { PaymentHandlers, type Payments } from './payments-context';
 import { paymentRoutes } from './payments.routes';
 import { sweepPayments } from './payments.service';
 import { SandboxProvider } from './sandbox-provider';
@@ -66,6 +66,7 @@ export async function registerPayments(app: FastifyInstance, config: Config): Pr
     publicUrl,
     checkoutExpiryMinutes: config.CHECKOUT_EXPIRY_MINUTES,
     log: app.log.child({ feature: 'payments' }),
+    handlers: new PaymentHandlers(),
   };
   app.decorate('payments', payments);
   app.log.info({ provider: provider.name }, 'payments ready');

@@ -4,8 +4,6 @@ import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
 import type { CheckoutRow } from '../../db/schema';
 import { AppError } from '../../http/errors';
-import { releaseOrder } from '../shop/shop.service';
-import { reconcileSubscriptions } from '../subscriptions/subscription-upkeep';
 import {
   closeCheckout,
   extendCheckout,
@@ -188,7 +186,7 @@ export async function endCheckout(
 ): Promise<void> {
   const closed = await db.transaction().execute(async (trx) => {
     if (!(await closeCheckout(trx, row.id, status))) return false;
-    if (row.order_id) await releaseOrder(trx, row.order_id, status);
+    await payments.handlers.forKind(row.kind).ended?.(trx, row, status);
     await recordMoneyChange(trx, {
       portalId: row.portal_id,
       actorUserId: actor.actorUserId,
@@ -233,8 +231,9 @@ export async function sweepPayments(db: Database, payments: Payments, now = new 
       payments.log.warn({ err: error, checkoutId: row.id }, 'an overdue checkout could not be ended yet');
     }
   }
-  // One running subscription per portal, its quantity its lock count (subscription-upkeep.ts).
-  await reconcileSubscriptions(db, payments);
+  // What the selling features keep in step (subscriptions: one running subscription per portal, its
+  // quantity its lock count), registered at start.
+  await payments.handlers.emit('Sweep', db, payments);
   if (payments.sandbox) {
     await payments.sandbox.renewDue(now);
     await payments.sandbox.deliverDue();

@@ -12,7 +12,7 @@ import { reviewPath, reviewWindow } from './review-window';
 import { listingTimeZone, stayTimes } from '../stays/stay-access';
 import { recordUnsentMail, stayMailSender, unsentMailNotice } from '../stays/stay-mail';
 import { reviewInviteMail } from '../stays/stays.mail';
-import type { StayDeps } from '../stays/stays.service';
+import type { StayDeps } from '../rental/rental-context';
 
 /** Stays looked at per run. */
 const BATCH = 200;

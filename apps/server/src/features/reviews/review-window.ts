@@ -1,6 +1,6 @@
 import { addDaysToDate, localWallTime, REVIEW_WINDOW_DAYS, zonedInstant } from '@latchkey/shared';
 import type { StayRow } from '../../db/schema';
-import type { StayDeps } from '../stays/stays.service';
+import type { StayDeps } from '../rental/rental-context';
 
 /**
  * Whether a stay may be reviewed at `now`, and until when: from the stay's check-out instant (its

@@ -19,7 +19,7 @@ import { findListingEvenDeleted, listLocksOfListing } from '../listings/listings
 import { requireListing } from '../listings/listings.service';
 import { reviewWindow } from './review-window';
 import { listingTimeZone } from '../stays/stay-access';
-import type { StayDeps } from '../stays/stays.service';
+import type { StayDeps } from '../rental/rental-context';
 
 /**
  * Reviews (issue 12, R2; docs/decisions.md "Rentals: calendars, iCal, reviews"): the guest of an

@@ -41,7 +41,7 @@ import {
 } from '../listings/listings.repository';
 import { describeStayAccess, guestQrSecret, listingTimeZone, stayTimes } from '../stays/stay-access';
 import { findGuestAccess, findStayById, updateStay } from '../stays/stays.repository';
-import type { StayDeps } from '../stays/stays.service';
+import type { StayDeps } from '../rental/rental-context';
 
 /** The listing's share-lock settings as POST device/{id}/sharelock answers them. */
 function presentSettings(listing: ListingRow): ShareLockSettings {

@@ -25,12 +25,11 @@ import { assertMayAddLocks, type LockAllowance } from '../subscriptions/plan-all
 import { sendMail } from '../mail/send-mail';
 import { recordMoneyChange } from '../payments/commerce-audit';
 import { orderConfirmationMail } from '../payments/payments.mail';
-import type { Payments } from '../payments/payments-context';
+import type { EventContext, Payments } from '../payments/payments-context';
 import { startCheckout } from '../payments/payments.service';
 import type { SessionFacts } from '../payments/provider-objects';
 import { raiseStaffAlert } from '../payments/staff-alerts';
 import { findPortalById } from '../portals/portals.repository';
-import type { EventContext } from '../subscriptions/subscriptions.service';
 import {
   countOrderDevices,
   findOrder,

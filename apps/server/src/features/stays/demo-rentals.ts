@@ -15,7 +15,8 @@ import type { ImageStore } from '../listings/image-store';
 import { putDeviceLanding } from '../sharelock/sharelock.service';
 import { loadStayFacts, reconcileStayAccess } from './stay-access';
 import { findStayById, updateStay } from './stays.repository';
-import { actOnStay, requestStay, type StayDeps } from './stays.service';
+import type { StayDeps } from '../rental/rental-context';
+import { actOnStay, requestStay } from './stays.service';
 
 /** What the demo's rentals need from the running app (features/stays/stays.plugin.ts). */
 export interface DemoRentalParts {

@@ -12,7 +12,8 @@ import { sendMail, trySendMail, type MailRefusal } from '../mail/send-mail';
 import { PeriodicJob } from '../../jobs/periodic-job';
 import { describeStayAccess, expireFinishedAccess, loadStayFacts, overallLockState } from './stay-access';
 import { recordUnsentMail, stayMailSender, unsentMailNotice } from './stay-mail';
-import { guestAccessMail, type StayDeps } from './stays.service';
+import type { StayDeps } from '../rental/rental-context';
+import { guestAccessMail } from './stays.service';
 import { listFinishedAccess, listStaysAwaitingLocks } from './stays.repository';
 
 /** Stays looked at per run, and finished access freed per run. */

@@ -8,9 +8,9 @@ import { IcalImporter } from '../calendars/ical-import-job';
 import type { IcalDeps } from '../calendars/ical.service';
 import { DiskImageStore, type ImageStore } from '../listings/image-store';
 import { ReviewMailer } from '../reviews/review-mailer';
-import { ShareTokens } from '../sharelock/share-tokens';
+import type { StayDeps } from '../rental/rental-context';
+import { ShareTokens } from '../rental/share-tokens';
 import { StayAccessMonitor } from './stay-access-monitor';
-import type { StayDeps } from './stays.service';
 
 /** What the rental routes share: images, share links, limits on public requests, the access monitor. */
 export interface Rental {

@@ -12,7 +12,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, actingPortal, changeContext, signedIn } from '../../http/access';
 import { errorResponses } from '../../http/responses';
-import { actOnStay, getPublicListing, getStay, listStays, requestStay } from './stays.service';
+import { getPublicListing } from './public-listing';
+import { actOnStay, getStay, listStays, requestStay } from './stays.service';
 
 const id = idSchema;
 const tags = ['stays'];

@@ -31,7 +31,6 @@ import {
 import { presentImages } from '../listings/listings.presenter';
 import { assertMaySendInvitations, type MailThrottle } from '../mail/mail-throttle';
 import { sendMail, trySendMail } from '../mail/send-mail';
-import type { ShareTokens } from '../sharelock/share-tokens';
 import {
   describeStayAccess,
   entriesPerLock,
@@ -60,16 +59,7 @@ import {
   updateStay,
 } from './stays.repository';
 import { findOverlappingBlocks, listTakenNights } from '../calendars/calendar.repository';
-import { publicReviewsOf } from '../reviews/reviews.service';
-
-/** What stays need besides the database: links in mail, the guest link signer. */
-export interface StayDeps {
-  tokens: ShareTokens;
-  /** PUBLIC_URL (no trailing slash): where links in mail point. */
-  publicUrl: string;
-  /** Tells the portal's open screens that a stay changed (the live channel); never throws. */
-  announce?: (stay: StayRow) => void;
-}
+import type { StayDeps } from '../rental/rental-context';
 
 /** How far ahead a stay may be requested. */
 const MAX_DAYS_AHEAD = 730;
@@ -103,8 +93,14 @@ function locksOf(db: Database, listing: ListingRow): Promise<DeviceRow[]> {
   return listLocksOfListing(db, listing.portal_id, listing.id);
 }
 
-/** GET listing/{id}/public: what the request page shows; no address, no guest, no code. */
-export async function getPublicListing(db: Database, listingId: string): Promise<PublicListing> {
+/**
+ * GET listing/{id}/public without its reviews (public-listing.ts adds them: stays import nothing of
+ * reviews): what the request page shows; no address, no guest, no code. With the listing's row.
+ */
+export async function publicListingWithoutReviews(
+  db: Database,
+  listingId: string,
+): Promise<{ listing: ListingRow; page: Omit<PublicListing, 'reviews'> }> {
   const listing = await findPublishedListing(db, listingId);
   const locks = await locksOf(db, listing);
   if (locks.length === 0) throw AppError.notFound('Listing');
@@ -116,7 +112,7 @@ export async function getPublicListing(db: Database, listingId: string): Promise
     // Approved stays and blocked nights (the owner's, and those imported feeds mark), as dates only.
     listTakenNights(db, listing.portal_id, listing.id, today),
   ]);
-  return {
+  const page = {
     _id: listing.id,
     title: listing.title,
     description: listing.description,
@@ -131,8 +127,8 @@ export async function getPublicListing(db: Database, listingId: string): Promise
     images: presentImages(listing.portal_id, images),
     taken,
     autoAccept: Number(listing.auto_accept) === 1,
-    reviews: await publicReviewsOf(db, listing.portal_id, listing.id),
   };
+  return { listing, page };
 }
 
 /** Takes the listing's row lock for the transaction: approvals of one listing go one at a time. */

@@ -22,7 +22,7 @@ import { currentPlan, recordPlanChange } from '../billing/plan-history';
 import { sendMail } from '../mail/send-mail';
 import { recordMoneyChange } from '../payments/commerce-audit';
 import { paymentFailedMail } from '../payments/payments.mail';
-import type { Payments } from '../payments/payments-context';
+import type { EventContext, Payments } from '../payments/payments-context';
 import { startCheckout } from '../payments/payments.service';
 import type { InvoiceFacts, SessionFacts, SubscriptionFacts } from '../payments/provider-objects';
 import { raiseStaffAlert } from '../payments/staff-alerts';
@@ -326,15 +326,8 @@ function actorOf(context: ChangeContext) {
   return { portalId: context.portalId, actorUserId: context.actorUserId, ip: context.ip };
 }
 
-// --- Webhooks (payment-events.service.ts calls these inside the event's transaction) ---
-
-/** What a webhook handler is told about the event it handles. */
-export interface EventContext {
-  payments: Payments;
-  eventId: string;
-  /** When the provider made the event. */
-  at: Date;
-}
+// --- Webhooks (registered with payments by subscriptions.plugin.ts; the webhook calls them inside
+// the event's transaction) ---
 
 const PROVIDER_ACTOR = { actorUserId: null, ip: null } as const;
 
