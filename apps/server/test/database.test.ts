@@ -28,6 +28,7 @@ describe('migrations', () => {
     expect([...applied].sort()).toEqual(applied); // dated names sort in the order they apply
     expect(await migrateToLatest(db)).toEqual([]);
     expect(Object.keys(await shapeOf(db)).sort()).toEqual([
+      'account_offers',
       'account_tokens',
       'alert_rules',
       'audit_log',
