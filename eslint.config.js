@@ -1,6 +1,4 @@
 import js from '@eslint/js';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
-import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 import latchkey from './scripts/eslint-import-cycles.js';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -58,19 +56,6 @@ export default tseslint.config(
     files: ['apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
     plugins: { latchkey },
     rules: { 'latchkey/no-import-cycle': 'error' },
-  },
-  {
-    // eslint-plugin-import-x's no-cycle on the server too (it skips `import type`, which the rule
-    // above counts). Not on the web app: there it added 10 to 15 s of CPU to each lint run on these
-    // 2-core machines and found nothing the rule above does not.
-    files: ['apps/server/src/**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/extensions': ['.ts', '.tsx'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'apps/server/tsconfig.json' })],
-    },
-    rules: { 'import-x/no-cycle': ['error', { allowUnsafeDynamicCyclicDependency: false }] },
   },
   {
     files: ['apps/web/**/*.{ts,tsx}'],
