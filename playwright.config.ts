@@ -49,8 +49,8 @@ export default defineConfig({
     },
     {
       // The production build, as npm start runs it (npm run build makes the web app and the server).
-      // CI has just built it (E2E_PREBUILT=1 in .ci/run), so it is not built twice there.
-      command: `rm -rf ${dataDir} && ${process.env.E2E_PREBUILT ? '' : 'npm run build && '}node apps/server/dist/main.js`,
+      // CI has just built it (LATCHKEY_PREBUILT=1 in .ci/run), so it is not built twice there.
+      command: `rm -rf ${dataDir} && ${process.env.LATCHKEY_PREBUILT ? '' : 'npm run build && '}node apps/server/dist/main.js`,
       url: `http://127.0.0.1:${port}/api3/auth/sealKey`,
       timeout: 180_000,
       reuseExistingServer: false,

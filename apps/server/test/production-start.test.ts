@@ -75,7 +75,10 @@ describe('npm start (the compiled server)', () => {
   let server: Started;
 
   beforeAll(async () => {
-    await run(process.execPath, [path.join(serverDir, 'build.mjs')], { cwd: serverDir });
+    // CI built it once already (LATCHKEY_PREBUILT, .ci/run); elsewhere the test builds what it runs.
+    if (!process.env.LATCHKEY_PREBUILT) {
+      await run(process.execPath, [path.join(serverDir, 'build.mjs')], { cwd: serverDir });
+    }
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-start-'));
     database = await freshDatabase();
     server = await startBuilt({
