@@ -215,6 +215,16 @@ describe('a host activating a guest link in a stranger’s name (issue 16 defect
     expect((await activate(landingToken, { password: VICTIM_PASSWORD }, '10.9.1.2')).statusCode).toBe(200);
   });
 
+  it('names the account after the stay’s guest when the person leaves their name empty', async () => {
+    const victim = victimAddress();
+    const { landingToken } = await stayInNameOf(victim);
+    expect((await activate(landingToken, {})).statusCode).toBe(202);
+    const claimed = await claim({ token: await stayAccountLinkToken(t, victim), password: VICTIM_PASSWORD });
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    const me = (await t.request({ method: 'GET', url: '/api3/auth', token: claimed.json().token })).json();
+    expect(me.user).toMatchObject({ email: victim, firstName: 'Victor Victim' });
+  });
+
   it('limits how often the link can be mailed to one address', async () => {
     const victim = victimAddress();
     const { landingToken } = await stayInNameOf(victim);

@@ -261,6 +261,8 @@ export async function claimAccountOffer<T>(
   what: {
     /** The time zone of the portal the account gets (the stay's locks'). */
     timeZone: (trx: Database, offer: AccountOfferRow) => Promise<string>;
+    /** The name the account gets when the person left theirs empty (the stay's guest name). */
+    defaultName: (trx: Database, offer: AccountOfferRow) => Promise<string>;
     then: (trx: Database, user: UserRow, offer: AccountOfferRow) => Promise<T>;
   },
 ): Promise<{ user: UserRow; result: T }> {
@@ -288,7 +290,7 @@ export async function claimAccountOffer<T>(
         );
       }
       const userId = crypto.randomUUID();
-      const firstName = chosen.firstName.trim();
+      const firstName = chosen.firstName.trim() || (await what.defaultName(trx, offer)).trim();
       await insertUser(trx, {
         id: userId,
         email: offer.email,

@@ -456,6 +456,7 @@ export async function claimStayAccount(
         const stay = await stayOf(trx, offer);
         return stay ? listingTimeZone(await listLocksOfListing(trx, stay.portal_id, stay.listing_id)) : 'UTC';
       },
+      defaultName: async (trx, offer) => (await stayOf(trx, offer))?.guest_name ?? '',
       then: async (trx, created, offer) => {
         const stay = await stayOf(trx, offer);
         if (stay && stay.guest_email === offer.email) await linkStayToAccount(trx, stay, created.id, ip);

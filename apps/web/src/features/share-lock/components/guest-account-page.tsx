@@ -87,6 +87,7 @@ export function GuestAccountPage() {
           )}
           <TextInput
             label="Your name"
+            description="Left empty, your account takes the name your stay was booked under."
             value={name}
             maxLength={80}
             onChange={(event) => setName(event.currentTarget.value)}
