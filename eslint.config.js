@@ -36,7 +36,7 @@ export default tseslint.config(
             {
               group: ['**/mail/mail.repository'],
               importNames: ['enqueueMail'],
-              message: "Mail goes out through sendMail (features/mail), which applies its kind's limits.",
+              message: "Mail goes out through sendMail (base/mail), which applies its kind's limits.",
             },
             {
               group: ['**/auth/users.repository'],

@@ -24,7 +24,7 @@ import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { largePortalSize, seedLargePortal } from '../apps/server/src/demo/seed-large';
 import { listDevices } from '../apps/server/src/features/devices/devices.repository';
-import { listPortalMembers } from '../apps/server/src/features/portals/memberships.repository';
+import { listPortalMembers } from '../apps/server/src/base/tenancy/memberships.repository';
 import { benchDatabase } from './bench-database';
 
 const RUNS = 200;

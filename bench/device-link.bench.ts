@@ -15,9 +15,9 @@ import WebSocket from 'ws';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { createDemoAccount } from '../apps/server/src/features/auth/accounts';
-import { issueSessionToken } from '../apps/server/src/features/auth/session.service';
+import { issueSessionToken } from '../apps/server/src/base/identity/sessions';
 import { createDevice } from '../apps/server/src/features/devices/devices.service';
-import { findPortalOwnedBy } from '../apps/server/src/features/portals/portals.repository';
+import { findPortalOwnedBy } from '../apps/server/src/base/tenancy/portals.repository';
 
 const EVENTS = 2000;
 

@@ -33,13 +33,13 @@ import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import type { Database } from '../apps/server/src/db/database';
 import { grantDirectAccess, revokeDirectAccess } from '../apps/server/src/features/access/access.service';
-import { changeAccess } from '../apps/server/src/features/access/touched-locks';
+import { changeAccess } from '../apps/server/src/base/access-changes/touched-locks';
 import { createDemoAccount } from '../apps/server/src/features/auth/accounts';
 import { setAccessCode } from '../apps/server/src/features/credentials/access-code.service';
 import { hashDeviceSecret } from '../apps/server/src/features/devices/devices.service';
 import { createGroup } from '../apps/server/src/features/groups/groups.service';
-import { insertMembership } from '../apps/server/src/features/portals/memberships.repository';
-import { findPortalOwnedBy } from '../apps/server/src/features/portals/portals.repository';
+import { insertMembership } from '../apps/server/src/base/tenancy/memberships.repository';
+import { findPortalOwnedBy } from '../apps/server/src/base/tenancy/portals.repository';
 import type { FleetAnswer, FleetRequest } from './grant-change-fleet';
 import { benchDatabase } from './bench-database';
 

@@ -14,12 +14,12 @@ import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { toCount } from '../apps/server/src/db/mappers';
 import { largePortalSize, seedLargePortal } from '../apps/server/src/demo/seed-large';
-import { issueSessionToken } from '../apps/server/src/features/auth/session.service';
+import { issueSessionToken } from '../apps/server/src/base/identity/sessions';
 import { findUserByEmail } from '../apps/server/src/features/auth/users.repository';
 import { toDevice } from '../apps/server/src/features/devices/device.presenter';
 import { listDevices, type DeviceSortField } from '../apps/server/src/features/devices/devices.repository';
-import { listPortalMembers } from '../apps/server/src/features/portals/memberships.repository';
-import { toPortalMember } from '../apps/server/src/features/portals/portal.presenter';
+import { listPortalMembers } from '../apps/server/src/base/tenancy/memberships.repository';
+import { toPortalMember } from '../apps/server/src/base/tenancy/portal.presenter';
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-http-bench-'));

@@ -48,7 +48,7 @@ async function serve() {
   const { buildApp } = await import('../apps/server/src/app');
   const { loadConfig } = await import('../apps/server/src/config');
   const { largePortalSize, seedLargePortal } = await import('../apps/server/src/demo/seed-large');
-  const { issueSessionToken } = await import('../apps/server/src/features/auth/session.service');
+  const { issueSessionToken } = await import('../apps/server/src/base/identity/sessions');
   const { findUserByEmail } = await import('../apps/server/src/features/auth/users.repository');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-ical-bench-'));
   const app = await buildApp(

@@ -11,12 +11,12 @@ import { alertRoutes } from './features/alerts/alerts.routes';
 import { accessRoutes } from './features/access/access.routes';
 import { auditRoutes } from './features/audit/audit.routes';
 import { AuthLimits } from './features/auth/auth-limits';
-import { RateLimitStore } from './features/auth/rate-limiters';
+import { RateLimitStore } from './base/rate-limits/rate-limiters';
 import { authRoutes } from './features/auth/auth.routes';
 import { supportSessionRoutes } from './features/auth/support-session.routes';
 import { twoFactorRoutes } from './features/auth/two-factor.routes';
-import { devMailboxTransport, MailSender, smtpTransport } from './features/mail/mail-sender';
-import { MailThrottle } from './features/mail/mail-throttle';
+import { devMailboxTransport, MailSender, smtpTransport } from './base/mail/mail-sender';
+import { MailThrottle } from './base/mail/mail-throttle';
 import { mailRoutes } from './features/mail/mail.routes';
 import { loadSecrets, type Secrets } from './features/auth/secrets';
 import { registerDeviceLink } from './features/device-link/device-link.plugin';
@@ -52,14 +52,14 @@ import { stayRoutes } from './features/stays/stays.routes';
 import { calendarRoutes } from './features/calendars/calendar.routes';
 import { rentalCenterRoutes } from './features/rental-center/rental-center.routes';
 import { reviewRoutes } from './features/reviews/reviews.routes';
-import { registerAccessControl, type RegisteredRoute } from './http/access';
-import { serializerCompiler } from './http/list-serializer';
-import { answerFrameworkError, MAX_PARAM_LENGTH, registerErrorHandling } from './http/errors';
-import { registerOpenApi } from './http/openapi';
-import { registerApiNoStore, registerSecurityHeaders } from './http/security-headers';
-import { registerQueryTextCheck } from './http/query-text';
-import { registerSealedBodies } from './http/sealed-body';
-import { registerSpa } from './http/spa';
+import { registerAccessControl, type RegisteredRoute } from './base/http/access';
+import { serializerCompiler } from './base/http/list-serializer';
+import { answerFrameworkError, MAX_PARAM_LENGTH, registerErrorHandling } from './base/http/errors';
+import { registerOpenApi } from './base/http/openapi';
+import { registerApiNoStore, registerSecurityHeaders } from './base/http/security-headers';
+import { registerQueryTextCheck } from './base/http/query-text';
+import { registerSealedBodies } from './base/http/sealed-body';
+import { registerSpa } from './base/http/spa';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -69,7 +69,7 @@ declare module 'fastify' {
     secrets: Secrets;
     authLimits: AuthLimits;
     mail: MailSender;
-    /** Limits on mail people send to others: pass it to sendMail('to-others', …) (features/mail/send-mail.ts). */
+    /** Limits on mail people send to others: pass it to sendMail('to-others', …) (base/mail/send-mail.ts). */
     mailThrottle: MailThrottle;
     /** Every API route with its declared access: what the isolation tests walk. */
     routeRegistry: RegisteredRoute[];

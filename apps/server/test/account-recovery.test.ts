@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listMailTo } from '../src/features/mail/mail.repository';
+import { listMailTo } from '../src/base/mail/mail.repository';
 import { TestApp } from './test-app';
 
 // Email verification, activation mails, password reset (new and legacy links) and passwordVerify.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listMailTo } from '../src/features/mail/mail.repository';
+import { listMailTo } from '../src/base/mail/mail.repository';
 import { TestApp } from './test-app';
 
 // Adding a person to a portal, as an attacker would try it (issue 10, defects 1, 2 and 10): an

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { AlertRule, NotificationsPage } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listMailTo } from '../src/features/mail/mail.repository';
+import { listMailTo } from '../src/base/mail/mail.repository';
 import { TestApp } from './test-app';
 
 /**

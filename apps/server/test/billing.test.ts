@@ -9,7 +9,7 @@ import { openDatabase } from '../src/db/database';
 import { computeBill, type BilledDevice } from '../src/features/billing/bill-computation';
 import { closeDueBills, closeMonth, issuerOf, type Issuer } from '../src/features/billing/billing.service';
 import { recordPlanChange, type PlanPeriod } from '../src/features/billing/plan-history';
-import { insertOwnedPortal } from '../src/features/portals/portals.repository';
+import { insertOwnedPortal } from '../src/base/tenancy/portals.repository';
 import { addLock, backdatePortal } from './billing-helpers';
 import { TestApp } from './test-app';
 

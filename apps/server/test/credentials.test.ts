@@ -1,7 +1,7 @@
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDeviceEvent } from '../src/features/events/events.repository';
-import { listMailTo } from '../src/features/mail/mail.repository';
+import { listMailTo } from '../src/base/mail/mail.repository';
 import { TestApp } from './test-app';
 
 // Company codes, code locks, fingerprints, keys, guest invites (with mail to a real SMTP server),

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RegisteredRoute } from '../src/http/access';
+import type { RegisteredRoute } from '../src/base/http/access';
 import { seedCatalogue } from '../src/features/shop/catalogue';
 import { TestApp } from './test-app';
 

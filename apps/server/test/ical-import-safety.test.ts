@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toSafeText, type IcalFeed } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onLocksTouched } from '../src/features/access/touched-locks';
+import { onLocksTouched } from '../src/base/access-changes/touched-locks';
 import { addListing, addLock, dayIn, desiredSet, rentalPortal, type RentalPortal } from './rental-helpers';
 import { TestApp } from './test-app';
 

@@ -8,7 +8,7 @@ import {
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LivePortalMessageBody } from '../src/features/live/live-hub';
-import type { RegisteredRoute } from '../src/http/access';
+import type { RegisteredRoute } from '../src/base/http/access';
 import { LiveClient, listen } from './live-client';
 import { closedBillFor } from './billing-helpers';
 import { TestApp } from './test-app';

@@ -3,8 +3,8 @@ import { deviceTopic, type LiveServerMessage } from '@latchkey/shared';
 import mqtt from 'mqtt';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueMail } from '../src/features/mail/mail.repository';
-import { claimDue } from '../src/jobs/claim-due';
+import { enqueueMail } from '../src/base/mail/mail.repository';
+import { claimDue } from '../src/base/jobs/claim-due';
 import { LiveClient, listen } from './live-client';
 import { TestApp } from './test-app';
 

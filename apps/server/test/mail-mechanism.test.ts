@@ -5,10 +5,10 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Issue 16, defect 3 as a mechanism: mail has one door, `sendMail` (features/mail/send-mail.ts),
+ * Issue 16, defect 3 as a mechanism: mail has one door, `sendMail` (base/mail/send-mail.ts),
  * which applies the limits of the mail's kind. On main before the fix, 25 places outside the mail
  * feature queued mail with `enqueueMail` or could have written the outbox themselves, and stay mail
- * went around the throttle. This test reads every server source file: outside features/mail none
+ * went around the throttle. This test reads every server source file: outside base/mail none
  * may mention `enqueueMail` or insert into `mail_outbox`, so a new feature that does fails here,
  * naming the file. The lint rule (eslint.config.js) says the same while editing; the second test
  * proves that it fires.
@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sourceRoot = path.join(serverRoot, 'src');
-const mailFeature = path.join(sourceRoot, 'features', 'mail') + path.sep;
+const mailFeature = path.join(sourceRoot, 'base', 'mail') + path.sep;
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -34,7 +34,7 @@ const FORBIDDEN = [
 ];
 
 describe('one door for mail', () => {
-  it('no module outside features/mail enqueues mail or writes the outbox', () => {
+  it('no module outside base/mail enqueues mail or writes the outbox', () => {
     const files = sourceFiles(sourceRoot);
     expect(files.length).toBeGreaterThan(50); // the scan found the sources
     const offences = files
@@ -44,7 +44,7 @@ describe('one door for mail', () => {
         const text = fs.readFileSync(file, 'utf8');
         return FORBIDDEN.filter(({ pattern }) => pattern.test(text)).map(
           ({ what }) =>
-            `${path.relative(serverRoot, file)} ${what}: send mail with sendMail (features/mail/send-mail.ts)`,
+            `${path.relative(serverRoot, file)} ${what}: send mail with sendMail (base/mail/send-mail.ts)`,
         );
       });
     expect(offences).toEqual([]);

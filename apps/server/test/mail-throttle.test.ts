@@ -1,7 +1,7 @@
 import { addDaysToDate, localWallTime } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listMailTo } from '../src/features/mail/mail.repository';
-import { alertMail, deviceInvitationMail, invitationMail } from '../src/features/mail/mail.templates';
+import { listMailTo } from '../src/base/mail/mail.repository';
+import { alertMail, deviceInvitationMail, invitationMail } from '../src/base/mail/mail.templates';
 import { TestApp } from './test-app';
 
 // Mail people make the portal send to others (issue 10, defect 7): only from confirmed addresses,

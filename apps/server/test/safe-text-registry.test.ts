@@ -2,7 +2,7 @@ import { idSchema, lineText, multilineText, passwordText } from '@latchkey/share
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checkCardForm } from '../src/features/payments/sandbox-pages';
-import type { RegisteredRoute } from '../src/http/access';
+import type { RegisteredRoute } from '../src/base/http/access';
 import { TestApp } from './test-app';
 
 /**

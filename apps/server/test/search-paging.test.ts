@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containsText } from '../src/db/like';
-import { memberNameColumn } from '../src/features/portals/memberships.repository';
+import { memberNameColumn } from '../src/base/tenancy/memberships.repository';
 import { TestApp } from './test-app';
 
 // Guards for issue 11's search indexes and keyset paging, through the real app on SQLite (FTS5

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApp } from './test-app';
 
-// The session cache (features/auth/session-cache.ts) keeps a signed-in person and their portals
+// The session cache (base/identity/session-cache.ts) keeps a signed-in person and their portals
 // while the auth epoch stands still. Two servers over one database (SQLite file, or PostgreSQL with
 // TEST_DATABASE_URL): a change made through one must count on the other from its very next request,
 // after each server has served (and kept) the person.

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { OrderView, Product, Quote } from '@latchkey/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { listMailTo } from '../src/features/mail/mail.repository';
+import { listMailTo } from '../src/base/mail/mail.repository';
 import { sweepPayments } from '../src/features/payments/payments.service';
 import { seedCatalogue } from '../src/features/shop/catalogue';
 import { CARDS, checkoutOf, payOnSandbox } from './sandbox-checkout';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { PortalSubscription } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listMailTo } from '../src/features/mail/mail.repository';
+import { listMailTo } from '../src/base/mail/mail.repository';
 import { sweepPayments } from '../src/features/payments/payments.service';
 import {
   CARDS,

@@ -11,7 +11,7 @@ import {
   revokeDirectAccess,
 } from '../src/features/access/access.service';
 import { linkUserToDevice } from '../src/features/access/access.repository';
-import { recordTouchedLocks } from '../src/features/access/touched-locks';
+import { recordTouchedLocks } from '../src/base/access-changes/touched-locks';
 import { seedAccountsInBulk } from '../src/features/auth/accounts';
 import { NO_PASSWORD } from '../src/features/auth/password';
 import { setAccessCode } from '../src/features/credentials/access-code.service';
@@ -33,9 +33,9 @@ import { changeGroupLink, createGroup, removeGroup } from '../src/features/group
 import { createInvite, deleteInvite } from '../src/features/invites/invites.service';
 import { putLockout, removeLockout } from '../src/features/lockouts/lockouts.service';
 import { removeMember, setMemberStatus, updateMember } from '../src/features/members/members.service';
-import { insertMembership } from '../src/features/portals/memberships.repository';
-import { insertOwnedPortal } from '../src/features/portals/portals.repository';
-import { AppError } from '../src/http/errors';
+import { insertMembership } from '../src/base/tenancy/memberships.repository';
+import { insertOwnedPortal } from '../src/base/tenancy/portals.repository';
+import { AppError } from '../src/base/http/errors';
 import { TestApp } from './test-app';
 
 /**

@@ -15,7 +15,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createAccount } from '../src/features/auth/accounts';
-import { insertMembership } from '../src/features/portals/memberships.repository';
+import { insertMembership } from '../src/base/tenancy/memberships.repository';
 import type { MembershipStatus, PortalRole } from '@latchkey/shared';
 
 /**

@@ -4,6 +4,7 @@ import type { Database } from '../db/database';
 import { seedAccountsInBulk } from '../features/auth/accounts';
 import { hashPassword } from '../features/auth/password';
 import { hashDeviceSecret } from '../features/devices/devices.service';
+import { insertPortal } from '../base/tenancy/portals.repository';
 
 export interface LargePortalSize {
   devices: number;
@@ -68,19 +69,16 @@ export async function seedLargePortal(db: Database, size: LargePortalSize = BENC
         now,
       ),
     );
-    await trx
-      .insertInto('portals')
-      .values({
-        id: portalId,
-        name: 'Benchmark Towers',
-        owner_user_id: userIds[0]!,
-        time_zone: 'UTC',
-        expire_date: null,
-        stripe_status: 'active',
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertPortal(trx, {
+      id: portalId,
+      name: 'Benchmark Towers',
+      owner_user_id: userIds[0]!,
+      time_zone: 'UTC',
+      expire_date: null,
+      stripe_status: 'active',
+      created_at: now,
+      updated_at: now,
+    });
     await insertInBatches(userIds, (batch) =>
       trx
         .insertInto('memberships')

@@ -4,8 +4,8 @@ import { aboutSchema } from '@latchkey/shared';
 // paths relative to this source file no longer lead to them.
 import rootPackageJson from '../../../../../package.json' with { type: 'json' };
 import serverPackageJson from '../../../package.json' with { type: 'json' };
-import { access } from '../../http/access';
-import { errorResponses } from '../../http/responses';
+import { access } from '../../base/http/access';
+import { errorResponses } from '../../base/http/responses';
 
 const serverPackage: { version?: string; license?: string } = serverPackageJson;
 const rootPackage: { version?: string; license?: string } = rootPackageJson;

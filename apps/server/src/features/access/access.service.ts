@@ -12,11 +12,11 @@ import {
 import type { Database } from '../../db/database';
 import { toIso } from '../../db/mappers';
 import type { DeviceRow } from '../../db/schema';
-import type { ChangeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
-import { recordChange } from '../audit/audit.repository';
+import type { ChangeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
+import { recordChange } from '../../base/audit/audit.repository';
 import { findDevice, findDevices } from '../devices/devices.repository';
-import { findMember, findMembers, type MemberRecord } from '../portals/memberships.repository';
+import { findMember, findMembers, type MemberRecord } from '../../base/tenancy/memberships.repository';
 import {
   linkUserToDevice,
   listAccessPaths,
@@ -26,7 +26,7 @@ import {
   type AccessPath,
 } from './access.repository';
 import { loadCredentialSets } from './credential-sets';
-import { changeAccess } from './touched-locks';
+import { changeAccess } from '../../base/access-changes/touched-locks';
 
 const via = (path: AccessPath) => ({
   direct: path.direct,

@@ -1,7 +1,7 @@
 import type { Schedule } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import type { CredentialRow, DeviceInviteRow, LockoutRow } from '../../db/schema';
-import { findMembers, type MemberRecord } from '../portals/memberships.repository';
+import { findMembers, type MemberRecord } from '../../base/tenancy/memberships.repository';
 
 // What credential sets are built from, read for many locks at once (credential-sets.ts): each
 // function is one query per slice of ids, whatever the number of locks in the slice.

@@ -9,7 +9,7 @@ import type { Database } from '../../db/database';
 import { toIso } from '../../db/mappers';
 import type { CredentialRow, DeviceInviteRow, DeviceRow } from '../../db/schema';
 import { inviteSchedule, inviteWindowOf } from '../invites/invites.repository';
-import type { MemberRecord } from '../portals/memberships.repository';
+import type { MemberRecord } from '../../base/tenancy/memberships.repository';
 import {
   findMembersIn,
   listBoundCredentials,

@@ -12,14 +12,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database';
 import { nowIso, toCount, toIso } from '../../db/mappers';
 import type { AlertRuleRow } from '../../db/schema';
-import type { ChangeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
-import { PeriodicJob } from '../../jobs/periodic-job';
-import { recordChange } from '../audit/audit.repository';
+import type { ChangeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
+import { PeriodicJob } from '../../base/jobs/periodic-job';
+import { recordChange } from '../../base/audit/audit.repository';
 import { findDevices } from '../devices/devices.repository';
-import { alertMail } from '../mail/mail.templates';
-import { sendMail } from '../mail/send-mail';
-import { findMember, findMembers } from '../portals/memberships.repository';
+import { alertMail } from '../../base/mail/mail.templates';
+import { sendMail } from '../../base/mail/send-mail';
+import { findMember, findMembers } from '../../base/tenancy/memberships.repository';
 import {
   countDenialsSince,
   countNotificationsSince,

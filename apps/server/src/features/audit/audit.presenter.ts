@@ -1,6 +1,6 @@
 import type { AuditEntry } from '@latchkey/shared';
 import { toIso } from '../../db/mappers';
-import type { AuditRow } from './audit.repository';
+import type { AuditRow } from '../../base/audit/audit.repository';
 
 /** A change-log row as the API answers it. */
 export function toAuditEntry(row: AuditRow): AuditEntry {

@@ -1,12 +1,13 @@
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
 import type { UserRow } from '../../db/schema';
-import { AppError } from '../../http/errors';
-import { sendMail } from '../mail/send-mail';
-import { passwordResetMail, verificationMail } from '../mail/mail.templates';
+import { AppError } from '../../base/http/errors';
+import { sendMail } from '../../base/mail/send-mail';
+import { passwordResetMail, verificationMail } from '../../base/mail/mail.templates';
 import { consumeAccountToken, consumeAccountTokenOf, issueAccountToken } from './account-tokens.repository';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from './password';
-import { findUserByEmail, findUserById, updatePasswordHash } from './users.repository';
+import { updatePasswordHash } from './users.repository';
+import { findUserByEmail, findUserById } from '../../base/identity/users.repository';
 
 // Email verification and password reset: links in mail carrying single-use tokens. Requests answer
 // the same whether or not an account exists, so they cannot be used to find out who has one.

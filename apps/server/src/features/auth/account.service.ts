@@ -1,9 +1,10 @@
 import type { PasswordChange, ProfileUpdate } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import type { UserRow } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../base/http/errors';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from './password';
-import { findUserById, updatePasswordHash, updateUserName } from './users.repository';
+import { updatePasswordHash, updateUserName } from './users.repository';
+import { findUserById } from '../../base/identity/users.repository';
 
 // A person's own changes to their account. Accounts are created in accounts.ts only.
 

@@ -3,12 +3,12 @@ import { emailSchema, type CreateAccountInput } from '@latchkey/shared';
 import { isUniqueViolation, type Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
 import type { AccountOfferPurpose, AccountOfferRow, NewUserRow, UserRow } from '../../db/schema';
-import { AppError } from '../../http/errors';
-import type { RenderedMail } from '../mail/mail.templates';
-import { sendMail } from '../mail/send-mail';
-import { insertOwnedPortal } from '../portals/portals.repository';
+import { AppError } from '../../base/http/errors';
+import type { RenderedMail } from '../../base/mail/mail.templates';
+import { sendMail } from '../../base/mail/send-mail';
+import { insertOwnedPortal } from '../../base/tenancy/portals.repository';
 import { assertAcceptablePassword, hashPassword, NO_PASSWORD } from './password';
-import { findUserByEmail, findUserById } from './users.repository';
+import { findUserByEmail, findUserById } from '../../base/identity/users.repository';
 
 // The accounts module: the one door to the `users` table (docs/decisions.md "One door for accounts;
 // a guest link proves nothing"). Nothing else inserts a person (account-mechanism.test.ts scans the

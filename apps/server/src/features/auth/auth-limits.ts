@@ -1,6 +1,6 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { AppError } from '../../http/errors';
-import { consume, type RateLimitStore } from './rate-limiters';
+import { AppError } from '../../base/http/errors';
+import { consume, type RateLimitStore } from '../../base/rate-limits/rate-limiters';
 
 export interface AuthLimitSettings {
   loginPerIp: number;

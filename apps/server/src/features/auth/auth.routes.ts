@@ -21,8 +21,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicUrlOf } from '../../config';
-import { access, signedIn } from '../../http/access';
-import { errorResponses } from '../../http/responses';
+import { access, signedIn } from '../../base/http/access';
+import { errorResponses } from '../../base/http/responses';
 import {
   confirmPassword,
   requestActivation,
@@ -35,8 +35,8 @@ import {
 import { changePassword, updateProfile } from './account.service';
 import { createAccount } from './accounts';
 import { checkLogin } from './login.service';
-import { describeSession, issuePreAuthToken, issueSessionToken } from './session.service';
-import { toUserSummary } from './user.presenter';
+import { describeSession, issuePreAuthToken, issueSessionToken } from '../../base/identity/sessions';
+import { toUserSummary } from '../../base/identity/user.presenter';
 import { bumpTokenVersion } from './users.repository';
 
 /** Account creation, sign-in and the signed-in person's own account (brief §7 Auth). */

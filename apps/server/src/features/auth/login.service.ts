@@ -1,10 +1,10 @@
 import type { LoginPayload } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import type { UserRow } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../base/http/errors';
 import type { AuthLimits } from './auth-limits';
 import { verifyAgainstDecoy, verifyPassword } from './password';
-import { findUserByEmail } from './users.repository';
+import { findUserByEmail } from '../../base/identity/users.repository';
 
 const INVALID = () => new AppError('invalid_credentials', 'Email or password is wrong', 401);
 

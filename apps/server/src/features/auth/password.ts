@@ -1,6 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../base/http/errors';
 
 let commonPasswords: Set<string> | null = null;
 

@@ -1,13 +1,13 @@
 import { idSchema, supportSessionInputSchema, supportSessionSchema } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, signedIn } from '../../http/access';
-import { AppError } from '../../http/errors';
-import { errorResponses } from '../../http/responses';
-import { recordChange } from '../audit/audit.repository';
-import { listMembershipsOfUser } from '../portals/memberships.repository';
-import { issueSessionToken } from './session.service';
-import { findUserById } from './users.repository';
+import { access, signedIn } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
+import { errorResponses } from '../../base/http/responses';
+import { recordChange } from '../../base/audit/audit.repository';
+import { listMembershipsOfUser } from '../../base/tenancy/memberships.repository';
+import { issueSessionToken } from '../../base/identity/sessions';
+import { findUserById } from '../../base/identity/users.repository';
 
 /** How long platform staff may act as a person before signing in as them again. */
 const SUPPORT_SESSION_HOURS = 0.5;

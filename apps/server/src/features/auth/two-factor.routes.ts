@@ -6,10 +6,10 @@ import {
   twoFactorStateSchema,
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { access, signedIn } from '../../http/access';
-import { AppError } from '../../http/errors';
-import { errorResponses } from '../../http/responses';
-import { authenticatePreAuthToken, issueSessionToken, spendPreAuthToken } from './session.service';
+import { access, signedIn } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
+import { errorResponses } from '../../base/http/responses';
+import { authenticatePreAuthToken, issueSessionToken, spendPreAuthToken } from '../../base/identity/sessions';
 import {
   acceptSecondFactor,
   changeTwoFactor,

@@ -5,9 +5,9 @@ import QRCode from 'qrcode';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
 import type { UserRow } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../base/http/errors';
 import { verifyPassword } from './password';
-import { findUserById } from './users.repository';
+import { findUserById } from '../../base/identity/users.repository';
 
 // Two-factor sign-in with TOTP (RFC 6238: SHA-1, 6 digits, 30-second steps, ±1 step of drift),
 // through otplib. Each accepted step is remembered so a code works once; ten recovery codes, stored

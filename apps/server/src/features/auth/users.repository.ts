@@ -1,17 +1,9 @@
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
-import type { UserRow } from '../../db/schema';
 
-// People are global (one account, many portals); portal-owned data lives elsewhere. Accounts are
+// Changes to a person's own account (name, password, sign-out everywhere), made by the auth
+// feature only. Reading people is in the base (base/identity/users.repository.ts); accounts are
 // created by accounts.ts only (the one insert into `users`).
-
-export function findUserById(db: Database, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-export function findUserByEmail(db: Database, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
-}
 
 export async function updateUserName(
   db: Database,

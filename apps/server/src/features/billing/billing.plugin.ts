@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
-import { PeriodicJob } from '../../jobs/periodic-job';
+import { PeriodicJob } from '../../base/jobs/periodic-job';
 import { closeDueBills, issuerOf } from './billing.service';
 
 /** How soon after start a server first asks whether closing is due (a restart at a month's start). */

@@ -19,11 +19,11 @@ import type { Config } from '../../config';
 import { isUniqueViolation, type Database } from '../../db/database';
 import { toIso } from '../../db/mappers';
 import type { BillingProfileRow, BillRow, PortalRow } from '../../db/schema';
-import type { ChangeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
-import { appendAuditEntry, recordChange } from '../audit/audit.repository';
-import { findPortalById } from '../portals/portals.repository';
-import { findCurrentLink, findResellerIdAt } from '../resellers/resellers.repository';
+import type { ChangeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
+import { appendAuditEntry, recordChange } from '../../base/audit/audit.repository';
+import { findPortalById } from '../../base/tenancy/portals.repository';
+import { findCurrentLink, findResellerIdAt } from '../../base/tenancy/reseller-links';
 import { computeBill, monthBounds, monthOf, previousMonth, type BillWindow } from './bill-computation';
 import {
   findBill,

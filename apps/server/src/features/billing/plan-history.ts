@@ -4,7 +4,7 @@ import { PostgresAdapter } from 'kysely';
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
 import type { PortalPlanPeriodRow } from '../../db/schema';
-import { appendAuditEntry } from '../audit/audit.repository';
+import { appendAuditEntry } from '../../base/audit/audit.repository';
 
 // Plan history (`portal_plan_periods`): which plan a portal was on when. Bills price each day with
 // the plan in force at the end of that day. Before a portal's first period it is on the free plan.

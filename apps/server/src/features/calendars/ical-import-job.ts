@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database';
 import type { ListingIcalFeedRow } from '../../db/schema';
-import { claimDue } from '../../jobs/claim-due';
-import { PeriodicJob } from '../../jobs/periodic-job';
+import { claimDue } from '../../base/jobs/claim-due';
+import { PeriodicJob } from '../../base/jobs/periodic-job';
 import { syncFeed, type IcalDeps } from './ical.service';
 
 /** How often servers look for due feeds (each feed is read every ICAL_SYNC_MINUTES). */

@@ -14,8 +14,8 @@ import type {
   StayRow,
   StaysTable,
 } from '../../db/schema';
-import { changeAccess, recordTouchedLocks, type Touch } from '../access/touched-locks';
-import { appendAuditEntry } from '../audit/audit.repository';
+import { changeAccess, recordTouchedLocks, type Touch } from '../../base/access-changes/touched-locks';
+import { appendAuditEntry } from '../../base/audit/audit.repository';
 import { listAccessList, listLocksOfListing } from '../listings/listings.repository';
 import {
   entriesPerLock,

@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
-import type { ChangeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
+import type { ChangeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
 import { listAccessPaths } from '../access/access.repository';
-import { changeAccess } from '../access/touched-locks';
-import { recordChange } from '../audit/audit.repository';
+import { changeAccess } from '../../base/access-changes/touched-locks';
+import { recordChange } from '../../base/audit/audit.repository';
 import { findDevices } from '../devices/devices.repository';
-import { findMember } from '../portals/memberships.repository';
+import { findMember } from '../../base/tenancy/memberships.repository';
 import { assertCodeAllowed } from './code-rules';
 import {
   insertCredential,

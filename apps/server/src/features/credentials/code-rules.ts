@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { LOCK_MODELS } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import type { CredentialRow, DeviceRow } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../base/http/errors';
 import { findLiveCredentialBySecret } from './credentials.repository';
 
 export const CODE_MIN = 4;

@@ -1,8 +1,8 @@
 import { companyCodeInputSchema, companyCodeSchema, idSchema } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../http/access';
-import { errorResponses } from '../../http/responses';
+import { access, actingPortal, changeContext } from '../../base/http/access';
+import { errorResponses } from '../../base/http/responses';
 import { createCompanyCode, deleteCompanyCode, listCompanyCodes } from './company-codes.service';
 
 const config = { access: access.portalAdmin };

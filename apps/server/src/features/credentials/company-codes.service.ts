@@ -3,10 +3,10 @@ import { LOCK_MODELS, type CompanyCode, type CompanyCodeInput } from '@latchkey/
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
 import type { CredentialRow } from '../../db/schema';
-import type { ChangeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
-import { recordChange } from '../audit/audit.repository';
-import { changeAccess } from '../access/touched-locks';
+import type { ChangeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
+import { recordChange } from '../../base/audit/audit.repository';
+import { changeAccess } from '../../base/access-changes/touched-locks';
 import { listAllDevices } from '../devices/devices.repository';
 import { assertCodeAllowed } from './code-rules';
 import { insertCredential, revokeCredential } from './credentials.repository';

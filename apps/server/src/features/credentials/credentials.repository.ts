@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database';
-import { memberNameColumn } from '../portals/memberships.repository';
+import { memberNameColumn } from '../../base/tenancy/memberships.repository';
 import { containsText } from '../../db/like';
 import { nowIso } from '../../db/mappers';
 import type { CredentialRow, CredentialsTable } from '../../db/schema';

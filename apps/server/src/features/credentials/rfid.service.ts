@@ -2,13 +2,13 @@ import crypto from 'node:crypto';
 import type { RfidCard, RfidInput, RfidsQuery } from '@latchkey/shared';
 import { isUniqueViolation, type Database } from '../../db/database';
 import { nowIso, toCount, toIso } from '../../db/mappers';
-import type { ChangeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
+import type { ChangeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
 import { listAccessPaths } from '../access/access.repository';
-import { changeAccess } from '../access/touched-locks';
-import { recordChange } from '../audit/audit.repository';
+import { changeAccess } from '../../base/access-changes/touched-locks';
+import { recordChange } from '../../base/audit/audit.repository';
 import { findDevice } from '../devices/devices.repository';
-import { findMember } from '../portals/memberships.repository';
+import { findMember } from '../../base/tenancy/memberships.repository';
 import {
   findLiveCredentialBySecret,
   insertCredential,

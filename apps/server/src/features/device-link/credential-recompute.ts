@@ -5,7 +5,7 @@ import type { Database } from '../../db/database';
 import type { DeviceCredentialSyncRow } from '../../db/schema';
 import { inSlices } from '../access/credential-sets.repository';
 import { loadCredentialSets } from '../access/credential-sets';
-import { onLocksTouched } from '../access/touched-locks';
+import { onLocksTouched } from '../../base/access-changes/touched-locks';
 import { findDevices } from '../devices/devices.repository';
 import {
   deleteRecomputeRows,

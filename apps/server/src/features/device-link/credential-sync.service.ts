@@ -10,10 +10,10 @@ import {
 import { readConsistently, type Database } from '../../db/database';
 import { toCount, toIso } from '../../db/mappers';
 import type { DeviceRow } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../base/http/errors';
 import { findDevice } from '../devices/devices.repository';
 import { getUserDevices } from '../access/access.service';
-import { findMembers } from '../portals/memberships.repository';
+import { findMembers } from '../../base/tenancy/memberships.repository';
 import { recomputeLocks, type CredentialChannel } from './credential-recompute';
 import { findSyncStates, type SyncState } from './credential-recompute.repository';
 import {

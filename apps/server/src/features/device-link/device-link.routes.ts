@@ -13,10 +13,10 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext, requireSelfOrAdmin, signedIn } from '../../http/access';
-import { AppError } from '../../http/errors';
+import { access, actingPortal, changeContext, requireSelfOrAdmin, signedIn } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
 import { decideRemoteOpening } from '../access/access.service';
-import { errorResponses } from '../../http/responses';
+import { errorResponses } from '../../base/http/responses';
 import { getDeviceSync, getSyncCenter, getUserSync } from './credential-sync.service';
 import { issueQrToken, issueSyncToken } from './phone-tokens.service';
 

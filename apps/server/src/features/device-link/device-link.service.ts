@@ -17,9 +17,9 @@ import type { z } from 'zod';
 import type { Database } from '../../db/database';
 import { toIso } from '../../db/mappers';
 import type { DeviceCommandRow, DeviceRow } from '../../db/schema';
-import type { ChangeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
-import { recordChange } from '../audit/audit.repository';
+import type { ChangeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
+import { recordChange } from '../../base/audit/audit.repository';
 import { findDevice } from '../devices/devices.repository';
 import { CredentialRecompute } from './credential-recompute';
 import { LockReports } from './lock-reports';
@@ -35,7 +35,7 @@ import {
 } from './device-link.repository';
 import { EventIngest, refusedByDatabase, type EventIngestOptions } from './event-ingest';
 import type { DeviceTransport, LockMessage } from './device-transport';
-import { PeriodicJob } from '../../jobs/periodic-job';
+import { PeriodicJob } from '../../base/jobs/periodic-job';
 import { isHeartbeatOnly, SeenLocks } from './seen-locks';
 
 /** How often the recompute outbox is checked for locks a stopped server left (credential-recompute.ts). */

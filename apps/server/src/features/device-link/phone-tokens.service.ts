@@ -8,10 +8,10 @@ import {
 } from '@latchkey/shared';
 import QRCode from 'qrcode';
 import type { Database } from '../../db/database';
-import type { ChangeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
+import type { ChangeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
 import { buildCredentialSet } from '../access/access.service';
-import { recordChange } from '../audit/audit.repository';
+import { recordChange } from '../../base/audit/audit.repository';
 import { findDevice } from '../devices/devices.repository';
 import { findSync } from './device-link.repository';
 import type { PortalSigningKeys } from './portal-signing-keys';

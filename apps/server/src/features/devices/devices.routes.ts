@@ -11,8 +11,8 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../http/access';
-import { errorResponses } from '../../http/responses';
+import { access, actingPortal, changeContext } from '../../base/http/access';
+import { errorResponses } from '../../base/http/responses';
 import { lockAllowanceOf } from '../subscriptions/plan-allowance';
 import { keepQuantityInStep } from '../subscriptions/subscription-upkeep';
 import { toDevice } from './device.presenter';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { memberNameColumn } from '../portals/memberships.repository';
+import { memberNameColumn } from '../../base/tenancy/memberships.repository';
 import type { AccessDenialReason, DeviceEventType } from '@latchkey/shared';
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db/database';

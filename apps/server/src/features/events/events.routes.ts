@@ -8,8 +8,8 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, requireSelfOrAdmin } from '../../http/access';
-import { errorResponses } from '../../http/responses';
+import { access, actingPortal, requireSelfOrAdmin } from '../../base/http/access';
+import { errorResponses } from '../../base/http/responses';
 import { getActivity, getDeviceLogs, getEventsOfDevice, getHistory } from './events.service';
 
 const config = { access: access.portalAdmin };

@@ -9,10 +9,10 @@ import type {
 import type { Database } from '../../db/database';
 import { toCount, toIso } from '../../db/mappers';
 import { toAuditEntry } from '../audit/audit.presenter';
-import { listAuditEntries } from '../audit/audit.repository';
-import { AppError } from '../../http/errors';
+import { listAuditEntries } from '../../base/audit/audit.repository';
+import { AppError } from '../../base/http/errors';
 import { findDevice } from '../devices/devices.repository';
-import { findMember } from '../portals/memberships.repository';
+import { findMember } from '../../base/tenancy/memberships.repository';
 import { listDeviceEvents, type DeviceEventListRow } from './events.repository';
 
 /**

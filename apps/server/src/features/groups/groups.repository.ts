@@ -1,5 +1,5 @@
 import type { GroupInput, ListQuery } from '@latchkey/shared';
-import { memberNameColumn } from '../portals/memberships.repository';
+import { memberNameColumn } from '../../base/tenancy/memberships.repository';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database';
 import { containsText } from '../../db/like';

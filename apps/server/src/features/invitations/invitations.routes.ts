@@ -11,10 +11,10 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicUrlOf } from '../../config';
-import { access, changeContext, signedIn } from '../../http/access';
-import { errorResponses } from '../../http/responses';
+import { access, changeContext, signedIn } from '../../base/http/access';
+import { errorResponses } from '../../base/http/responses';
 import type { InviteSender } from '../invites/invites.service';
-import { issueSessionToken } from '../auth/session.service';
+import { issueSessionToken } from '../../base/identity/sessions';
 import {
   answerInvitation,
   answerPortalInvitation,

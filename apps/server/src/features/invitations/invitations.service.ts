@@ -8,27 +8,27 @@ import {
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
 import type { UserRow } from '../../db/schema';
-import type { ChangeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
+import type { ChangeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
 import { linkUserToDevice } from '../access/access.repository';
-import { recordChange } from '../audit/audit.repository';
-import { changeAccess, type Touch } from '../access/touched-locks';
+import { recordChange } from '../../base/audit/audit.repository';
+import { changeAccess, type Touch } from '../../base/access-changes/touched-locks';
 import { findAccountToken, issueAccountToken, markAccountTokenUsed } from '../auth/account-tokens.repository';
 import { assertAcceptablePassword, hashPassword, NO_PASSWORD } from '../auth/password';
 import { createInvitedAccount, finishInvitedAccount } from '../auth/accounts';
-import { findUserByEmail, findUserById } from '../auth/users.repository';
+import { findUserByEmail, findUserById } from '../../base/identity/users.repository';
 import { findDevices } from '../devices/devices.repository';
 import { findGroup, linkGroup } from '../groups/groups.repository';
-import { invitationMail } from '../mail/mail.templates';
-import { sendMail } from '../mail/send-mail';
-import { toPortalMember } from '../portals/portal.presenter';
+import { invitationMail } from '../../base/mail/mail.templates';
+import { sendMail } from '../../base/mail/send-mail';
+import { toPortalMember } from '../../base/tenancy/portal.presenter';
 import {
   deleteMembership,
   findMember,
   insertMembership,
   updateMembership,
-} from '../portals/memberships.repository';
-import { findPortalById } from '../portals/portals.repository';
+} from '../../base/tenancy/memberships.repository';
+import { findPortalById } from '../../base/tenancy/portals.repository';
 import { assertPortalMayGrow } from '../subscriptions/subscriptions.service';
 import type { InviteSender } from '../invites/invites.service';
 

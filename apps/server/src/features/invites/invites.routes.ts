@@ -2,8 +2,8 @@ import { deviceInviteInputSchema, deviceInviteSchema, idSchema } from '@latchkey
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
-import { access, actingPortal, changeContext, signedIn } from '../../http/access';
-import { errorResponses } from '../../http/responses';
+import { access, actingPortal, changeContext, signedIn } from '../../base/http/access';
+import { errorResponses } from '../../base/http/responses';
 import {
   createInvite,
   deleteInvite,

@@ -3,10 +3,10 @@ import { LOCK_MODELS, localWallTime, type DeviceInvite, type DeviceInviteInput }
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
 import type { DeviceInviteRow, DeviceRow, UserRow } from '../../db/schema';
-import type { ChangeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
-import { recordChange } from '../audit/audit.repository';
-import { changeAccess } from '../access/touched-locks';
+import type { ChangeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
+import { recordChange } from '../../base/audit/audit.repository';
+import { changeAccess } from '../../base/access-changes/touched-locks';
 import { assertCodeAllowed, generateFreeCode } from '../credentials/code-rules';
 import {
   bindCredentialToDevice,
@@ -16,10 +16,10 @@ import {
   updateCredential,
 } from '../credentials/credentials.repository';
 import { findDevice } from '../devices/devices.repository';
-import type { MailThrottle } from '../mail/mail-throttle';
-import { sendMail } from '../mail/send-mail';
-import { deviceInvitationMail } from '../mail/mail.templates';
-import { findPortalById } from '../portals/portals.repository';
+import type { MailThrottle } from '../../base/mail/mail-throttle';
+import { sendMail } from '../../base/mail/send-mail';
+import { deviceInvitationMail } from '../../base/mail/mail.templates';
+import { findPortalById } from '../../base/tenancy/portals.repository';
 import {
   findInvite,
   insertInvite,

@@ -1,5 +1,5 @@
 import type { OutputInfo } from 'sharp';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../base/http/errors';
 import type { ImageStore } from './image-store';
 
 /** The largest upload taken, in bytes (a phone photo is 3–8 MB). */

@@ -11,7 +11,7 @@ import type {
   UserImageRow,
   UserImagesTable,
 } from '../../db/schema';
-import { memberNameColumn } from '../portals/memberships.repository';
+import { memberNameColumn } from '../../base/tenancy/memberships.repository';
 
 // Listings and what hangs off them. Every query is scoped by portal id (images too: their public
 // address names the portal, see images in listings.routes.ts).

@@ -16,9 +16,9 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
-import { errorResponses } from '../../http/responses';
+import { access, actingPortal, changeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
+import { errorResponses } from '../../base/http/responses';
 import { IMAGE_MAX_BYTES, IMAGE_SIZES } from './image-processing';
 import {
   addImage,

@@ -18,12 +18,12 @@ import type { z } from 'zod';
 import { isUniqueViolation, type Database } from '../../db/database';
 import { nowIso, toCount, toIso } from '../../db/mappers';
 import type { DeviceRow, ListingRow } from '../../db/schema';
-import type { ChangeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
-import { changeAccess, type Touch } from '../access/touched-locks';
-import { recordChange } from '../audit/audit.repository';
+import type { ChangeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
+import { changeAccess, type Touch } from '../../base/access-changes/touched-locks';
+import { recordChange } from '../../base/audit/audit.repository';
 import { findDevices } from '../devices/devices.repository';
-import { findMember } from '../portals/memberships.repository';
+import { findMember } from '../../base/tenancy/memberships.repository';
 import {
   listingTimeZone,
   lockCapacities,

@@ -2,11 +2,11 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { UserRow } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../base/http/errors';
 import { listAccessPaths } from '../access/access.repository';
-import { authenticateToken } from '../auth/session.service';
-import { actingPortalFor } from '../portals/acting-portal.service';
-import { listMembershipsOfUser } from '../portals/memberships.repository';
+import { authenticateToken } from '../../base/identity/sessions';
+import { actingPortalFor } from '../../base/tenancy/acting-portal';
+import { listMembershipsOfUser } from '../../base/tenancy/memberships.repository';
 import { InProcessLiveBus, RedisLiveBus } from './live-bus';
 import { LiveHub, LiveSessionEnded, type LiveSessions } from './live-hub';
 

@@ -1,6 +1,6 @@
 import { LIVE_PATH } from '@latchkey/shared';
 import type { FastifyPluginAsync } from 'fastify';
-import { access } from '../../http/access';
+import { access } from '../../base/http/access';
 
 /**
  * GET /live: the live channel's WebSocket (messages in packages/shared/src/live.schemas.ts).

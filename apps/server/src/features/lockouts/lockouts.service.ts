@@ -3,10 +3,10 @@ import type { LockoutInput, LockoutRecord, LockoutsQuery } from '@latchkey/share
 import type { Database } from '../../db/database';
 import { nowIso, toCount, toIso } from '../../db/mappers';
 import type { LockoutRow } from '../../db/schema';
-import type { ChangeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
-import { recordChange } from '../audit/audit.repository';
-import { changeAccess } from '../access/touched-locks';
+import type { ChangeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
+import { recordChange } from '../../base/audit/audit.repository';
+import { changeAccess } from '../../base/access-changes/touched-locks';
 import { findDevices } from '../devices/devices.repository';
 import {
   deleteLockout,

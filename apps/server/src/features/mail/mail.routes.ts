@@ -1,9 +1,9 @@
 import { outboxPageSchema, outboxQuerySchema } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { toCount, toIso } from '../../db/mappers';
-import { access } from '../../http/access';
-import { errorResponses } from '../../http/responses';
-import { listOutbox } from './mail.repository';
+import { access } from '../../base/http/access';
+import { errorResponses } from '../../base/http/responses';
+import { listOutbox } from '../../base/mail/mail.repository';
 
 /** The dev mailbox: every message the portal wrote, for platform staff (sent or not). */
 export const mailRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database';
 import { toIso } from '../../db/mappers';
 import { countLocksPerUser } from '../access/access.repository';
 import { countCredentialsPerUser } from '../credentials/credentials.repository';
-import { findMembers } from '../portals/memberships.repository';
+import { findMembers } from '../../base/tenancy/memberships.repository';
 
 /**
  * One CSV cell (RFC 4180 quoting). A cell that a spreadsheet would run as a formula (=, +, -, @, tab,

@@ -1,18 +1,18 @@
 import type { MemberUpdate, PortalMember } from '@latchkey/shared';
 import type { Database } from '../../db/database';
-import type { ChangeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
-import { recordChange } from '../audit/audit.repository';
-import { changeAccess } from '../access/touched-locks';
+import type { ChangeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
+import { recordChange } from '../../base/audit/audit.repository';
+import { changeAccess } from '../../base/access-changes/touched-locks';
 import { getAccessCode } from '../credentials/access-code.service';
 import { revokeCredentialsOfUser } from '../credentials/credentials.repository';
-import { toPortalMember } from '../portals/portal.presenter';
+import { toPortalMember } from '../../base/tenancy/portal.presenter';
 import {
   deleteMembership,
   findMember,
   updateMembership,
   type MemberRecord,
-} from '../portals/memberships.repository';
+} from '../../base/tenancy/memberships.repository';
 
 async function requireMember(db: Database, portalId: string, userId: string): Promise<MemberRecord> {
   const member = await findMember(db, portalId, userId);

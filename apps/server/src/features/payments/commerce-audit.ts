@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
-import { appendAuditEntry } from '../audit/audit.repository';
+import { appendAuditEntry } from '../../base/audit/audit.repository';
 
 /** A money-related change: a plan, a payment, an order, stock. */
 export interface MoneyChange {

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../base/http/errors';
 import { closeCheckout, findCheckoutBySession } from './checkouts.repository';
 import { recordMoneyChange } from './commerce-audit';
 import { WebhookSignatureError, type ProviderEvent } from './payment-provider';

@@ -1,5 +1,5 @@
 import { formatMoney } from '@latchkey/shared';
-import { escapeHtml, fact, SUBJECT_FACT_LENGTH, type RenderedMail } from '../mail/mail.templates';
+import { escapeHtml, fact, SUBJECT_FACT_LENGTH, type RenderedMail } from '../../base/mail/mail.templates';
 
 // Mail about money: alerts to platform staff, a failed payment to a portal's owner, and the order
 // confirmation. Typed text (names, addresses) goes through `fact`, HTML through `escapeHtml`.

@@ -8,8 +8,8 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access } from '../../http/access';
-import { errorResponses } from '../../http/responses';
+import { access } from '../../base/http/access';
+import { errorResponses } from '../../base/http/responses';
 import { handleWebhook } from './payment-events.service';
 import { cancelCheckout, getCheckout } from './payments.service';
 import { listStaffAlerts } from './staff-alerts';

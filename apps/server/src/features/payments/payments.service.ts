@@ -3,7 +3,7 @@ import type { CheckoutKind, CheckoutView, PlanId } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
 import type { CheckoutRow } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../base/http/errors';
 import {
   closeCheckout,
   extendCheckout,

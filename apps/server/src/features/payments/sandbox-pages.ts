@@ -1,7 +1,7 @@
 import { API_BASE_PATH, formatMoney, hasNoControlCharacters, isWellFormedText } from '@latchkey/shared';
 import { toIso } from '../../db/mappers';
 import type { SandboxSessionRow } from '../../db/schema';
-import { escapeHtml } from '../mail/mail.templates';
+import { escapeHtml } from '../../base/mail/mail.templates';
 import { SANDBOX_CARDS } from './sandbox-provider';
 
 // The sandbox's hosted pages: plain HTML forms, no script, like a provider's checkout would be on

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { access } from '../../http/access';
+import { access } from '../../base/http/access';
 import {
   billingPage,
   checkCardForm,

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { StaffAlert, StaffAlertKind } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { nowIso, toCount, toIso } from '../../db/mappers';
-import { sendMail } from '../mail/send-mail';
+import { sendMail } from '../../base/mail/send-mail';
 import { staffAlertMail } from './payments.mail';
 
 // Platform staff hear about money going wrong (a webhook that failed or was forged, a failed

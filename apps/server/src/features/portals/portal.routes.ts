@@ -11,9 +11,9 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, signedIn } from '../../http/access';
-import { errorResponses } from '../../http/responses';
-import { toPortal } from './portal.presenter';
+import { access, actingPortal, signedIn } from '../../base/http/access';
+import { errorResponses } from '../../base/http/responses';
+import { toPortal } from '../../base/tenancy/portal.presenter';
 import {
   createOwnPortal,
   getPortalContext,

@@ -12,16 +12,25 @@ import crypto from 'node:crypto';
 import type { Database } from '../../db/database';
 import { nowIso, toCount, toIso } from '../../db/mappers';
 import type { DeviceRow } from '../../db/schema';
-import type { ActingPortal, RequestAuth } from '../../http/access';
-import { AppError } from '../../http/errors';
-import { appendAuditEntry } from '../audit/audit.repository';
+import type { ActingPortal, RequestAuth } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
+import { appendAuditEntry } from '../../base/audit/audit.repository';
 import { countDevices, listLowBatteryDevices, listOfflineDevices } from '../devices/devices.repository';
 import { countGroups } from '../groups/groups.repository';
-import { actingPortalFor } from './acting-portal.service';
-import { countMembers, listPortalMembers, type MemberFilters } from './memberships.repository';
-import { toPortal, toPortalMember } from './portal.presenter';
-import { findUserById } from '../auth/users.repository';
-import { findPortalById, findPortalOwnedBy, insertOwnedPortal, updatePortal } from './portals.repository';
+import { actingPortalFor } from '../../base/tenancy/acting-portal';
+import {
+  countMembers,
+  listPortalMembers,
+  type MemberFilters,
+} from '../../base/tenancy/memberships.repository';
+import { toPortal, toPortalMember } from '../../base/tenancy/portal.presenter';
+import { findUserById } from '../../base/identity/users.repository';
+import {
+  findPortalById,
+  findPortalOwnedBy,
+  insertOwnedPortal,
+  updatePortal,
+} from '../../base/tenancy/portals.repository';
 
 const toDashboardDevice = (d: DeviceRow) => ({
   _id: d.id,

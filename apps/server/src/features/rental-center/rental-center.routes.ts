@@ -4,8 +4,8 @@ import {
   rentalCenterStaysQuerySchema,
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { access, signedIn } from '../../http/access';
-import { errorResponses } from '../../http/responses';
+import { access, signedIn } from '../../base/http/access';
+import { errorResponses } from '../../base/http/responses';
 import { getRentalCenter, getRentalCenterStays } from './rental-center.service';
 
 const tags = ['rental center'];

@@ -1,9 +1,9 @@
 import type { Database } from '../../db/database';
-import type { ChangeContext } from '../../http/access';
-import type { Touch } from '../access/touched-locks';
-import { recordChange } from '../audit/audit.repository';
+import type { ChangeContext } from '../../base/http/access';
+import type { Touch } from '../../base/access-changes/touched-locks';
+import { recordChange } from '../../base/audit/audit.repository';
 import { revokeCredentialsOfUser } from '../credentials/credentials.repository';
-import { deleteMembership } from '../portals/memberships.repository';
+import { deleteMembership } from '../../base/tenancy/memberships.repository';
 
 /**
  * A reseller acts in its customer's portal only on the customer's leave (acting-portal.service.ts).

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database';
 import type { Insertable } from 'kysely';
-import type { ResellerLinkRow, ResellerLinksTable, ResellerRow, ResellersTable } from '../../db/schema';
+import type { ResellerLinksTable, ResellerRow, ResellersTable } from '../../db/schema';
 
 // Resellers and their links to customer portals. A link is ended (unlinked_at), never deleted, so
 // "whose customer was this portal at the end of that month" can always be answered.
@@ -22,33 +22,6 @@ export async function insertReseller(db: Database, row: Insertable<ResellersTabl
 }
 
 /** The portal's link in force now (at most one), with its reseller. */
-export async function findCurrentLink(
-  db: Database,
-  portalId: string,
-): Promise<(ResellerLinkRow & { reseller_name: string; owner_user_id: string }) | undefined> {
-  return db
-    .selectFrom('reseller_links as l')
-    .innerJoin('resellers as r', 'r.id', 'l.reseller_id')
-    .selectAll('l')
-    .select(['r.name as reseller_name', 'r.owner_user_id'])
-    .where('l.portal_id', '=', portalId)
-    .where('l.unlinked_at', 'is', null)
-    .executeTakeFirst();
-}
-
-/** The reseller a portal was linked to at an instant (a month's end), if any. */
-export async function findResellerIdAt(db: Database, portalId: string, at: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('reseller_links')
-    .select('reseller_id')
-    .where('portal_id', '=', portalId)
-    .where('linked_at', '<', at)
-    .where((eb) => eb.or([eb('unlinked_at', 'is', null), eb('unlinked_at', '>=', at)]))
-    .orderBy('linked_at', 'desc')
-    .executeTakeFirst();
-  return row?.reseller_id ?? null;
-}
-
 export async function insertLink(db: Database, row: Insertable<ResellerLinksTable>): Promise<void> {
   await db.insertInto('reseller_links').values(row).execute();
 }
@@ -74,23 +47,6 @@ export async function setLinkActing(
     .where('portal_id', '=', portalId)
     .where('id', '=', linkId)
     .execute();
-}
-
-/**
- * The reseller owned by this person if it may act in the portal now (linked and allowed), by id;
- * null otherwise.
- */
-export async function resellerMayAct(db: Database, userId: string, portalId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('reseller_links as l')
-    .innerJoin('resellers as r', 'r.id', 'l.reseller_id')
-    .select('l.reseller_id')
-    .where('l.portal_id', '=', portalId)
-    .where('l.unlinked_at', 'is', null)
-    .where('l.allow_acting', '=', 1)
-    .where('r.owner_user_id', '=', userId)
-    .executeTakeFirst();
-  return row?.reseller_id ?? null;
 }
 
 /** The portals linked to a reseller now, with their names and owners' addresses. */

@@ -15,11 +15,11 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicUrlOf } from '../../config';
-import { access, changeContext, signedIn } from '../../http/access';
-import { errorResponses } from '../../http/responses';
+import { access, changeContext, signedIn } from '../../base/http/access';
+import { errorResponses } from '../../base/http/responses';
 import { sendVerificationMail } from '../auth/account-recovery.service';
 import { createAccount } from '../auth/accounts';
-import { issueSessionToken } from '../auth/session.service';
+import { issueSessionToken } from '../../base/identity/sessions';
 import { issuerOf } from '../billing/billing.service';
 import {
   createCustomerPortal,

@@ -15,25 +15,23 @@ import type { z } from 'zod';
 import { isUniqueViolation, type Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
 import type { ResellerRow, UserRow } from '../../db/schema';
-import type { ChangeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
-import { changeAccess } from '../access/touched-locks';
-import { insertDefaultAlertRules } from '../alerts/alerts.repository';
-import { appendAuditEntry, recordChange } from '../audit/audit.repository';
+import type { ChangeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
+import { changeAccess } from '../../base/access-changes/touched-locks';
+import { appendAuditEntry, recordChange } from '../../base/audit/audit.repository';
 import { issueAccountToken } from '../auth/account-tokens.repository';
 import { createInvitedAccount } from '../auth/accounts';
-import { findUserByEmail } from '../auth/users.repository';
+import { findUserByEmail } from '../../base/identity/users.repository';
 import { monthBounds, monthOf } from '../billing/bill-computation';
 import { closeMonth, runningBill, type Issuer } from '../billing/billing.service';
 import { currentPlan } from '../billing/plan-history';
-import type { MailThrottle } from '../mail/mail-throttle';
-import { sendMail } from '../mail/send-mail';
-import { invitationMail } from '../mail/mail.templates';
-import { insertMembership } from '../portals/memberships.repository';
-import { findPortalById, insertPortal } from '../portals/portals.repository';
+import type { MailThrottle } from '../../base/mail/mail-throttle';
+import { sendMail } from '../../base/mail/send-mail';
+import { invitationMail } from '../../base/mail/mail.templates';
+import { insertMembership } from '../../base/tenancy/memberships.repository';
+import { findPortalById, insertPortal } from '../../base/tenancy/portals.repository';
 import {
   endLink,
-  findCurrentLink,
   findResellerByCode,
   findResellerOwnedBy,
   insertLink,
@@ -44,6 +42,7 @@ import {
   setLinkActing,
 } from './resellers.repository';
 import { endResellerMadeMemberships } from './reseller-memberships';
+import { findCurrentLink } from '../../base/tenancy/reseller-links';
 
 // Resellers (issue 13 item 5). A reseller account belongs to one person. Its customers are the
 // portals linked to it (it created them, or their owner linked them by the reseller's code); it
@@ -169,7 +168,6 @@ export async function createCustomerPortal(
       created_at: now,
       updated_at: now,
     });
-    await insertDefaultAlertRules(trx, portalId, now);
     await insertLink(trx, {
       id: crypto.randomUUID(),
       portal_id: portalId,

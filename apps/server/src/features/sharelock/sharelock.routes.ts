@@ -17,9 +17,9 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
-import { errorResponses } from '../../http/responses';
+import { access, actingPortal, changeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
+import { errorResponses } from '../../base/http/responses';
 import { findDevice } from '../devices/devices.repository';
 import { IMAGE_MAX_BYTES } from '../listings/image-processing';
 import { acceptImageBodies, imageUploadDescription, uploadedBytes } from '../listings/listings.routes';

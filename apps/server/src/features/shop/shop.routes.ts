@@ -18,11 +18,11 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { access, signedIn } from '../../http/access';
-import { errorResponses } from '../../http/responses';
-import { consume } from '../auth/rate-limiters';
-import { authenticateToken } from '../auth/session.service';
-import { resolveActingPortal } from '../portals/acting-portal.service';
+import { access, signedIn } from '../../base/http/access';
+import { errorResponses } from '../../base/http/responses';
+import { consume } from '../../base/rate-limits/rate-limiters';
+import { authenticateToken } from '../../base/identity/sessions';
+import { resolveActingPortal } from '../../base/tenancy/acting-portal';
 import {
   adjustStock,
   createOrder,

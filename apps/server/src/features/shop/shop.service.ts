@@ -16,20 +16,20 @@ import {
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
 import type { CheckoutRow, OrderRow, ProductRow } from '../../db/schema';
-import { AppError } from '../../http/errors';
-import { appendAuditEntry } from '../audit/audit.repository';
+import { AppError } from '../../base/http/errors';
+import { appendAuditEntry } from '../../base/audit/audit.repository';
 import { toDevice } from '../devices/device.presenter';
 import { insertDevice } from '../devices/devices.repository';
 import { hashDeviceSecret } from '../devices/devices.service';
 import { assertMayAddLocks, type LockAllowance } from '../subscriptions/plan-allowance';
-import { sendMail } from '../mail/send-mail';
+import { sendMail } from '../../base/mail/send-mail';
 import { recordMoneyChange } from '../payments/commerce-audit';
 import { orderConfirmationMail } from '../payments/payments.mail';
 import type { EventContext, Payments } from '../payments/payments-context';
 import { startCheckout } from '../payments/payments.service';
 import type { SessionFacts } from '../payments/provider-objects';
 import { raiseStaffAlert } from '../payments/staff-alerts';
-import { findPortalById } from '../portals/portals.repository';
+import { findPortalById } from '../../base/tenancy/portals.repository';
 import {
   countOrderDevices,
   findOrder,

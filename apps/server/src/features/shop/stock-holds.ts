@@ -4,7 +4,7 @@ import type { Database } from '../../db/database';
 import { toCount } from '../../db/mappers';
 import { isPostgres } from '../../db/search';
 import type { CheckoutRow } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../base/http/errors';
 import type { Payments } from '../payments/payments-context';
 import { endCheckout } from '../payments/payments.service';
 

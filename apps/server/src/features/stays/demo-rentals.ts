@@ -1,15 +1,15 @@
 import { addDaysToDate, listingInputSchema, localWallTime, type ListingInput } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
-import { changeAccess } from '../access/touched-locks';
+import { changeAccess } from '../../base/access-changes/touched-locks';
 import { findFeed, updateFeed } from '../calendars/calendar.repository';
 import { changeCalendar } from '../calendars/calendar.service';
 import { applyFeedText, createFeed, type IcalDeps } from '../calendars/ical.service';
 import { findListing } from '../listings/listings.repository';
 import { moderateReview, submitReview } from '../reviews/reviews.service';
 import type { UserRow } from '../../db/schema';
-import type { ChangeContext } from '../../http/access';
-import type { MailThrottle } from '../mail/mail-throttle';
+import type { ChangeContext } from '../../base/http/access';
+import type { MailThrottle } from '../../base/mail/mail-throttle';
 import { addImage, createAccessListEntry, createCategory, createListing } from '../listings/listings.service';
 import type { ImageStore } from '../listings/image-store';
 import { putDeviceLanding } from '../sharelock/sharelock.service';

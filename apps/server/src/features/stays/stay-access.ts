@@ -11,9 +11,9 @@ import {
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
 import type { DeviceRow, ListingAccessListRow, ListingRow, StayAccessRow, StayRow } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../base/http/errors';
 import { loadCredentialSets } from '../access/credential-sets';
-import type { Touch } from '../access/touched-locks';
+import type { Touch } from '../../base/access-changes/touched-locks';
 import { findListingEvenDeleted, listAccessList, listLocksOfListing } from '../listings/listings.repository';
 import { generateFreeCode } from '../credentials/code-rules';
 import {

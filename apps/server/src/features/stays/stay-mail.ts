@@ -3,8 +3,8 @@ import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
 import type { StayRow } from '../../db/schema';
 import { insertNotificationOnce } from '../alerts/alerts.repository';
-import type { MailThrottle } from '../mail/mail-throttle';
-import type { MailRefusal, MailSender } from '../mail/send-mail';
+import type { MailThrottle } from '../../base/mail/mail-throttle';
+import type { MailRefusal, MailSender } from '../../base/mail/send-mail';
 
 // A stay's mails to its guest are mail to others (docs/decisions.md "One door for mail"): someone
 // on the portal causes them, so they go through sendMail's `to-others` limits like any invitation.

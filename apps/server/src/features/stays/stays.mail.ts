@@ -1,4 +1,4 @@
-import { escapeHtml, fact, SUBJECT_FACT_LENGTH, type RenderedMail } from '../mail/mail.templates';
+import { escapeHtml, fact, SUBJECT_FACT_LENGTH, type RenderedMail } from '../../base/mail/mail.templates';
 
 // Mail of the rental flow. Typed text (listing titles, guest names, reasons) goes through `fact`,
 // as in mail.templates.ts, and everything in HTML through `escapeHtml`.

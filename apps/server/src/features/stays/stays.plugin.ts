@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { publicUrlOf, type Config } from '../../config';
-import { consume, type RateLimitStore } from '../auth/rate-limiters';
+import { consume, type RateLimitStore } from '../../base/rate-limits/rate-limiters';
 import { PortalSigningKeys } from '../device-link/portal-signing-keys';
 import { IcalImporter } from '../calendars/ical-import-job';
 import type { IcalDeps } from '../calendars/ical.service';

@@ -16,11 +16,11 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/database';
 import { nowIso, toCount, toIso } from '../../db/mappers';
 import type { DeviceRow, ListingRow, StayRow, UserRow } from '../../db/schema';
-import type { ChangeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
-import { changeAccess, type Touch } from '../access/touched-locks';
+import type { ChangeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
+import { changeAccess, type Touch } from '../../base/access-changes/touched-locks';
 import { listAdminEmails } from '../alerts/alerts.repository';
-import { appendAuditEntry, recordChange } from '../audit/audit.repository';
+import { appendAuditEntry, recordChange } from '../../base/audit/audit.repository';
 import {
   findCategory,
   findListing,
@@ -29,8 +29,8 @@ import {
   listLocksOfListing,
 } from '../listings/listings.repository';
 import { presentImages } from '../listings/listings.presenter';
-import { assertMaySendInvitations, type MailThrottle } from '../mail/mail-throttle';
-import { sendMail, trySendMail } from '../mail/send-mail';
+import { assertMaySendInvitations, type MailThrottle } from '../../base/mail/mail-throttle';
+import { sendMail, trySendMail } from '../../base/mail/send-mail';
 import {
   describeStayAccess,
   entriesPerLock,

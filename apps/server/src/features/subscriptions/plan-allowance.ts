@@ -2,7 +2,7 @@ import { PLANS, standingAllowsGrowth } from '@latchkey/shared';
 import type { Config } from '../../config';
 import type { Database } from '../../db/database';
 import { isPostgres } from '../../db/search';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../base/http/errors';
 import { countPortalLocks } from './subscriptions.repository';
 import { portalStanding } from './subscriptions.service';
 

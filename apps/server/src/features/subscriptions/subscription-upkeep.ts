@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Database } from '../../db/database';
 import { toCount } from '../../db/mappers';
-import type { ChangeContext } from '../../http/access';
+import type { ChangeContext } from '../../base/http/access';
 import { recordMoneyChange } from '../payments/commerce-audit';
 import type { Payments } from '../payments/payments-context';
 import { endCheckout } from '../payments/payments.service';

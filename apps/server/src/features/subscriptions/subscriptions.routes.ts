@@ -8,8 +8,8 @@ import {
 } from '@latchkey/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { access, changeContext, signedIn } from '../../http/access';
-import { errorResponses } from '../../http/responses';
+import { access, changeContext, signedIn } from '../../base/http/access';
+import { errorResponses } from '../../base/http/responses';
 import {
   cardPortalLink,
   changeSubscriptionPlan,

@@ -16,17 +16,17 @@ import {
 import type { Database } from '../../db/database';
 import { toIso } from '../../db/mappers';
 import type { CheckoutRow, PortalRow, SubscriptionRow } from '../../db/schema';
-import type { ChangeContext } from '../../http/access';
-import { AppError } from '../../http/errors';
+import type { ChangeContext } from '../../base/http/access';
+import { AppError } from '../../base/http/errors';
 import { currentPlan, recordPlanChange } from '../billing/plan-history';
-import { sendMail } from '../mail/send-mail';
+import { sendMail } from '../../base/mail/send-mail';
 import { recordMoneyChange } from '../payments/commerce-audit';
 import { paymentFailedMail } from '../payments/payments.mail';
 import type { EventContext, Payments } from '../payments/payments-context';
 import { startCheckout } from '../payments/payments.service';
 import type { InvoiceFacts, SessionFacts, SubscriptionFacts } from '../payments/provider-objects';
 import { raiseStaffAlert } from '../payments/staff-alerts';
-import { findPortalById } from '../portals/portals.repository';
+import { findPortalById } from '../../base/tenancy/portals.repository';
 import { endOpenPlanCheckouts } from './subscription-upkeep';
 import {
   countPortalLocks,

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database';
 import { containsText } from '../../db/like';
 import { nowIso, toIso } from '../../db/mappers';
 import type { MailRow } from '../../db/schema';
-import { claimDue } from '../../jobs/claim-due';
+import { claimDue } from '../jobs/claim-due';
 
 export interface OutgoingMail {
   portalId: string | null;

@@ -1,7 +1,7 @@
 import { PORTAL_OVERRIDE_HEADER } from '@latchkey/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { resolveActingPortal } from '../features/portals/acting-portal.service';
-import { authenticateSession } from '../features/auth/session.service';
+import { resolveActingPortal } from '../tenancy/acting-portal';
+import { authenticateSession } from '../identity/sessions';
 import { AppError } from './errors';
 import type { ActingPortal, RequestAuth } from './request-auth';
 

@@ -1,7 +1,7 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { UserRow } from '../../db/schema';
-import { AppError } from '../../http/errors';
-import { asRateLimited, type RateLimitStore } from '../auth/rate-limiters';
+import { AppError } from '../http/errors';
+import { asRateLimited, type RateLimitStore } from '../rate-limits/rate-limiters';
 import type { OutgoingMail } from './mail.repository';
 
 // Mail that a person makes the portal send to someone else (guest invites, invitations, a stay's

@@ -7,7 +7,7 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { AppError } from '../../http/errors';
+import { AppError } from '../http/errors';
 
 /** One limit: `points` per `duration` seconds, counted per key. */
 export interface LimitOptions {

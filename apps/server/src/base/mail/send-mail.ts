@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database';
 import type { UserRow } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../http/errors';
 import { assertMaySendInvitations, type MailThrottle, type PersonMail } from './mail-throttle';
 import { enqueueMail, type OutgoingMail } from './mail.repository';
 import { fact } from './mail.templates';

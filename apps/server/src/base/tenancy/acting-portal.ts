@@ -1,9 +1,9 @@
 import type { Database } from '../../db/database';
 import type { UserRow } from '../../db/schema';
-import type { ActingPortal } from '../../http/request-auth';
-import { AppError } from '../../http/errors';
+import type { ActingPortal } from '../http/request-auth';
+import { AppError } from '../http/errors';
 import { listMembershipsOfUser, type MembershipWithPortal } from './memberships.repository';
-import { resellerMayAct } from '../resellers/resellers.repository';
+import { resellerMayAct } from './reseller-links';
 import { findPortalById } from './portals.repository';
 
 /**

@@ -6,8 +6,8 @@ import {
   type Selectable,
   type SqlBool,
 } from 'kysely';
-import type { Database } from '../db/database';
-import type { DB } from '../db/schema';
+import type { Database } from '../../db/database';
+import type { DB } from '../../db/schema';
 
 /** Any table with any columns: what Kysely sees of a table chosen at run time. */
 type AnyTables = Record<string, Record<string, unknown>>;

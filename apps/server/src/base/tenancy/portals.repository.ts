@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
 import type { NewPortalRow, PortalRow } from '../../db/schema';
-import { insertDefaultAlertRules } from '../alerts/alerts.repository';
+import { emitDomainEvent } from '../events/domain-events';
 import { insertMembership } from './memberships.repository';
 
 // The portals table is the tenant list itself: a lookup by id is how tenancy is resolved.
@@ -10,8 +10,13 @@ export function findPortalById(db: Database, portalId: string): Promise<PortalRo
   return db.selectFrom('portals').selectAll().where('id', '=', portalId).executeTakeFirst();
 }
 
+/**
+ * Every portal is created here, and announced (PortalCreated: the alerts feature adds its default
+ * rules). Call in a transaction, so the portal and what listeners add come together or not at all.
+ */
 export async function insertPortal(db: Database, row: NewPortalRow): Promise<void> {
   await db.insertInto('portals').values(row).execute();
+  await emitDomainEvent(db, 'PortalCreated', { portalId: row.id, now: row.created_at });
 }
 
 /** A portal someone owns: the portal row and its owner's active admin membership. Call in a transaction. */
@@ -37,7 +42,6 @@ export async function insertOwnedPortal(
     created_at: owned.now,
     updated_at: owned.now,
   });
-  await insertDefaultAlertRules(db, owned.portalId, owned.now);
 }
 
 /** The portal a person owns, if any (each person owns at most one: their `portalOwned`). */

@@ -1,6 +1,6 @@
 import type { PortalRole } from '@latchkey/shared';
-import type { PortalRow, UserRow } from '../db/schema';
-import type { MembershipWithPortal } from '../features/portals/memberships.repository';
+import type { PortalRow, UserRow } from '../../db/schema';
+import type { MembershipWithPortal } from '../tenancy/memberships.repository';
 
 // What a signed-in request knows about its person. Its own module, so that http/access.ts (which
 // builds it) and the services that take it (session, acting portal) import it without importing

@@ -1,6 +1,6 @@
 import { openSealedPayload, SEAL_MAX_CLOCK_SKEW_MS, sealedEnvelopeSchema } from '@latchkey/shared';
 import type { FastifyInstance } from 'fastify';
-import { purgeExpiredSealNonces, recordSealNonce } from '../features/auth/seal-nonces.repository';
+import { purgeExpiredSealNonces, recordSealNonce } from '../identity/seal-nonces.repository';
 import { AppError } from './errors';
 
 const PURGE_EVERY_MS = 60_000;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../db/database';
-import { toIso } from '../db/mappers';
+import type { Database } from '../../db/database';
+import { toIso } from '../../db/mappers';
 import { claimDue } from './claim-due';
 
 /** What a run is told: its start, and the start of the job's last completed run (null: none yet). */

@@ -1,7 +1,7 @@
 import type { CompiledQuery } from 'kysely';
 import type { Database } from '../../db/database';
 import type { UserRow } from '../../db/schema';
-import type { MembershipWithPortal } from '../portals/memberships.repository';
+import type { MembershipWithPortal } from '../tenancy/memberships.repository';
 
 /** A signed-in person as an API request needs them: account, support-session staff, portals. */
 export interface SessionPerson {

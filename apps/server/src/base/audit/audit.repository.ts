@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import { memberNameColumn } from '../portals/memberships.repository';
+import { memberNameColumn } from '../tenancy/memberships.repository';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
-import type { ChangeContext } from '../../http/access';
+import type { ChangeContext } from '../http/access';
 
 export interface AuditEntry {
   actorUserId: string | null;

@@ -3,10 +3,10 @@ import { permissionsFor, type AppRole, type Session, type TokenResponse } from '
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Database } from '../../db/database';
 import type { UserRow } from '../../db/schema';
-import type { RequestAuth } from '../../http/request-auth';
-import { AppError } from '../../http/errors';
-import { listMembershipsOfUser } from '../portals/memberships.repository';
-import { toPortal } from '../portals/portal.presenter';
+import type { RequestAuth } from '../http/request-auth';
+import { AppError } from '../http/errors';
+import { listMembershipsOfUser } from '../tenancy/memberships.repository';
+import { toPortal } from '../tenancy/portal.presenter';
 import { isSealNonceRecorded, recordSealNonce } from './seal-nonces.repository';
 import { readAuthEpoch, sessionCacheOf, type SessionPerson } from './session-cache';
 import { toUserSummary } from './user.presenter';
