@@ -1,5 +1,6 @@
 import { LOCALE, NOTIFICATION_TIMEOUT_MS } from '@latchkey/shared';
 import { notifications } from '@mantine/notifications';
+import { paths } from '@/config/paths';
 import { api } from '@/lib/api-client';
 import { navigateTo, setNavigator } from '@/lib/navigation';
 import { queryClient } from '@/lib/query-client';
@@ -16,7 +17,7 @@ function setupHttpClient(): void {
   api.configure({
     onUnauthorized: () => {
       queryClient.clear();
-      navigateTo('/');
+      navigateTo(paths.root.href());
     },
     onPortalOverrideDenied: () => {
       notifications.show({

@@ -1,4 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from 'react-router';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { isSignedIn } from '@/lib/auth-token';
 import { homePathFor } from '@/lib/authorization';
@@ -47,7 +48,7 @@ export function redirectIfSignedIn({ request }: LoaderFunctionArgs) {
 /** /auth/landing: admins (and superAdmins) to the dashboard, basic users to their area. */
 export async function landingLoader({ request }: LoaderFunctionArgs) {
   const target = safeRedirectPath(new URL(request.url).searchParams.get('redirect'));
-  if (!isSignedIn()) throw redirect(target ? signInPath(target) : '/');
+  if (!isSignedIn()) throw redirect(target ? signInPath(target) : paths.root.href());
   const session = await queryClient.ensureQueryData({ ...sessionQueryOptions(), revalidateIfStale: true });
   throw redirect(target ?? homePathFor(session.roles));
 }

@@ -2,6 +2,7 @@ import { Alert, Anchor, Text } from '@mantine/core';
 import { IconMailExclamation } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { paths } from '@/config/paths';
 
 /** "Confirm your email first": what waits for a confirmed address, and the way to confirm it. */
 export function ConfirmEmailFirst({ children }: { children: ReactNode }) {
@@ -15,7 +16,7 @@ export function ConfirmEmailFirst({ children }: { children: ReactNode }) {
     >
       <Text size="sm">
         {children}{' '}
-        <Anchor component={Link} to="/must-activate" size="sm" fw={600}>
+        <Anchor component={Link} to={paths.mustActivate.href()} size="sm" fw={600}>
           Confirm your email address
         </Anchor>
       </Text>

@@ -3,6 +3,7 @@ import { PLANS } from '@latchkey/shared';
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { IconCreditCardOff, IconLockDollar } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { paths } from '@/config/paths';
 import { hasRequiredRole } from '@/lib/authorization';
 import { formatDate } from '@/lib/format';
 import { FAILING_STATUSES, useSubscription } from '@/features/plans/api/get-subscription';
@@ -39,7 +40,7 @@ export function PaymentBanner({ session }: { session: Session }) {
             Its locks keep working and keep the access they have, but you cannot add locks or people until it
             is paid again.
           </Text>
-          <Button component={Link} to="/app/upgrade" size="xs">
+          <Button component={Link} to={paths.app.upgrade.href()} size="xs">
             Renew the plan
           </Button>
         </Group>
@@ -62,7 +63,7 @@ export function PaymentBanner({ session }: { session: Session }) {
           {data.expireDate ? ` The portal stays paid up until ${formatDate(data.expireDate)}.` : ''} Change
           the card to keep it.
         </Text>
-        <Button component={Link} to="/app/upgrade" size="xs">
+        <Button component={Link} to={paths.app.upgrade.href()} size="xs">
           Change the card
         </Button>
       </Group>

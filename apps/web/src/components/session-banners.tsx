@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconHeadset, IconMailExclamation } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { endSupportSession } from '@/features/auth/api/end-support-session';
 import { PaymentBanner } from './payment-banner';
@@ -53,7 +54,7 @@ export function UnverifiedEmailBanner({ session }: { session: Session }) {
       <Text size="sm">
         We sent a link to <strong style={{ overflowWrap: 'anywhere' }}>{user.email}</strong>. Until you follow
         it, you cannot invite people or accept invitations to other portals.{' '}
-        <Anchor component={Link} to="/must-activate" size="sm" fw={600}>
+        <Anchor component={Link} to={paths.mustActivate.href()} size="sm" fw={600}>
           Confirm it now
         </Anchor>
       </Text>

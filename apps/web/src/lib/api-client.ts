@@ -7,6 +7,7 @@ import {
   type BoxKeyPair,
   type SealedEnvelope,
 } from '@latchkey/shared';
+import { paths } from '@/config/paths';
 import { getValidToken, isTokenValid } from './auth-token';
 import { storage } from './storage';
 
@@ -154,7 +155,7 @@ export class ApiClient {
       baseUrl: defaultBaseUrl(),
       cacheMs: typeof window === 'undefined' ? RESPONSE_CACHE_MS : defaultCacheMs(window.location.hostname),
       cacheBypass: ['auth'],
-      onUnauthorized: () => window.location.assign('/'),
+      onUnauthorized: () => window.location.assign(paths.root.href()),
       onPortalOverrideDenied: () => {},
       fetch: (...args) => globalThis.fetch(...args),
       now: () => Date.now(),

@@ -1,5 +1,6 @@
 import type { AppRole, SystemType } from '@latchkey/shared';
 import { getSystemType } from './system-type';
+import { paths } from '@/config/paths';
 
 /**
  * True when a person with `roles` may open something limited to `required`. No requirement
@@ -18,6 +19,6 @@ export function hasRequiredRole(
  * the portal dashboard, basic users in their area.
  */
 export function homePathFor(roles: readonly AppRole[], systemType: SystemType = getSystemType()): string {
-  if (systemType === 'reseller') return '/app/reseller';
-  return hasRequiredRole(roles, ['admin']) ? '/app/dashboard' : '/user';
+  if (systemType === 'reseller') return paths.app.reseller.href();
+  return hasRequiredRole(roles, ['admin']) ? paths.app.dashboard.href() : paths.user.home.href();
 }

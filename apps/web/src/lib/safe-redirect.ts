@@ -1,5 +1,13 @@
+import { paths } from '@/config/paths';
+
 /** Paths a `redirect` parameter must never send a person back to (they would loop). */
-const LOOP_PATHS = new Set(['/', '/auth/login', '/auth/logout', '/auth/landing', '/signup']);
+const LOOP_PATHS = new Set<string>([
+  paths.root.pattern,
+  paths.auth.login.pattern,
+  paths.auth.logout.pattern,
+  paths.auth.landing.pattern,
+  paths.signup.pattern,
+]);
 
 /**
  * The same-origin path in a `redirect` query parameter, or null when it is missing, points to
@@ -20,10 +28,10 @@ export function safeRedirectPath(value: string | null | undefined, origin: strin
 /** The root path with a `redirect` back to `path` (used when sign-in is required). */
 export function signInPath(path: string): string {
   const target = safeRedirectPath(path);
-  return target ? `/?${new URLSearchParams({ redirect: target }).toString()}` : '/';
+  return paths.root.href({ redirect: target ?? undefined });
 }
 
 /** The landing path, carrying a redirect target along when there is one. */
 export function landingPath(target: string | null): string {
-  return target ? `/auth/landing?${new URLSearchParams({ redirect: target }).toString()}` : '/auth/landing';
+  return paths.auth.landing.href({ redirect: target ?? undefined });
 }

@@ -1,4 +1,5 @@
 import { useMatches } from 'react-router';
+import { paths } from '@/config/paths';
 import { PortalSwitcher } from '@/features/portal/components/portal-switcher';
 import { homePathFor } from '@/lib/authorization';
 import { useLiveChannel } from '@/lib/live/use-live-channel';
@@ -19,7 +20,7 @@ export function AppLayout() {
       session={session}
       navItems={navItems}
       homePath={homePathFor(session.roles)}
-      settingsPath="/app/settings"
+      settingsPath={paths.app.settings.href()}
       headerExtra={<PortalSwitcher session={session} />}
     >
       <RoleGate session={session} />

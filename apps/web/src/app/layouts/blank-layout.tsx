@@ -2,6 +2,7 @@ import { Container, Text } from '@mantine/core';
 import { Link, Outlet } from 'react-router';
 import { Logo, LogoMark } from '@/components/logo';
 import classes from './public-layout.module.css';
+import { paths } from '@/config/paths';
 
 /**
  * Screens reached from a mail link or between sign-in and the app (/verify, /must-activate,
@@ -11,7 +12,7 @@ export function BlankLayout() {
   return (
     <div className={classes.formSide}>
       <header className={classes.header}>
-        <Link to="/" className={classes.homeLink} aria-label="Latchkey home">
+        <Link to={paths.root.href()} className={classes.homeLink} aria-label="Latchkey home">
           <Logo size={30} />
         </Link>
       </header>

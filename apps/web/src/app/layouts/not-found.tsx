@@ -2,6 +2,7 @@ import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { Logo } from '@/components/logo';
+import { paths } from '@/config/paths';
 
 /** Any unknown path (brief §2). */
 export function NotFoundPage() {
@@ -16,7 +17,11 @@ export function NotFoundPage() {
           Page not found
         </Title>
         <Text c="dimmed">The page you are looking for doesn&apos;t exist, or it has moved.</Text>
-        <Button component={Link} to="/" leftSection={<IconArrowLeft size={18} aria-hidden="true" />}>
+        <Button
+          component={Link}
+          to={paths.root.href()}
+          leftSection={<IconArrowLeft size={18} aria-hidden="true" />}
+        >
           Back to the start
         </Button>
       </Stack>

@@ -3,6 +3,7 @@ import { IconCalendarTime, IconKey, IconShieldLock } from '@tabler/icons-react';
 import { Link, Outlet } from 'react-router';
 import { Logo, LogoMark } from '@/components/logo';
 import classes from './public-layout.module.css';
+import { paths } from '@/config/paths';
 
 const POINTS = [
   { icon: IconKey, text: 'Codes, cards, fingerprints and keys for every lock' },
@@ -33,7 +34,7 @@ export function PublicLayout() {
       </Box>
       <div className={classes.formSide}>
         <header className={classes.header}>
-          <Link to="/" className={classes.homeLink} aria-label="Latchkey home">
+          <Link to={paths.root.href()} className={classes.homeLink} aria-label="Latchkey home">
             <Logo size={30} />
           </Link>
         </header>

@@ -1,6 +1,7 @@
 import { Button, Center, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 
 /** What a screen shows when it (or its loader) failed. */
@@ -22,7 +23,7 @@ export function RouteError() {
         </Text>
         <Group justify="center">
           {!notFound && <Button onClick={() => window.location.reload()}>Reload the page</Button>}
-          <Button component={Link} to="/" variant={notFound ? 'filled' : 'default'}>
+          <Button component={Link} to={paths.root.href()} variant={notFound ? 'filled' : 'default'}>
             Go to the start
           </Button>
         </Group>

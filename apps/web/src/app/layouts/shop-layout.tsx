@@ -2,6 +2,7 @@ import { Badge, Box, Button, Container, Group, Text } from '@mantine/core';
 import { IconShoppingCart } from '@tabler/icons-react';
 import { Link, Outlet } from 'react-router';
 import { Logo, LogoMark } from '@/components/logo';
+import { paths } from '@/config/paths';
 import { isSignedIn } from '@/lib/auth-token';
 import { useCart } from '@/lib/use-cart';
 import classes from './shop-layout.module.css';
@@ -21,7 +22,7 @@ export function ShopLayout() {
       <header className={classes.header}>
         <Container size="lg" py="sm">
           <Group justify="space-between" wrap="nowrap" gap="sm">
-            <Link to="/product" className={classes.homeLink} aria-label="Latchkey shop">
+            <Link to={paths.shop.products.href()} className={classes.homeLink} aria-label="Latchkey shop">
               <Box visibleFrom="xs">
                 <Logo size={28} />
               </Box>
@@ -30,12 +31,12 @@ export function ShopLayout() {
               </Box>
             </Link>
             <Group gap="xs" wrap="nowrap" component="nav" aria-label="Shop">
-              <Button component={Link} to="/product" variant="subtle" size="sm" px="xs">
+              <Button component={Link} to={paths.shop.products.href()} variant="subtle" size="sm" px="xs">
                 Shop
               </Button>
               <Button
                 component={Link}
-                to="/cart"
+                to={paths.shop.cart.href()}
                 variant="light"
                 size="sm"
                 px="xs"
@@ -53,7 +54,7 @@ export function ShopLayout() {
               </Button>
               <Button
                 component={Link}
-                to={signedIn ? '/auth/landing' : '/'}
+                to={signedIn ? paths.auth.landing.href() : paths.root.href()}
                 variant="subtle"
                 size="sm"
                 px="xs"

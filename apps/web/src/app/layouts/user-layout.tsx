@@ -1,4 +1,5 @@
 import { useMatches } from 'react-router';
+import { paths } from '@/config/paths';
 import { homePathFor } from '@/lib/authorization';
 import { useLiveChannel } from '@/lib/live/use-live-channel';
 import { useSession } from '@/lib/session';
@@ -18,7 +19,7 @@ export function UserLayout() {
       session={session}
       navItems={navItems}
       homePath={homePathFor(session.roles)}
-      settingsPath="/user/settingsProfile"
+      settingsPath={paths.user.settings.href()}
     >
       <RoleGate session={session} />
     </AppFrame>

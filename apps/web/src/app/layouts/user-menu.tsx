@@ -2,6 +2,7 @@ import type { Session } from '@latchkey/shared';
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconLogout, IconSettings } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { paths } from '@/config/paths';
 import { displayName } from '@/lib/session';
 import classes from './app-frame.module.css';
 
@@ -52,7 +53,7 @@ export function UserMenu({ session, settingsPath }: UserMenuProps) {
         </Menu.Item>
         <Menu.Item
           component={Link}
-          to="/auth/logout"
+          to={paths.auth.logout.href()}
           color="red"
           leftSection={<IconLogout size={16} aria-hidden="true" />}
         >

@@ -1,6 +1,7 @@
 import { Badge, Group, Text } from '@mantine/core';
 import { IconUsersGroup } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { paths } from '@/config/paths';
 
 interface AccessViaProps {
   via: { direct: boolean; groups: readonly { _id: string; name: string }[] };
@@ -26,7 +27,7 @@ export function AccessVia({ via }: AccessViaProps) {
         <Badge
           key={group._id}
           component={Link}
-          to={`/app/group/${group._id}`}
+          to={paths.app.group.href(group._id)}
           variant="outline"
           color="grape"
           leftSection={<IconUsersGroup size={12} aria-hidden="true" />}

@@ -8,6 +8,7 @@ import { DeviceEventIcon } from '@/components/events/device-event-icon';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { TableSkeleton } from '@/components/table-skeleton';
+import { paths } from '@/config/paths';
 import { actionText, entityName } from '@/lib/audit-text';
 import { eventSentence } from '@/lib/device-events';
 import { formatDateTime } from '@/lib/format';
@@ -108,7 +109,7 @@ function ActivityRow({ item }: { item: ActivityItem }) {
         </Text>
         <Text size="xs" c="dimmed">
           <When at={item.at} /> ·{' '}
-          <Anchor component={Link} to={`/app/device/${event.device._id}`} size="xs">
+          <Anchor component={Link} to={paths.app.device.href(event.device._id)} size="xs">
             {event.device.name}
           </Anchor>
         </Text>

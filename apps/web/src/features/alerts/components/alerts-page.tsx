@@ -10,6 +10,7 @@ import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { useDeleteAlertRule } from '../api/delete-alert-rule';
@@ -51,7 +52,7 @@ function NotificationItem({ item }: { item: Notification }) {
         {item.device && (
           <>
             {' · '}
-            <Anchor component={Link} to={`/app/device/${item.device._id}`} size="xs">
+            <Anchor component={Link} to={paths.app.device.href(item.device._id)} size="xs">
               {item.device.name}
             </Anchor>
           </>

@@ -1,3 +1,4 @@
+import { paths } from '@/config/paths';
 import { isTokenValid } from '@/lib/auth-token';
 import { landingPath, signInPath } from '@/lib/safe-redirect';
 import { endSessionLocally, startSession } from '@/lib/session';
@@ -19,7 +20,7 @@ export async function endSupportSession(): Promise<string> {
   }
   keepSupportSession(null);
   endSessionLocally();
-  if (!stored) return '/';
+  if (!stored) return paths.root.href();
   if (!isTokenValid(stored.staffToken)) return signInPath(stored.originUrl);
   startSession(stored.staffToken);
   if (stored.staffPortal) {

@@ -1,4 +1,5 @@
 import { supportSessionSchema } from '@latchkey/shared';
+import { paths } from '@/config/paths';
 import { api } from '@/lib/api-client';
 import { getValidToken } from '@/lib/auth-token';
 import { landingPath, safeRedirectPath } from '@/lib/safe-redirect';
@@ -13,7 +14,7 @@ import { keepSupportSession } from '@/lib/support-session';
  */
 export async function startSupportSession(userId: string, originUrl: string): Promise<string> {
   const staffToken = getValidToken();
-  const origin = safeRedirectPath(originUrl) ?? '/app';
+  const origin = safeRedirectPath(originUrl) ?? paths.app.home.href();
   const answer = supportSessionSchema.parse(
     await api.post<unknown>(`user/${encodeURIComponent(userId)}/session`, { originUrl: origin }),
   );

@@ -5,6 +5,7 @@ import { IconAlertCircle, IconMailForward } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { AuthCard } from '@/components/auth-card';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { formResolver } from '@/lib/forms';
@@ -13,7 +14,7 @@ import { useRequestPasswordReset } from '../api/password-reset';
 const LABELS = { email: 'Email' };
 
 const backToSignIn = (
-  <Anchor component={Link} to="/auth/login" fw={600}>
+  <Anchor component={Link} to={paths.auth.login.href()} fw={600}>
     Back to sign in
   </Anchor>
 );

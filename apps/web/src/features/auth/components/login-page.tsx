@@ -4,6 +4,7 @@ import { useForm } from '@mantine/form';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { formResolver } from '@/lib/forms';
@@ -59,7 +60,7 @@ export function LoginPage() {
     try {
       const answer = await loginMutation.mutateAsync({
         ...values,
-        scope: target?.startsWith('/user') ? 'user' : 'app',
+        scope: target?.startsWith(paths.user.home.pattern) ? 'user' : 'app',
       });
       if (isTwoFactorChallenge(answer)) {
         setPreAuthToken(answer.preAuthToken);
@@ -97,7 +98,7 @@ export function LoginPage() {
       footer={
         <>
           New to Latchkey?{' '}
-          <Anchor component={Link} to="/signup" fw={600}>
+          <Anchor component={Link} to={paths.signup.href()} fw={600}>
             Create an account
           </Anchor>
         </>
@@ -134,7 +135,7 @@ export function LoginPage() {
               {...form.getInputProps('password')}
             />
             <Group justify="flex-end">
-              <Anchor component={Link} to="/auth/forgot" size="sm">
+              <Anchor component={Link} to={paths.auth.forgot.href()} size="sm">
                 Forgot password?
               </Anchor>
             </Group>

@@ -3,6 +3,7 @@ import { IconCircleCheck, IconLogout, IconMailExclamation } from '@tabler/icons-
 import { Link } from 'react-router';
 import { AuthCard } from '@/components/auth-card';
 import { QueryError } from '@/components/query-error';
+import { paths } from '@/config/paths';
 import { hasRequiredRole, homePathFor } from '@/lib/authorization';
 import { useSession } from '@/lib/session';
 import { ResendActivation } from './resend-activation';
@@ -21,7 +22,9 @@ export function MustActivatePage() {
   }
   const { user } = session;
   const home = homePathFor(session.roles);
-  const settings = hasRequiredRole(session.roles, ['admin']) ? '/app/settings' : '/user/settingsProfile';
+  const settings = hasRequiredRole(session.roles, ['admin'])
+    ? paths.app.settings.href()
+    : paths.user.settings.href();
 
   if (user.emailVerified) {
     return (
@@ -70,7 +73,7 @@ export function MustActivatePage() {
           </Button>
           <Button
             component={Link}
-            to="/auth/logout"
+            to={paths.auth.logout.href()}
             variant="default"
             leftSection={<IconLogout size={16} aria-hidden="true" />}
           >

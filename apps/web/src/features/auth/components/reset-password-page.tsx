@@ -6,6 +6,7 @@ import { IconAlertCircle, IconLinkOff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { AuthCard } from '@/components/auth-card';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
 import { formResolver } from '@/lib/forms';
@@ -37,7 +38,7 @@ function validate(values: ResetValues) {
 }
 
 const requestNewLink = (
-  <Button component={Link} to="/auth/forgot" variant="light">
+  <Button component={Link} to={paths.auth.forgot.href()} variant="light">
     Request a new link
   </Button>
 );
@@ -49,7 +50,7 @@ function InvalidLink({ message }: { message: string }) {
       title="This link can’t be used"
       description="Password links work once and only for a while."
       footer={
-        <Anchor component={Link} to="/auth/login" fw={600}>
+        <Anchor component={Link} to={paths.auth.login.href()} fw={600}>
           Back to sign in
         </Anchor>
       }
@@ -86,7 +87,7 @@ function ResetPasswordForm({ link }: { link: ResetLink }) {
         title: 'Password changed',
         message: 'You are signed in. Every other session has been signed out.',
       });
-      await navigate('/auth/landing', { replace: true });
+      await navigate(paths.auth.landing.href(), { replace: true });
     } catch (error) {
       if (isApiError(error) && error.status === 400) {
         const fieldErrors = fieldErrorsFrom(error, { password: LABELS.password });
@@ -105,7 +106,7 @@ function ResetPasswordForm({ link }: { link: ResetLink }) {
       title="Choose a new password"
       description="Once it is saved you are signed in, and every other session is signed out."
       footer={
-        <Anchor component={Link} to="/auth/login" fw={600}>
+        <Anchor component={Link} to={paths.auth.login.href()} fw={600}>
           Back to sign in
         </Anchor>
       }

@@ -2,6 +2,7 @@ import { createAccountSchema, type CreateAccountInput } from '@latchkey/shared';
 import { TextInput } from '@mantine/core';
 import { SignupForm, type PersonValues } from '@/components/signup-form';
 import { useCreateAccount } from '../api/create-account';
+import { paths } from '@/config/paths';
 
 interface PortalValues {
   portalName: string;
@@ -27,7 +28,7 @@ export function SignupPage() {
       title="Create your account"
       description="Set up your portal and start adding locks and people."
       submitLabel="Create account"
-      signInTo="/"
+      signInTo={paths.root.href()}
       extraValues={{ portalName: '' }}
       extraLabels={{ portalName: 'Portal name' }}
       extraFields={(form) => (
@@ -46,7 +47,7 @@ export function SignupPage() {
       emailTakenMessage="An account with this email already exists"
       offerSignIn
       welcome={{ title: 'Welcome to Latchkey', message: 'Your account and portal are ready.' }}
-      next="/auth/landing"
+      next={paths.auth.landing.href()}
     />
   );
 }

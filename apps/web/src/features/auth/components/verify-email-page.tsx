@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { AuthCard } from '@/components/auth-card';
 import { QueryError } from '@/components/query-error';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { isSignedIn } from '@/lib/auth-token';
 import { sentence } from '@/lib/errors';
@@ -76,7 +77,12 @@ function Verifying({ token }: { token: string }) {
           <strong style={{ overflowWrap: 'anywhere' }}>{verified?.email}</strong> is confirmed. You can now
           accept invitations to portals.
         </Text>
-        <Button component={Link} to={signedIn ? '/auth/landing' : '/auth/login'} fullWidth size="md">
+        <Button
+          component={Link}
+          to={signedIn ? paths.auth.landing.href() : paths.auth.login.href()}
+          fullWidth
+          size="md"
+        >
           {signedIn ? 'Continue to Latchkey' : 'Sign in'}
         </Button>
       </Stack>

@@ -17,6 +17,7 @@ import { EmptyList } from '@/components/empty-list';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { formatDate } from '@/lib/format';
 import { useSession } from '@/lib/session';
 import { useBilling } from '../api/get-billing';
@@ -55,7 +56,12 @@ function PlanCard({ billing }: { billing: BillingOverview }) {
             ? `Up to ${plan.includedLocks} locks at no charge.`
             : `${formatMoney(plan.pricePerLockMonth, billing.currency)} per lock per month, before VAT, pro rata per day.`}
         </Text>
-        <Button component={Link} to="/app/upgrade" variant="default" style={{ alignSelf: 'flex-start' }}>
+        <Button
+          component={Link}
+          to={paths.app.upgrade.href()}
+          variant="default"
+          style={{ alignSelf: 'flex-start' }}
+        >
           Change plan
         </Button>
       </Stack>
@@ -82,7 +88,7 @@ function ThisMonthCard({ billing }: { billing: BillingOverview }) {
         </Group>
         <Button
           component={Link}
-          to={`/app/billing/${current.year}/${current.month}`}
+          to={paths.app.monthBill.href(current.year, current.month)}
           variant="light"
           style={{ alignSelf: 'flex-start' }}
         >
@@ -112,7 +118,7 @@ function PastBillsTable({ bills }: { bills: BillSummary[] }) {
         {bills.map((bill) => (
           <Table.Tr key={bill._id}>
             <Table.Td>
-              <Anchor component={Link} to={`/app/billing/${bill.year}/${bill.month}`} fw={600}>
+              <Anchor component={Link} to={paths.app.monthBill.href(bill.year, bill.month)} fw={600}>
                 {monthName(bill.year, bill.month)}
               </Anchor>
               <Text size="sm" c="dimmed">
@@ -125,7 +131,7 @@ function PastBillsTable({ bills }: { bills: BillSummary[] }) {
             <Table.Td ta="right">
               <Button
                 component={Link}
-                to={`/print/bill/${bill._id}`}
+                to={paths.print.bill.href(bill._id)}
                 size="compact-sm"
                 variant="subtle"
                 leftSection={<IconPrinter size={14} aria-hidden="true" />}

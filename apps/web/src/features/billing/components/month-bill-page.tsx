@@ -9,6 +9,7 @@ import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { formatDate, formatDateTime } from '@/lib/format';
@@ -50,7 +51,7 @@ function BillActions({ bill }: { bill: Bill }) {
     <Group gap="sm">
       <Button
         component={Link}
-        to={`/print/bill/${bill._id}`}
+        to={paths.print.bill.href(bill._id)}
         variant="default"
         leftSection={<IconPrinter size={16} aria-hidden="true" />}
       >
@@ -140,7 +141,11 @@ function NoBill({ year, month }: { year: number; month: number }) {
         No bill for {monthName(year, month)}
       </Title>
       <Text c="dimmed">The portal did not exist yet in that month, or the month has not begun.</Text>
-      <Button component={Link} to="/app/billing" leftSection={<IconArrowLeft size={16} aria-hidden="true" />}>
+      <Button
+        component={Link}
+        to={paths.app.billing.href()}
+        leftSection={<IconArrowLeft size={16} aria-hidden="true" />}
+      >
         Billing
       </Button>
     </Stack>
@@ -159,9 +164,10 @@ export function MonthBillPage() {
   } = useMonthBill(period?.year ?? 0, period?.month ?? 0, {
     enabled: period !== null,
   });
-  const back = <BackLink to="/app/billing" label="Billing" />;
+  const back = <BackLink to={paths.app.billing.href()} label="Billing" />;
 
-  if (!period) return <MissingRecord what="This bill" backTo="/app/billing" backLabel="Billing" />;
+  if (!period)
+    return <MissingRecord what="This bill" backTo={paths.app.billing.href()} backLabel="Billing" />;
   if (isPending) {
     return (
       <Stack gap="lg" role="status" aria-label="Loading the bill">

@@ -7,6 +7,7 @@ import { useParams } from 'react-router';
 import { BackLink } from '@/components/back-link';
 import { MissingRecord } from '@/components/missing-record';
 import { QueryError } from '@/components/query-error';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { formatCalendarDate, formatDate } from '@/lib/format';
@@ -157,7 +158,7 @@ export function PrintBillPage() {
   }
   if (error) {
     if (isApiError(error) && error.status === 404) {
-      return <MissingRecord what="This bill" backTo="/app/billing" backLabel="Billing" />;
+      return <MissingRecord what="This bill" backTo={paths.app.billing.href()} backLabel="Billing" />;
     }
     return (
       <Stack p="md" maw={720} mx="auto">
@@ -180,7 +181,10 @@ export function PrintBillPage() {
   return (
     <div className={classes.page}>
       <Group className={classes.toolbar} justify="space-between" gap="sm">
-        <BackLink to={`/app/billing/${bill.year}/${bill.month}`} label={monthName(bill.year, bill.month)} />
+        <BackLink
+          to={paths.app.monthBill.href(bill.year, bill.month)}
+          label={monthName(bill.year, bill.month)}
+        />
         <Group gap="sm">
           <Button
             variant="default"

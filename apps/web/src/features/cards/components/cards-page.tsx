@@ -11,6 +11,7 @@ import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
 import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { formatDate, formatRelative, formatUid, formatValidity } from '@/lib/format';
 import { useListParams } from '@/lib/use-list-params';
@@ -31,7 +32,12 @@ function Holder({ holder }: { holder: RfidCard['holder'] }) {
     );
   }
   return (
-    <Anchor component={Link} to={`/app/user/${holder._id}`} size="sm" style={{ overflowWrap: 'anywhere' }}>
+    <Anchor
+      component={Link}
+      to={paths.app.member.href(holder._id)}
+      size="sm"
+      style={{ overflowWrap: 'anywhere' }}
+    >
       {holder.name || holder.email}
     </Anchor>
   );
@@ -175,7 +181,7 @@ export function CardsPage() {
               title="No cards yet"
               description="Register a card on the page of the person who carries it: it opens the locks they may open."
               action={
-                <Button component={Link} to="/app/user" variant="default">
+                <Button component={Link} to={paths.app.members.href()} variant="default">
                   Go to people
                 </Button>
               }

@@ -2,6 +2,7 @@ import { Button, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/c
 import { IconArrowBackUp, IconCircleCheck } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { useCancelCheckout } from '../api/cancel-checkout';
 
@@ -24,8 +25,8 @@ export function CanceledPage() {
   const view = cancel.data;
   const isPlan = view ? view.kind !== 'order' : false;
   const back = isPlan
-    ? { to: '/app/upgrade', label: 'Back to your plan' }
-    : { to: '/cart', label: 'Back to the cart' };
+    ? { to: paths.app.upgrade.href(), label: 'Back to your plan' }
+    : { to: paths.shop.cart.href(), label: 'Back to the cart' };
 
   let body: React.ReactNode;
   if (!checkoutId || !token || cancel.isError) {
@@ -55,10 +56,7 @@ export function CanceledPage() {
         <Title order={1} fz={{ base: 22, sm: 26 }}>
           Your payment went through after all
         </Title>
-        <Button
-          component={Link}
-          to={`/success?checkout=${encodeURIComponent(checkoutId)}&token=${encodeURIComponent(token)}`}
-        >
+        <Button component={Link} to={paths.shop.success.href({ checkout: checkoutId, token })}>
           See the details
         </Button>
       </>

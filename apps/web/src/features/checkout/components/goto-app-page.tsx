@@ -1,6 +1,7 @@
 import { Button, Group, List, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconBuildingStore, IconDeviceMobile, IconLock, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { paths } from '@/config/paths';
 import { isSignedIn } from '@/lib/auth-token';
 
 /** /goto-app (anyone): after buying, where the hardware is managed: the Latchkey app. */
@@ -29,20 +30,20 @@ export function GotoAppPage() {
         </List>
         <Group gap="sm" mt="sm">
           {signedIn ? (
-            <Button component={Link} to="/auth/landing">
+            <Button component={Link} to={paths.auth.landing.href()}>
               Open the app
             </Button>
           ) : (
             <>
-              <Button component={Link} to="/signup">
+              <Button component={Link} to={paths.signup.href()}>
                 Create a free portal
               </Button>
-              <Button component={Link} to="/" variant="default">
+              <Button component={Link} to={paths.root.href()} variant="default">
                 Sign in
               </Button>
             </>
           )}
-          <Button component={Link} to="/product" variant="subtle">
+          <Button component={Link} to={paths.shop.products.href()} variant="subtle">
             Back to the shop
           </Button>
         </Group>

@@ -4,6 +4,7 @@ import { IconCircleCheck, IconClockHour4, IconQuestionMark, IconX } from '@table
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { isSignedIn } from '@/lib/auth-token';
 import { clearCart } from '@/lib/cart';
@@ -65,11 +66,11 @@ function Paid({ checkout }: { checkout: CheckoutView }) {
         actions={
           <>
             {isSignedIn() && (
-              <Button component={Link} to="/app/orders" variant="default">
+              <Button component={Link} to={paths.app.orders.href()} variant="default">
                 Your orders
               </Button>
             )}
-            <Button component={Link} to="/goto-app">
+            <Button component={Link} to={paths.shop.gotoApp.href()}>
               What happens next
             </Button>
           </>
@@ -91,7 +92,7 @@ function Paid({ checkout }: { checkout: CheckoutView }) {
       color="teal"
       title={`Your portal is on ${plan}`}
       actions={
-        <Button component={Link} to="/app/upgrade">
+        <Button component={Link} to={paths.app.upgrade.href()}>
           Go to the app
         </Button>
       }
@@ -147,7 +148,7 @@ export function SuccessPage() {
         color="gray"
         title="No payment to show"
         actions={
-          <Button component={Link} to="/product">
+          <Button component={Link} to={paths.shop.products.href()}>
             Go to the shop
           </Button>
         }
@@ -209,7 +210,10 @@ export function SuccessPage() {
       color="gray"
       title="This payment was not completed"
       actions={
-        <Button component={Link} to={data.kind === 'order' ? '/cart' : '/app/upgrade'}>
+        <Button
+          component={Link}
+          to={data.kind === 'order' ? paths.shop.cart.href() : paths.app.upgrade.href()}
+        >
           {data.kind === 'order' ? 'Back to the cart' : 'Back to your plan'}
         </Button>
       }

@@ -9,6 +9,7 @@ import { BackLink } from '@/components/back-link';
 import { PageHeader } from '@/components/page-header';
 import { SectionCard } from '@/components/section-card';
 import { ValidityFields } from '@/components/validity-fields';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
 import { formResolver } from '@/lib/forms';
@@ -69,7 +70,7 @@ export function CompanyCodeNewPage() {
         title: 'Company code added',
         message: `${saved.name} opens every keypad lock of the portal.`,
       });
-      await navigate('/app/access-codes');
+      await navigate(paths.app.companyCodes.href());
     } catch (error) {
       if (isApiError(error) && (error.status === 400 || error.status === 409)) {
         // The rule the code breaks (a keypad's length, already in use) belongs on the field.
@@ -83,7 +84,7 @@ export function CompanyCodeNewPage() {
 
   return (
     <Stack gap="lg">
-      <BackLink to="/app/access-codes" label="All company codes" />
+      <BackLink to={paths.app.companyCodes.href()} label="All company codes" />
       <PageHeader
         title="New company code"
         description="One PIN for the whole portal: it opens every keypad lock, e.g. for the cleaning crew."
@@ -134,7 +135,12 @@ export function CompanyCodeNewPage() {
             </Stack>
           </SectionCard>
           <Group justify="flex-end" gap="sm">
-            <Button component={Link} to="/app/access-codes" variant="default" disabled={create.isPending}>
+            <Button
+              component={Link}
+              to={paths.app.companyCodes.href()}
+              variant="default"
+              disabled={create.isPending}
+            >
               Cancel
             </Button>
             <Button type="submit" loading={create.isPending}>

@@ -21,6 +21,7 @@ import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { ValidityBadge } from '@/components/validity-badge';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime, formatValidity } from '@/lib/format';
 import { browserTimeZone } from '@/lib/local-datetime';
@@ -138,7 +139,7 @@ export function CompanyCodesPage() {
   const newButton = (
     <Button
       component={Link}
-      to="/app/access-code/new"
+      to={paths.app.companyCodeNew.href()}
       leftSection={<IconPlus size={18} aria-hidden="true" />}
     >
       New company code

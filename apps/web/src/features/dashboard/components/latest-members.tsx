@@ -4,6 +4,7 @@ import { IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { MemberStatusBadge, RoleBadge } from '@/components/member-badges';
 import { QueryError } from '@/components/query-error';
+import { paths } from '@/config/paths';
 import { formatDate, formatRelative } from '@/lib/format';
 import { displayName } from '@/lib/session';
 import { useLatestMembers } from '../api/latest-members';
@@ -18,7 +19,7 @@ function MemberRow({ member }: { member: PortalMember }) {
       <Table.Td className={classes.name}>
         <Anchor
           component={Link}
-          to={`/app/user/${member._id}`}
+          to={paths.app.member.href(member._id)}
           size="sm"
           fw={600}
           truncate="end"

@@ -1,6 +1,7 @@
 import type { PortalDashboard } from '@latchkey/shared';
 import { IconBatteryOff, IconLock, IconPlugConnectedX, IconUsersGroup } from '@tabler/icons-react';
 import { StatCard, StatGrid } from './stat-cards';
+import { paths } from '@/config/paths';
 
 type Counts = PortalDashboard['counts'];
 
@@ -8,8 +9,20 @@ type Counts = PortalDashboard['counts'];
 export function LockStats({ counts }: { counts: Counts }) {
   return (
     <StatGrid label="Lock counts" cols={{ base: 2, md: 4 }}>
-      <StatCard label="Locks" value={counts.devices} icon={IconLock} color="latchkey" to="/app/device" />
-      <StatCard label="Groups" value={counts.groups} icon={IconUsersGroup} color="indigo" to="/app/group" />
+      <StatCard
+        label="Locks"
+        value={counts.devices}
+        icon={IconLock}
+        color="latchkey"
+        to={paths.app.devices.href()}
+      />
+      <StatCard
+        label="Groups"
+        value={counts.groups}
+        icon={IconUsersGroup}
+        color="indigo"
+        to={paths.app.groups.href()}
+      />
       {/* Teal while nothing needs doing, a warning colour once something does. */}
       <StatCard
         label="Offline"

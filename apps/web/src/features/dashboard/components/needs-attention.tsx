@@ -22,6 +22,7 @@ import {
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { formatDateTime, formatRelative } from '@/lib/format';
 
 type DashboardDevice = PortalDashboard['offline'][number];
@@ -120,7 +121,7 @@ function DeviceList({ title, total, devices, detail, allClear, color }: DeviceLi
             >
               <Anchor
                 component={Link}
-                to={`/app/device/${device._id}`}
+                to={paths.app.device.href(device._id)}
                 size="sm"
                 fw={600}
                 truncate="end"
@@ -138,7 +139,7 @@ function DeviceList({ title, total, devices, detail, allClear, color }: DeviceLi
       {more > 0 && (
         <Text size="sm" c="dimmed">
           and {more} more ·{' '}
-          <Anchor component={Link} to="/app/device" size="sm">
+          <Anchor component={Link} to={paths.app.devices.href()} size="sm">
             See all locks
           </Anchor>
         </Text>
@@ -159,7 +160,11 @@ function NoLocks() {
         Add your first lock. Locks that go offline or run low on batteries will show up here.
       </EmptyState.Description>
       <EmptyState.Actions>
-        <Button component={Link} to="/app/device" leftSection={<IconLockPlus size={18} aria-hidden="true" />}>
+        <Button
+          component={Link}
+          to={paths.app.devices.href()}
+          leftSection={<IconLockPlus size={18} aria-hidden="true" />}
+        >
           Add your first lock
         </Button>
       </EmptyState.Actions>

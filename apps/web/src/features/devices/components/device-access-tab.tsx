@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
+import { paths } from '@/config/paths';
 import { CREDENTIAL_TEXT, REASON_TEXT } from '@/lib/access-words';
 import { instantAtWallClock, wallClockAt } from '@/lib/zoned-time';
 import { useDeviceAccess } from '../api/get-device-access';
@@ -51,7 +52,7 @@ function PersonRow({ person }: { person: Person }) {
   return (
     <Group justify="space-between" align="center" gap="sm" py="sm" wrap="wrap">
       <Stack gap={2} style={{ flex: '1 1 220px', minWidth: 0 }}>
-        <Anchor component={Link} to={`/app/user/${person._id}`} fw={600} size="sm">
+        <Anchor component={Link} to={paths.app.member.href(person._id)} fw={600} size="sm">
           {person.name || person.email}
         </Anchor>
         {person.name && person.name !== person.email && (

@@ -8,6 +8,7 @@ import { EditCardModal } from '@/components/cards/edit-card-modal';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
+import { paths } from '@/config/paths';
 import { formatUid, formatValidity } from '@/lib/format';
 import { useDeviceRfids } from '../api/get-device-rfids';
 
@@ -20,7 +21,7 @@ function Holder({ holder }: { holder: RfidCard['holder'] }) {
     );
   }
   return (
-    <Anchor component={Link} to={`/app/user/${holder._id}`} size="sm" fw={600}>
+    <Anchor component={Link} to={paths.app.member.href(holder._id)} size="sm" fw={600}>
       {holder.name || holder.email}
     </Anchor>
   );

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
+import { paths } from '@/config/paths';
 import { fingerLabel } from '@/lib/credential-labels';
 import { formatValidity } from '@/lib/format';
 import { useDeviceFingerprints } from '../api/get-device-fingerprints';
@@ -17,7 +18,7 @@ function FingerprintRow({ fingerprint, now }: { fingerprint: Fingerprint; now: n
     <Group justify="space-between" align="flex-start" gap="sm" py="sm" wrap="wrap">
       <Stack gap={4} style={{ flex: '1 1 220px', minWidth: 0 }}>
         <Group gap="xs" wrap="wrap">
-          <Anchor component={Link} to={`/app/fingerprint/${fingerprint._id}`} fw={600} size="sm">
+          <Anchor component={Link} to={paths.app.fingerprint.href(fingerprint._id)} fw={600} size="sm">
             {fingerprint.name || fingerLabel(fingerprint.finger)}
           </Anchor>
           {expired && (
@@ -32,7 +33,7 @@ function FingerprintRow({ fingerprint, now }: { fingerprint: Fingerprint; now: n
       </Stack>
       <Stack gap={4} style={{ flex: '1 1 220px', minWidth: 0 }}>
         {holder ? (
-          <Anchor component={Link} to={`/app/user/${holder._id}`} size="sm">
+          <Anchor component={Link} to={paths.app.member.href(holder._id)} size="sm">
             {holder.name || holder.email}
           </Anchor>
         ) : (

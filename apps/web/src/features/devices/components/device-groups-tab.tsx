@@ -6,6 +6,7 @@ import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { useDeviceGroups } from '../api/get-device-groups';
+import { paths } from '@/config/paths';
 
 /** The Groups tab: the groups whose people may use this lock. */
 export function DeviceGroupsTab({ device }: { device: Device }) {
@@ -22,7 +23,7 @@ export function DeviceGroupsTab({ device }: { device: Device }) {
         <Text fw={600}>No group gives access to this lock</Text>
         <Text size="sm" c="dimmed">
           Add the lock to a group on the{' '}
-          <Anchor component={Link} to="/app/group" size="sm">
+          <Anchor component={Link} to={paths.app.groups.href()} size="sm">
             Groups
           </Anchor>{' '}
           page to let all its people in.
@@ -34,7 +35,7 @@ export function DeviceGroupsTab({ device }: { device: Device }) {
       <Stack gap="xs" component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Groups">
         {data.map((group) => (
           <li key={group._id}>
-            <Anchor component={Link} to={`/app/group/${group._id}`} underline="never" c="inherit">
+            <Anchor component={Link} to={paths.app.group.href(group._id)} underline="never" c="inherit">
               <Group
                 gap="sm"
                 p="sm"

@@ -16,6 +16,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { useDevice } from '../api/get-device';
 import { DeviceAccessTab } from './device-access-tab';
@@ -45,7 +46,7 @@ type DeviceTab = (typeof TABS)[number];
 
 function BackToLocks() {
   return (
-    <Anchor component={Link} to="/app/device" size="sm" className={classes.back}>
+    <Anchor component={Link} to={paths.app.devices.href()} size="sm" className={classes.back}>
       <IconArrowLeft size={16} aria-hidden="true" />
       All locks
     </Anchor>
@@ -86,7 +87,7 @@ export function DevicePage() {
   }
   if (error) {
     if (isApiError(error) && error.status === 404) {
-      return <MissingRecord what="This lock" backTo="/app/device" backLabel="All locks" />;
+      return <MissingRecord what="This lock" backTo={paths.app.devices.href()} backLabel="All locks" />;
     }
     return (
       <Stack gap="lg">

@@ -14,6 +14,7 @@ import { MemberStatusBadge } from '@/components/member-badges';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
+import { paths } from '@/config/paths';
 import { useGiveDirectAccess } from '@/features/members/api/give-direct-access';
 import { useRemoveDirectAccess } from '@/features/members/api/remove-direct-access';
 import { errorMessage } from '@/lib/errors';
@@ -33,7 +34,7 @@ function PersonRow({ person, onEditSchedule, onRemove }: PersonRowProps) {
     <Group justify="space-between" align="flex-start" gap="sm" py="sm" wrap="wrap">
       <Stack gap={6} style={{ flex: '1 1 260px', minWidth: 0 }}>
         <Group gap="xs" wrap="wrap">
-          <Anchor component={Link} to={`/app/user/${person._id}`} fw={600} size="sm">
+          <Anchor component={Link} to={paths.app.member.href(person._id)} fw={600} size="sm">
             {name}
           </Anchor>
           {person.role === 'admin' && (

@@ -22,6 +22,7 @@ import { useMemo, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { formResolver } from '@/lib/forms';
@@ -158,7 +159,7 @@ export function DeviceSettingsTab({ device }: { device: Device }) {
       await remove.mutateAsync(device._id);
       close();
       notifications.show({ color: 'teal', title: 'Lock deleted', message: `${device.name} was deleted.` });
-      await navigate('/app/device');
+      await navigate(paths.app.devices.href());
       queryClient.removeQueries({ queryKey: deviceKeys.detail(device._id) });
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not delete the lock', message: errorMessage(error) });

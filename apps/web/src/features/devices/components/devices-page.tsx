@@ -11,6 +11,7 @@ import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
 import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
+import { paths } from '@/config/paths';
 import { useListParams } from '@/lib/use-list-params';
 import { useSession } from '@/lib/session';
 import { useDevices } from '../api/get-devices';
@@ -37,7 +38,7 @@ function LowBatteryAlert() {
     >
       <Group gap="xs" wrap="wrap">
         {shown.map((device) => (
-          <Anchor key={device._id} component={Link} to={`/app/device/${device._id}`} size="sm">
+          <Anchor key={device._id} component={Link} to={paths.app.device.href(device._id)} size="sm">
             {device.name} ({device.battery ?? '?'}%)
           </Anchor>
         ))}
@@ -55,7 +56,7 @@ function DeviceRow({ device }: { device: Device }) {
   return (
     <Table.Tr>
       <Table.Td>
-        <Anchor component={Link} to={`/app/device/${device._id}`} fw={600} size="sm">
+        <Anchor component={Link} to={paths.app.device.href(device._id)} fw={600} size="sm">
           {device.name}
         </Anchor>
         {device.serial && (
@@ -242,7 +243,7 @@ export function DevicesPage() {
               onClick={() => {
                 const id = created.device._id;
                 setCreated(null);
-                void navigate(`/app/device/${id}`);
+                void navigate(paths.app.device.href(id));
               }}
             >
               Open the lock

@@ -6,6 +6,7 @@ import { EmptyList } from '@/components/empty-list';
 import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
 import { SortableTh } from '@/components/sortable-th';
+import { paths } from '@/config/paths';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { useListParams } from '@/lib/use-list-params';
 import { useDevices } from '../api/get-devices';
@@ -36,7 +37,7 @@ function OfflineRow({ device }: { device: Device }) {
   return (
     <Table.Tr>
       <Table.Td>
-        <Anchor component={Link} to={`/app/device/${device._id}`} fw={600} size="sm">
+        <Anchor component={Link} to={paths.app.device.href(device._id)} fw={600} size="sm">
           {device.name}
         </Anchor>
         <Text size="xs" c="dimmed">

@@ -1,5 +1,6 @@
 import { Alert, Button, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { paths } from '@/config/paths';
 
 /**
  * Why a lock cannot be added (a 402 from the server: the portal's plan allows no more locks, or it
@@ -11,7 +12,7 @@ export function PlanLimitAlert({ message }: { message: string }) {
       <Text size="sm" mb="xs">
         {message}
       </Text>
-      <Button component={Link} to="/app/upgrade" size="xs" variant="light">
+      <Button component={Link} to={paths.app.upgrade.href()} size="xs" variant="light">
         See plans
       </Button>
     </Alert>

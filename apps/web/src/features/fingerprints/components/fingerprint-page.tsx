@@ -34,6 +34,7 @@ import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { ValidityBadge } from '@/components/validity-badge';
 import { ValidityFields } from '@/components/validity-fields';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { FINGER_OPTIONS, fingerLabel } from '@/lib/credential-labels';
 import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
@@ -58,10 +59,10 @@ import { useUpdateFingerprint } from '../api/update-fingerprint';
 const backOf = (fingerprint: Fingerprint) =>
   fingerprint.holder
     ? {
-        to: `/app/user/${fingerprint.holder._id}`,
+        to: paths.app.member.href(fingerprint.holder._id),
         label: fingerprint.holder.name || fingerprint.holder.email,
       }
-    : { to: '/app/user', label: 'All people' };
+    : { to: paths.app.members.href(), label: 'All people' };
 
 const titleOf = (fingerprint: Fingerprint) => fingerprint.name || `${fingerLabel(fingerprint.finger)} finger`;
 
@@ -88,7 +89,7 @@ function FactsCard({ fingerprint }: { fingerprint: Fingerprint }) {
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">
         <Fact label="Holder">
           {holder ? (
-            <Anchor component={Link} to={`/app/user/${holder._id}`} fw={600}>
+            <Anchor component={Link} to={paths.app.member.href(holder._id)} fw={600}>
               {holder.name || holder.email}
             </Anchor>
           ) : (
@@ -98,7 +99,7 @@ function FactsCard({ fingerprint }: { fingerprint: Fingerprint }) {
           )}
         </Fact>
         <Fact label="Lock">
-          <Anchor component={Link} to={`/app/device/${device._id}`} fw={600}>
+          <Anchor component={Link} to={paths.app.device.href(device._id)} fw={600}>
             {device.name}
           </Anchor>
         </Fact>
@@ -317,11 +318,13 @@ export function FingerprintPage() {
   }
   if (error) {
     if (isApiError(error) && error.status === 404) {
-      return <MissingRecord what="This fingerprint" backTo="/app/user" backLabel="All people" />;
+      return (
+        <MissingRecord what="This fingerprint" backTo={paths.app.members.href()} backLabel="All people" />
+      );
     }
     return (
       <Stack gap="lg">
-        <BackLink to="/app/user" label="All people" />
+        <BackLink to={paths.app.members.href()} label="All people" />
         <Paper p="md" radius="lg">
           <QueryError title="Could not load the fingerprint" error={error} onRetry={() => void refetch()} />
         </Paper>

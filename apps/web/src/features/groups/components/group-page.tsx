@@ -11,6 +11,7 @@ import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { displayName } from '@/lib/session';
@@ -33,7 +34,7 @@ function BackToGroups() {
   return (
     <Anchor
       component={Link}
-      to="/app/group"
+      to={paths.app.groups.href()}
       size="sm"
       style={{ display: 'inline-flex', alignItems: 'center', gap: 4, alignSelf: 'flex-start' }}
     >
@@ -96,7 +97,7 @@ function PeoplePanel({ group }: { group: PortalGroup }) {
     _id: person._id,
     label: displayName(person),
     detail: displayName(person) === person.email ? undefined : person.email,
-    to: `/app/user/${person._id}`,
+    to: paths.app.member.href(person._id),
   }));
   const options = (possible.data ?? []).map((person) => ({
     value: person._id,
@@ -171,7 +172,7 @@ function LocksPanel({ group }: { group: PortalGroup }) {
     _id: device._id,
     label: device.name,
     detail: device.timeZone,
-    to: `/app/device/${device._id}`,
+    to: paths.app.device.href(device._id),
   }));
   const options = (possible.data ?? []).map((device) => ({ value: device._id, label: device.name }));
 
@@ -241,7 +242,7 @@ function DeleteGroupCard({ group }: { group: PortalGroup }) {
       await remove.mutateAsync(group._id);
       close();
       notifications.show({ color: 'teal', title: 'Group deleted', message: `${group.name} was deleted.` });
-      await navigate('/app/group');
+      await navigate(paths.app.groups.href());
       queryClient.removeQueries({ queryKey: groupKeys.detail(group._id) });
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not delete the group', message: errorMessage(error) });
@@ -294,7 +295,7 @@ export function GroupPage() {
   }
   if (error) {
     if (isApiError(error) && error.status === 404) {
-      return <MissingRecord what="This group" backTo="/app/group" backLabel="All groups" />;
+      return <MissingRecord what="This group" backTo={paths.app.groups.href()} backLabel="All groups" />;
     }
     return (
       <Stack gap="lg">

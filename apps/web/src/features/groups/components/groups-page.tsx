@@ -10,6 +10,7 @@ import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
 import { SearchInput } from '@/components/search-input';
 import { SortableTh } from '@/components/sortable-th';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
@@ -41,7 +42,7 @@ function CreateGroupForm({ onCancel }: { onCancel: () => void }) {
         message: `Now add people and locks to ${group.name}.`,
       });
       onCancel();
-      void navigate(`/app/group/${group._id}`);
+      void navigate(paths.app.group.href(group._id));
     } catch (error) {
       const fieldErrors =
         isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, GROUP_LABELS) : {};
@@ -77,7 +78,7 @@ function GroupRow({ group }: { group: PortalGroup }) {
   return (
     <Table.Tr>
       <Table.Td>
-        <Anchor component={Link} to={`/app/group/${group._id}`} fw={600} size="sm">
+        <Anchor component={Link} to={paths.app.group.href(group._id)} fw={600} size="sm">
           {group.name}
         </Anchor>
         {group.description && (

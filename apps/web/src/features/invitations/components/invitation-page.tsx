@@ -27,6 +27,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { AuthCard } from '@/components/auth-card';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { QueryError } from '@/components/query-error';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { isSignedIn } from '@/lib/auth-token';
 import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
@@ -62,7 +63,7 @@ const validatePassword = formResolver<AcceptValues>(
 
 function signInLink(label = 'Sign in') {
   return (
-    <Anchor component={Link} to="/auth/login" fw={600}>
+    <Anchor component={Link} to={paths.auth.login.href()} fw={600}>
       {label}
     </Anchor>
   );
@@ -156,11 +157,11 @@ function InvitationAnswerForm({ token, invitation }: { token: string; invitation
           title: `Welcome to ${portal.name}`,
           message: 'Your account is ready and you are signed in.',
         });
-        await navigate('/auth/landing', { replace: true });
+        await navigate(paths.auth.landing.href(), { replace: true });
         return;
       }
       const notice = `You joined ${portal.name}. Sign in with your Latchkey password to open it.`;
-      await navigate(signInPath(`/space/${answered.portalId}`), { replace: true, state: { notice } });
+      await navigate(signInPath(paths.space.href(answered.portalId)), { replace: true, state: { notice } });
     } catch (error) {
       showError(error);
     }
@@ -324,7 +325,7 @@ export function InvitationPage() {
   }
   const data = invitation.data;
   if (data.status === 'accepted') {
-    const next = `/space/${data.portal._id}`;
+    const next = paths.space.href(data.portal._id);
     return (
       <AuthCard title="Invitation accepted" description={`You are already in ${data.portal.name}.`}>
         <Stack gap="md">

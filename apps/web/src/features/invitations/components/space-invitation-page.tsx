@@ -7,6 +7,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { AuthCard } from '@/components/auth-card';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { QueryError } from '@/components/query-error';
+import { paths } from '@/config/paths';
 import { api, isApiError } from '@/lib/api-client';
 import { homePathFor } from '@/lib/authorization';
 import { errorMessage, sentence } from '@/lib/errors';
@@ -29,7 +30,7 @@ export function SpaceInvitationPage() {
   const [opening, setOpening] = useState(false);
   const [mustConfirm, setMustConfirm] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
-  const home = session ? homePathFor(session.roles) : '/auth/landing';
+  const home = session ? homePathFor(session.roles) : paths.auth.landing.href();
 
   /** Acts in the portal from now on (the override), then lands where the person's role there belongs. */
   const openPortal = async (name: string) => {
@@ -43,7 +44,7 @@ export function SpaceInvitationPage() {
         title: `Welcome to ${name}`,
         message: `You are now working in ${name}.`,
       });
-      await navigate('/auth/landing', { replace: true });
+      await navigate(paths.auth.landing.href(), { replace: true });
     } catch (error) {
       setOpening(false);
       setFormError(errorMessage(error));

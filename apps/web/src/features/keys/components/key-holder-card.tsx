@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { PersonSelect } from '@/components/person-select';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { useHandOverKey, useReturnKey } from '../api/hand-over-key';
 
@@ -60,7 +61,7 @@ export function KeyHolderCard({ keyRecord: key }: { keyRecord: Key }) {
           </ThemeIcon>
           {holder ? (
             <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
-              <Anchor component={Link} to={`/app/user/${holder._id}`} fw={600} size="sm">
+              <Anchor component={Link} to={paths.app.member.href(holder._id)} fw={600} size="sm">
                 {holder.name || holder.email}
               </Anchor>
               {holder.name && holder.name !== holder.email && (

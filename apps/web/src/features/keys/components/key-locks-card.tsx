@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { AddPicker } from '@/components/add-picker';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { useLinkKeyDevice, useUnlinkKeyDevice } from '../api/link-key-device';
 import { useLockOptions } from '@/features/devices/api/get-devices';
@@ -100,7 +101,7 @@ export function KeyLocksCard({ keyRecord: key }: { keyRecord: Key }) {
                       <IconLink size={16} aria-hidden="true" color="var(--mantine-color-dimmed)" />
                       <Anchor
                         component={Link}
-                        to={`/app/device/${device._id}`}
+                        to={paths.app.device.href(device._id)}
                         fw={600}
                         size="sm"
                         style={{ overflowWrap: 'anywhere' }}

@@ -12,6 +12,7 @@ import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { ValidityBadge } from '@/components/validity-badge';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
@@ -23,7 +24,7 @@ import { KeyHistoryCard } from './key-history-card';
 import { KeyHolderCard } from './key-holder-card';
 import { KeyLocksCard } from './key-locks-card';
 
-const BACK = { to: '/app/keys', label: 'All keys' };
+const BACK = { to: paths.app.keys.href(), label: 'All keys' };
 
 function RetireKey({ keyRecord: key }: { keyRecord: Key }) {
   const navigate = useNavigate();
@@ -40,7 +41,7 @@ function RetireKey({ keyRecord: key }: { keyRecord: Key }) {
         title: 'Key retired',
         message: `${key.name} opens nothing any more.`,
       });
-      await navigate('/app/keys');
+      await navigate(paths.app.keys.href());
       queryClient.removeQueries({ queryKey: keyKeys.detail(key._id) });
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not retire the key', message: errorMessage(error) });

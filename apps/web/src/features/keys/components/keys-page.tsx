@@ -10,6 +10,7 @@ import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
 import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
+import { paths } from '@/config/paths';
 import { KEY_TYPE_OPTIONS } from '@/lib/credential-labels';
 import { formatDate, formatRelative } from '@/lib/format';
 import { useListParams } from '@/lib/use-list-params';
@@ -33,7 +34,12 @@ function Holder({ holder }: { holder: Key['holder'] }) {
     );
   }
   return (
-    <Anchor component={Link} to={`/app/user/${holder._id}`} size="sm" style={{ overflowWrap: 'anywhere' }}>
+    <Anchor
+      component={Link}
+      to={paths.app.member.href(holder._id)}
+      size="sm"
+      style={{ overflowWrap: 'anywhere' }}
+    >
       {holder.name || holder.email}
     </Anchor>
   );
@@ -45,7 +51,7 @@ function KeyRow({ keyRecord: key }: { keyRecord: Key }) {
       <Table.Td>
         <Anchor
           component={Link}
-          to={`/app/keys/${key._id}`}
+          to={paths.app.key.href(key._id)}
           fw={600}
           size="sm"
           style={{ overflowWrap: 'anywhere' }}

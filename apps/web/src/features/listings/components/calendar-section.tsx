@@ -28,6 +28,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { formatCalendarDate, formatDateTime } from '@/lib/format';
@@ -225,7 +226,7 @@ function MonthList({
       {bookings.map((b) => (
         <li key={b._id}>
           <Group gap="xs" wrap="wrap" align="center">
-            <Anchor component={Link} to={`/app/listing/${listingId}/request/${b._id}`} size="sm" fw={600}>
+            <Anchor component={Link} to={paths.app.stay.href(listingId, b._id)} size="sm" fw={600}>
               {b.guestName}
             </Anchor>
             <Text size="sm">

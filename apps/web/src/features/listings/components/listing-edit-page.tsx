@@ -24,6 +24,7 @@ import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { LOCK_OPTIONS_LIMIT, useLockOptions } from '@/features/devices/api/get-devices';
@@ -125,7 +126,7 @@ function ListingForm({ listing }: { listing?: Listing }) {
     initialValues: initialListingValues(listing),
     validate: validateListing,
   });
-  const backTo = listing ? `/app/listing/${listing._id}` : '/app/listing';
+  const backTo = listing ? paths.app.listing.href(listing._id) : paths.app.listings.href();
 
   const options = new Map(
     (locks.data?.items ?? []).map((device) => [device._id, `${device.name} (${device.timeZone})`]),
@@ -141,7 +142,7 @@ function ListingForm({ listing }: { listing?: Listing }) {
         title: listing ? 'Listing saved' : 'Listing created',
         message: saved.title,
       });
-      await navigate(`/app/listing/${saved._id}`, { replace: true });
+      await navigate(paths.app.listing.href(saved._id), { replace: true });
     } catch (error) {
       const fieldErrors = isApiError(error) && error.status === 400 ? listingErrorsFrom(error) : {};
       if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
@@ -317,7 +318,7 @@ export function ListingEditPage() {
   if (creating) {
     return (
       <Stack gap="lg">
-        <BackLink to="/app/listing" label="All listings" />
+        <BackLink to={paths.app.listings.href()} label="All listings" />
         <PageHeader
           title="New listing"
           description="Offer one or more locks for stays. Images come once it is saved."
@@ -336,11 +337,13 @@ export function ListingEditPage() {
   }
   if (error) {
     if (isApiError(error) && error.status === 404) {
-      return <MissingRecord what="This listing" backTo="/app/listing" backLabel="All listings" />;
+      return (
+        <MissingRecord what="This listing" backTo={paths.app.listings.href()} backLabel="All listings" />
+      );
     }
     return (
       <Stack gap="lg">
-        <BackLink to="/app/listing" label="All listings" />
+        <BackLink to={paths.app.listings.href()} label="All listings" />
         <Paper p="md" radius="lg">
           <QueryError title="Could not load the listing" error={error} onRetry={() => void refetch()} />
         </Paper>
@@ -349,7 +352,7 @@ export function ListingEditPage() {
   }
   return (
     <Stack gap="lg">
-      <BackLink to={`/app/listing/${listing._id}`} label={listing.title} />
+      <BackLink to={paths.app.listing.href(listing._id)} label={listing.title} />
       <PageHeader title={`Edit ${listing.title}`} />
       <SectionCard
         title="Images"

@@ -10,6 +10,7 @@ import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { useDeleteListing, useListing } from '../api/listings';
@@ -36,7 +37,7 @@ function Details({ listing }: { listing: Listing }) {
       aside={
         <Button
           component={Link}
-          to={`/app/listing/edit/${listing._id}`}
+          to={paths.app.listingEdit.href(listing._id)}
           variant="default"
           size="xs"
           leftSection={<IconPencil size={14} aria-hidden="true" />}
@@ -103,7 +104,7 @@ function DeleteListing({ listing }: { listing: Listing }) {
           remove.mutate(listing._id, {
             onSuccess: async () => {
               notifications.show({ color: 'teal', title: 'Listing deleted', message: listing.title });
-              await navigate('/app/listing', { replace: true });
+              await navigate(paths.app.listings.href(), { replace: true });
             },
             onError: (error) => {
               setAsking(false);
@@ -138,11 +139,13 @@ export function ListingPage() {
   }
   if (error) {
     if (isApiError(error) && error.status === 404) {
-      return <MissingRecord what="This listing" backTo="/app/listing" backLabel="All listings" />;
+      return (
+        <MissingRecord what="This listing" backTo={paths.app.listings.href()} backLabel="All listings" />
+      );
     }
     return (
       <Stack gap="lg">
-        <BackLink to="/app/listing" label="All listings" />
+        <BackLink to={paths.app.listings.href()} label="All listings" />
         <Paper p="md" radius="lg">
           <QueryError title="Could not load the listing" error={error} onRetry={() => void refetch()} />
         </Paper>
@@ -151,7 +154,7 @@ export function ListingPage() {
   }
   return (
     <Stack gap="lg">
-      <BackLink to="/app/listing" label="All listings" />
+      <BackLink to={paths.app.listings.href()} label="All listings" />
       <PageHeader
         title={listing.title}
         description={`${listing.locks.map((l) => l.name).join(', ')}${listing.timeZone ? ` · ${listing.timeZone}` : ''}`}

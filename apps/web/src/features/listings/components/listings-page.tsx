@@ -7,6 +7,7 @@ import { ListFilters } from '@/components/list-filters';
 import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
 import { SortableTh } from '@/components/sortable-th';
+import { paths } from '@/config/paths';
 import { formatCalendarDate } from '@/lib/format';
 import { useListParams } from '@/lib/use-list-params';
 import { useListings } from '../api/listings';
@@ -37,7 +38,7 @@ function ListingRow({ listing }: { listing: ListingSummary }) {
         <Group gap="sm" wrap="nowrap">
           <Cover listing={listing} />
           <Stack gap={2} style={{ minWidth: 0 }}>
-            <Anchor component={Link} to={`/app/listing/${listing._id}`} fw={600} size="sm">
+            <Anchor component={Link} to={paths.app.listing.href(listing._id)} fw={600} size="sm">
               {listing.title}
             </Anchor>
             <Text size="xs" c="dimmed">
@@ -80,7 +81,7 @@ export function ListingsPage() {
   const newButton = (
     <Button
       component={Link}
-      to="/app/listing/edit/new"
+      to={paths.app.listingEdit.href('new')}
       leftSection={<IconPlus size={18} aria-hidden="true" />}
     >
       New listing

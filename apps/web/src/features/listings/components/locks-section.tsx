@@ -18,6 +18,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { listingKeys } from '../api/query-keys';
 import { useDeviceLanding, useSaveDeviceLanding } from '../api/share';
@@ -143,7 +144,7 @@ export function LocksSection({ listing }: { listing: Listing }) {
             {listing.locks.map((lock) => (
               <Table.Tr key={lock._id}>
                 <Table.Td>
-                  <Anchor component={Link} to={`/app/device/${lock._id}`} size="sm" fw={600}>
+                  <Anchor component={Link} to={paths.app.device.href(lock._id)} size="sm" fw={600}>
                     {lock.name}
                   </Anchor>
                 </Table.Td>

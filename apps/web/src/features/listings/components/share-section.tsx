@@ -19,6 +19,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { useRotateShareToken, useShareSettings, useShareToken } from '../api/share';
 
@@ -122,7 +123,7 @@ export function ShareSection({ listing }: { listing: Listing }) {
       autoAccept: listing.autoAccept,
     },
   });
-  const requestPath = `/s/r/${listing._id}`;
+  const requestPath = paths.shareLock.request.href(listing._id);
   const submit = form.onSubmit(async (values) => {
     try {
       await save.mutateAsync({

@@ -27,6 +27,7 @@ import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime, formatRelative } from '@/lib/format';
@@ -547,7 +548,9 @@ function AccessCard({ stay }: { stay: Stay }) {
 export function StayPage() {
   const { listingId = '', reqId = '' } = useParams();
   const { data: stay, error, isPending, refetch } = useStay(listingId, reqId);
-  const back = <BackLink to={`/app/listing/${listingId}`} label={stay?.listingTitle ?? 'The listing'} />;
+  const back = (
+    <BackLink to={paths.app.listing.href(listingId)} label={stay?.listingTitle ?? 'The listing'} />
+  );
   if (isPending) {
     return (
       <Stack gap="lg" role="status" aria-label="Loading the request">
@@ -559,7 +562,11 @@ export function StayPage() {
   if (error) {
     if (isApiError(error) && error.status === 404) {
       return (
-        <MissingRecord what="This request" backTo={`/app/listing/${listingId}`} backLabel="The listing" />
+        <MissingRecord
+          what="This request"
+          backTo={paths.app.listing.href(listingId)}
+          backLabel="The listing"
+        />
       );
     }
     return (

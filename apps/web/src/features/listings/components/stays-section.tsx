@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { PagedListBody } from '@/components/paged-list-body';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { accessibleClearButton } from '@/lib/clear-button';
 import { formatRelative } from '@/lib/format';
 import { useStays } from '../api/stays';
@@ -21,7 +22,7 @@ function StayRow({ listingId, stay }: { listingId: string; stay: StaySummary }) 
   return (
     <Table.Tr>
       <Table.Td>
-        <Anchor component={Link} to={`/app/listing/${listingId}/request/${stay._id}`} fw={600} size="sm">
+        <Anchor component={Link} to={paths.app.stay.href(listingId, stay._id)} fw={600} size="sm">
           {stay.guestName}
         </Anchor>
         <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>

@@ -1,8 +1,15 @@
 import { Anchor } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { paths } from '@/config/paths';
 
-export function BackLink({ to = '/app/lockout', label = 'All lockouts' }: { to?: string; label?: string }) {
+export function BackLink({
+  to = paths.app.lockouts.href(),
+  label = 'All lockouts',
+}: {
+  to?: string;
+  label?: string;
+}) {
   return (
     <Anchor
       component={Link}

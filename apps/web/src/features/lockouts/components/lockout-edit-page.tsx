@@ -20,6 +20,7 @@ import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { browserTimeZone } from '@/lib/local-datetime';
@@ -49,7 +50,7 @@ function LockoutForm({ lockout }: { lockout?: LockoutRecord }) {
     validate: validateLockout,
   });
   const zone = browserTimeZone();
-  const backTo = lockout ? `/app/lockout/${lockout._id}` : '/app/lockout';
+  const backTo = lockout ? paths.app.lockout.href(lockout._id) : paths.app.lockouts.href();
 
   // The lockout's own locks stay choosable even beyond the first page of locks.
   const options = new Map((locks.data?.items ?? []).map((device) => [device._id, device.name]));
@@ -68,7 +69,7 @@ function LockoutForm({ lockout }: { lockout?: LockoutRecord }) {
         title: lockout ? 'Lockout saved' : 'Lockout created',
         message: `${saved.name} keeps ${saved.devices.length === 1 ? '1 lock' : `${saved.devices.length} locks`} shut.`,
       });
-      await navigate(`/app/lockout/${saved._id}`, { replace: true });
+      await navigate(paths.app.lockout.href(saved._id), { replace: true });
     } catch (error) {
       const fieldErrors = isApiError(error) && error.status === 400 ? lockoutErrorsFrom(error) : {};
       if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
@@ -199,7 +200,9 @@ export function LockoutEditPage() {
   }
   if (error) {
     if (isApiError(error) && error.status === 404) {
-      return <MissingRecord what="This lockout" backTo="/app/lockout" backLabel="All lockouts" />;
+      return (
+        <MissingRecord what="This lockout" backTo={paths.app.lockouts.href()} backLabel="All lockouts" />
+      );
     }
     return (
       <Stack gap="lg">
@@ -212,7 +215,7 @@ export function LockoutEditPage() {
   }
   return (
     <Stack gap="lg">
-      <BackLink to={`/app/lockout/${lockout._id}`} label={lockout.name} />
+      <BackLink to={paths.app.lockout.href(lockout._id)} label={lockout.name} />
       <PageHeader title={`Edit ${lockout.name}`} />
       <Text size="sm" c="dimmed" mt={-12}>
         Saving replaces the period, the exemption and the locks.

@@ -19,6 +19,7 @@ import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
@@ -95,7 +96,7 @@ function LocksCard({ lockout }: { lockout: LockoutRecord }) {
       <Stack gap="xs" component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Blocked locks">
         {lockout.devices.map((device) => (
           <li key={device._id}>
-            <Anchor component={Link} to={`/app/device/${device._id}`} underline="never" c="inherit">
+            <Anchor component={Link} to={paths.app.device.href(device._id)} underline="never" c="inherit">
               <Group
                 gap="sm"
                 p="sm"
@@ -134,7 +135,7 @@ function LockoutActions({ lockout }: { lockout: LockoutRecord }) {
         title: 'Lockout deleted',
         message: `${lockout.name} was deleted.`,
       });
-      await navigate('/app/lockout');
+      await navigate(paths.app.lockouts.href());
       queryClient.removeQueries({ queryKey: lockoutKeys.detail(lockout._id) });
     } catch (error) {
       notifications.show({
@@ -149,7 +150,7 @@ function LockoutActions({ lockout }: { lockout: LockoutRecord }) {
     <Group gap="sm">
       <Button
         component={Link}
-        to={`/app/lockout/edit/${lockout._id}`}
+        to={paths.app.lockoutEdit.href(lockout._id)}
         variant="default"
         leftSection={<IconPencil size={16} aria-hidden="true" />}
       >
@@ -194,7 +195,9 @@ export function LockoutPage() {
   }
   if (error) {
     if (isApiError(error) && error.status === 404) {
-      return <MissingRecord what="This lockout" backTo="/app/lockout" backLabel="All lockouts" />;
+      return (
+        <MissingRecord what="This lockout" backTo={paths.app.lockouts.href()} backLabel="All lockouts" />
+      );
     }
     return (
       <Stack gap="lg">

@@ -7,6 +7,7 @@ import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
 import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
+import { paths } from '@/config/paths';
 import { useListParams } from '@/lib/use-list-params';
 import { useLockouts } from '../api/get-lockouts';
 import { ExemptBadge, LockoutStateBadge } from './lockout-badges';
@@ -24,7 +25,7 @@ function LockoutRow({ lockout }: { lockout: LockoutRecord }) {
   return (
     <Table.Tr>
       <Table.Td>
-        <Anchor component={Link} to={`/app/lockout/${lockout._id}`} fw={600} size="sm">
+        <Anchor component={Link} to={paths.app.lockout.href(lockout._id)} fw={600} size="sm">
           {lockout.name}
         </Anchor>
         {/* On phones the period and locks ride along under the name. */}
@@ -71,7 +72,7 @@ export function LockoutsPage() {
   const newButton = (
     <Button
       component={Link}
-      to="/app/lockout/edit/new"
+      to={paths.app.lockoutEdit.href('new')}
       leftSection={<IconPlus size={18} aria-hidden="true" />}
     >
       New lockout

@@ -9,6 +9,7 @@ import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { ValidityBadge } from '@/components/validity-badge';
+import { paths } from '@/config/paths';
 import { fingerLabel } from '@/lib/credential-labels';
 import { displayName } from '@/lib/session';
 import { validityState } from '@/lib/validity';
@@ -24,7 +25,7 @@ function FingerprintRow({ fingerprint }: { fingerprint: Fingerprint }) {
       <Group gap="xs" wrap="wrap">
         <Anchor
           component={Link}
-          to={`/app/fingerprint/${fingerprint._id}`}
+          to={paths.app.fingerprint.href(fingerprint._id)}
           fw={600}
           size="sm"
           style={{ overflowWrap: 'anywhere' }}

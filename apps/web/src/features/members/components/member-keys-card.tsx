@@ -10,6 +10,7 @@ import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { ValidityBadge } from '@/components/validity-badge';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { displayName } from '@/lib/session';
 import { validityState } from '@/lib/validity';
@@ -26,7 +27,7 @@ function KeyRow({ keyRecord: key }: { keyRecord: Key }) {
       <Group gap="xs" wrap="wrap">
         <Anchor
           component={Link}
-          to={`/app/keys/${key._id}`}
+          to={paths.app.key.href(key._id)}
           fw={600}
           size="sm"
           style={{ overflowWrap: 'anywhere' }}
@@ -135,7 +136,7 @@ export function MemberKeysCard({ member }: { member: PortalMember }) {
             ) : (
               <Text size="sm" c="dimmed">
                 Every key has a holder. Add one on the{' '}
-                <Anchor component={Link} to="/app/keys" size="sm">
+                <Anchor component={Link} to={paths.app.keys.href()} size="sm">
                   Keys
                 </Anchor>{' '}
                 page.

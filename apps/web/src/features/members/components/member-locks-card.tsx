@@ -16,6 +16,7 @@ import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { useGiveDirectAccess } from '../api/give-direct-access';
 import { useRemoveDirectAccess } from '../api/remove-direct-access';
+import { paths } from '@/config/paths';
 import { REASON_TEXT } from '@/lib/access-words';
 import { errorMessage } from '@/lib/errors';
 import { displayName } from '@/lib/session';
@@ -51,7 +52,7 @@ function LockRow({ lock, now, onEditSchedule, onRemove }: LockRowProps) {
     <Group justify="space-between" align="flex-start" gap="sm" py="sm" wrap="wrap">
       <Stack gap={6} style={{ flex: '1 1 260px', minWidth: 0 }}>
         <Group gap="xs" wrap="wrap">
-          <Anchor component={Link} to={`/app/device/${lock._id}`} fw={600} size="sm">
+          <Anchor component={Link} to={paths.app.device.href(lock._id)} fw={600} size="sm">
             {lock.name}
           </Anchor>
           <Text size="xs" c="dimmed">
@@ -168,7 +169,7 @@ export function MemberLocksCard({ member }: { member: PortalMember }) {
       description={
         <>
           Locks they can open, directly or through a group, and when.{' '}
-          <Anchor component={Link} to={`/sync/user?userId=${member._id}`} size="sm">
+          <Anchor component={Link} to={paths.sync.user.href({ userId: member._id })} size="sm">
             Is each lock up to date?
           </Anchor>
         </>

@@ -6,6 +6,7 @@ import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { AdminChangesSection, LockEventsSection } from '@/components/history/history-sections';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { displayName, useSession } from '@/lib/session';
@@ -23,7 +24,7 @@ function BackToPeople() {
   return (
     <Anchor
       component={Link}
-      to="/app/user"
+      to={paths.app.members.href()}
       size="sm"
       style={{ display: 'inline-flex', alignItems: 'center', gap: 4, alignSelf: 'flex-start' }}
     >
@@ -49,7 +50,7 @@ export function MemberPage() {
   }
   if (error) {
     if (isApiError(error) && error.status === 404) {
-      return <MissingRecord what="This person" backTo="/app/user" backLabel="All people" />;
+      return <MissingRecord what="This person" backTo={paths.app.members.href()} backLabel="All people" />;
     }
     return (
       <Stack gap="lg">

@@ -10,6 +10,7 @@ import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
 import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
+import { paths } from '@/config/paths';
 import { formatDate, formatRelative } from '@/lib/format';
 import { displayName } from '@/lib/session';
 import { useListParams } from '@/lib/use-list-params';
@@ -48,7 +49,7 @@ function MemberRow({ member }: { member: PortalMember }) {
   return (
     <Table.Tr>
       <Table.Td>
-        <Anchor component={Link} to={`/app/user/${member._id}`} fw={600} size="sm">
+        <Anchor component={Link} to={paths.app.member.href(member._id)} fw={600} size="sm">
           {name}
         </Anchor>
         {name !== member.email && (

@@ -8,6 +8,7 @@ import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { MemberStatusBadge } from '@/components/member-badges';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { displayName } from '@/lib/session';
 import { memberKeys } from '../api/query-keys';
@@ -70,7 +71,7 @@ export function MembershipCard({ member, isSelf }: MembershipCardProps) {
         title: 'Removed',
         message: `${name} is no longer in this portal.`,
       });
-      await navigate('/app/user');
+      await navigate(paths.app.members.href());
       queryClient.removeQueries({ queryKey: memberKeys.detail(member._id) });
     } catch (error) {
       setConfirm(null);

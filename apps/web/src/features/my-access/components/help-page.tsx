@@ -2,6 +2,7 @@ import { Anchor, List, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 
 /** /user/help: how a person opens their locks and what to do when one refuses them. */
 export function HelpPage() {
@@ -12,7 +13,7 @@ export function HelpPage() {
         <List spacing="xs" size="sm">
           <List.Item>
             <b>Keypad:</b> type your code (see{' '}
-            <Anchor component={Link} to="/user">
+            <Anchor component={Link} to={paths.user.home.href()}>
               Your locks
             </Anchor>
             ) and wait for the light.
@@ -29,7 +30,7 @@ export function HelpPage() {
         <Stack gap="xs">
           <Text size="sm">
             Open the lock in{' '}
-            <Anchor component={Link} to="/user">
+            <Anchor component={Link} to={paths.user.home.href()}>
               Your locks
             </Anchor>
             : it says whether you may open it now, and if not, why (outside your times, a lockout, expired
@@ -44,7 +45,7 @@ export function HelpPage() {
       <SectionCard title="Your account">
         <Text size="sm">
           Change your name, email, password or turn on two-factor sign-in in{' '}
-          <Anchor component={Link} to="/user/settingsProfile">
+          <Anchor component={Link} to={paths.user.settings.href()}>
             Settings
           </Anchor>
           .

@@ -9,6 +9,7 @@ import { QueryError } from '@/components/query-error';
 import { describeWindow, describeDates } from '@/components/schedule/describe-schedule';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
+import { paths } from '@/config/paths';
 import { formatRelative } from '@/lib/format';
 import { useSession } from '@/lib/session';
 import { useMyLocks } from '../api/get-my-access';
@@ -28,12 +29,13 @@ export function MyLockPage() {
     );
   }
   const lock = locks.data.locks.find((candidate) => candidate._id === lockId);
-  if (!lock) return <MissingRecord what="This lock" backTo="/user" backLabel="Back to your locks" />;
+  if (!lock)
+    return <MissingRecord what="This lock" backTo={paths.user.home.href()} backLabel="Back to your locks" />;
   const dates = lock.schedule && describeDates(lock.schedule);
 
   return (
     <Stack gap="lg" maw={760}>
-      <BackLink to="/user" label="Your locks" />
+      <BackLink to={paths.user.home.href()} label="Your locks" />
       <PageHeader
         title={lock.name}
         description={`${lock.timeZone} · now ${lock.localTime} there`}

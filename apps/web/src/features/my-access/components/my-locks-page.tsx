@@ -5,6 +5,7 @@ import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { describeSchedule } from '@/components/schedule/describe-schedule';
 import { TableSkeleton } from '@/components/table-skeleton';
+import { paths } from '@/config/paths';
 import { formatRelative } from '@/lib/format';
 import { useSession } from '@/lib/session';
 import { useMyLocks } from '../api/get-my-access';
@@ -47,7 +48,7 @@ export function MyLocksPage() {
           <Paper key={lock._id} withBorder radius="lg" p="md" component="li" style={{ listStyle: 'none' }}>
             <Stack gap={8}>
               <Group justify="space-between" gap="xs" wrap="nowrap">
-                <Anchor component={Link} to={`/user/locks/${lock._id}`} fw={700} style={{ minWidth: 0 }}>
+                <Anchor component={Link} to={paths.user.lock.href(lock._id)} fw={700} style={{ minWidth: 0 }}>
                   {lock.name}
                 </Anchor>
                 <LockNowBadge lock={lock} />
@@ -74,7 +75,7 @@ export function MyLocksPage() {
       />
       <MyCodeCard userId={userId} />
       <Text size="sm">
-        <Anchor component={Link} to="/sync/user">
+        <Anchor component={Link} to={paths.sync.user.href()}>
           Check that each lock has your latest code and access
         </Anchor>
       </Text>

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { useSession } from '@/lib/session';
 import { useMyLocks } from '../api/get-my-access';
 import { useQrCode } from '../api/get-qr-code';
@@ -92,7 +93,7 @@ export function QrPage() {
         ) : openNow.length === 0 ? (
           <Text size="sm">
             None of your locks lets you in right now. See{' '}
-            <Anchor component={Link} to="/user">
+            <Anchor component={Link} to={paths.user.home.href()}>
               Your locks
             </Anchor>{' '}
             for your times.
@@ -101,7 +102,7 @@ export function QrPage() {
           <List size="sm" spacing={4} aria-label="Locks you may open now">
             {openNow.map((lock) => (
               <List.Item key={lock._id}>
-                <Anchor component={Link} to={`/user/locks/${lock._id}`}>
+                <Anchor component={Link} to={paths.user.lock.href(lock._id)}>
                   {lock.name}
                 </Anchor>
               </List.Item>

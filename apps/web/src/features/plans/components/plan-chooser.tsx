@@ -11,6 +11,7 @@ import { IconCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { useChangePlan, useMoveToFree, useStartSubscription } from '../api/plan-actions';
 import { FEATURE_WORDS } from './plan-words';
@@ -101,7 +102,7 @@ export function PlanChooser({ subscription }: { subscription: PortalSubscription
                 </List>
                 {id === 'free' ? (
                   subscribed ? (
-                    <Button component={Link} to="/app/upgrade#cancel" variant="default">
+                    <Button component={Link} to={`${paths.app.upgrade.href()}#cancel`} variant="default">
                       Cancel the subscription
                     </Button>
                   ) : lapsed ? (

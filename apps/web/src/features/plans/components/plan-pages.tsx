@@ -14,6 +14,7 @@ import { Link } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { useSession } from '@/lib/session';
 import { useSubscription } from '../api/get-subscription';
@@ -49,7 +50,7 @@ export function GoProPage() {
       <WithSubscription>{(subscription) => <PlanChooser subscription={subscription} />}</WithSubscription>
       <Text size="sm">
         Rather pay for a period at once?{' '}
-        <Anchor component={Link} to="/app/upgradeLegacy">
+        <Anchor component={Link} to={paths.app.upgradeLegacy.href()}>
           Pay by card for 1, 3 or 12 months
         </Anchor>
         .
@@ -81,7 +82,7 @@ export function UpgradePage() {
               title="Pay for a period by card"
               description="Instead of a subscription: pay once for 1, 3 or 12 months of a plan."
             >
-              <Button component={Link} to="/app/upgradeLegacy" variant="default">
+              <Button component={Link} to={paths.app.upgradeLegacy.href()} variant="default">
                 Pay for a period
               </Button>
             </SectionCard>
@@ -104,7 +105,7 @@ function PrepaidForm({ subscription }: { subscription: PortalSubscription }) {
     return (
       <Alert color="yellow" variant="light" title="This portal pays by subscription">
         Cancel the subscription first (
-        <Anchor component={Link} to="/app/upgrade">
+        <Anchor component={Link} to={paths.app.upgrade.href()}>
           Plan and payment
         </Anchor>
         ); you can pay for a period once it has ended.

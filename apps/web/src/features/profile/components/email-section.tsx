@@ -5,6 +5,7 @@ import { IconAlertCircle, IconMailForward } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
 import { formResolver } from '@/lib/forms';
@@ -67,7 +68,7 @@ export function EmailSection({ user }: { user: Session['user'] }) {
         {!user.emailVerified && (
           <Text size="sm" c="dimmed">
             Follow the link we sent to confirm it.{' '}
-            <Anchor component={Link} to="/must-activate" size="sm">
+            <Anchor component={Link} to={paths.mustActivate.href()} size="sm">
               Send it again
             </Anchor>
           </Text>

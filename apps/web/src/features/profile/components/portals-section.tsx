@@ -5,6 +5,7 @@ import { IconBuilding, IconBuildingPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { useSwitchPortal } from '@/features/portal/api/switch-portal';
 import { StartPortalModal } from './start-portal-modal';
@@ -32,7 +33,7 @@ export function PortalsSection({ session }: { session: Session }) {
 
   const open = (membership: Membership) =>
     switchPortal.mutate(membership.portal._id, {
-      onSuccess: () => void navigate('/auth/landing'),
+      onSuccess: () => void navigate(paths.auth.landing.href()),
       onError: (error) =>
         notifications.show({
           color: 'red',
@@ -106,7 +107,7 @@ export function PortalsSection({ session }: { session: Session }) {
               ) : membership.status === 'invited' ? (
                 <Anchor
                   component={Link}
-                  to={`/space/${membership.portal._id}`}
+                  to={paths.space.href(membership.portal._id)}
                   size="sm"
                   style={{ flexShrink: 0 }}
                 >

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { useSignOutEverywhere } from '../api/sign-out-everywhere';
 
@@ -31,7 +32,7 @@ export function SessionsSection({ session }: { session: Session }) {
       title: 'Signed out everywhere',
       message: 'Every device, this one included, has to sign in again.',
     });
-    await navigate('/', { replace: true });
+    await navigate(paths.root.href(), { replace: true });
   };
 
   return (

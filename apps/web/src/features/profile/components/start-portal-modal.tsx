@@ -4,6 +4,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { timeZones } from '@/lib/format';
@@ -50,7 +51,7 @@ export function StartPortalModal({
         message: `${portal.name} is yours to run.`,
       });
       onClose();
-      await navigate('/app/dashboard');
+      await navigate(paths.app.dashboard.href());
     } catch (error) {
       const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
       if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);

@@ -21,6 +21,7 @@ import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { accessibleClearButton } from '@/lib/clear-button';
 import { formatCalendarDate, formatRelative } from '@/lib/format';
 import {
@@ -49,7 +50,7 @@ function GuestLink({ stay, linked }: { stay: RentalCenterStay; linked: boolean }
       </Text>
     );
   return (
-    <Anchor component={Link} to={`/app/listing/${stay.listingId}/request/${stay._id}`} fw={600} size="sm">
+    <Anchor component={Link} to={paths.app.stay.href(stay.listingId, stay._id)} fw={600} size="sm">
       {stay.guestName}
     </Anchor>
   );
@@ -168,7 +169,7 @@ function FeedProblems({ center }: { center: RentalCenter }) {
               {feed.lastError ?? feed.lastWarning}
               {feed.lastErrorAt ? ` (${formatRelative(feed.lastErrorAt)})` : ''}{' '}
               {admin && (
-                <Anchor component={Link} to={`/app/listing/${listing._id}`} size="sm">
+                <Anchor component={Link} to={paths.app.listing.href(listing._id)} size="sm">
                   Open {listing.title}
                 </Anchor>
               )}
@@ -192,7 +193,7 @@ function ListingsCard({ center }: { center: RentalCenter }) {
           description={admin ? 'List a lock so people can request stays.' : 'You look after no listing here.'}
           action={
             admin ? (
-              <Button component={Link} to="/app/listing/edit/new" variant="light">
+              <Button component={Link} to={paths.app.listingEdit.href('new')} variant="light">
                 New listing
               </Button>
             ) : undefined
@@ -215,7 +216,7 @@ function ListingsCard({ center }: { center: RentalCenter }) {
                 <Table.Tr key={listing._id}>
                   <Table.Td>
                     {admin ? (
-                      <Anchor component={Link} to={`/app/listing/${listing._id}`} fw={600} size="sm">
+                      <Anchor component={Link} to={paths.app.listing.href(listing._id)} fw={600} size="sm">
                         {listing.title}
                       </Anchor>
                     ) : (

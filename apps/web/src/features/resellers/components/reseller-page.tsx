@@ -32,6 +32,7 @@ import { EmptyList } from '@/components/empty-list';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { formatDate, timeZones } from '@/lib/format';
@@ -309,7 +310,7 @@ function CustomerRow({ customer }: { customer: ResellerCustomer }) {
   const switchPortal = useSwitchPortal();
   const open = () =>
     switchPortal.mutate(customer.portalId, {
-      onSuccess: () => void navigate('/app/dashboard'),
+      onSuccess: () => void navigate(paths.app.dashboard.href()),
       onError: (error) =>
         notifications.show({
           color: 'red',

@@ -1,6 +1,7 @@
 import { resellerSignupSchema, type ResellerSignup } from '@latchkey/shared';
 import { redirect } from 'react-router';
 import { SignupForm, type PersonValues } from '@/components/signup-form';
+import { paths } from '@/config/paths';
 import { isSignedIn } from '@/lib/auth-token';
 import { useResellerSignup } from '../api/reseller-signup';
 import { COMPANY_LABELS, CompanyFields, companyInput, type CompanyValues } from './company-fields';
@@ -17,7 +18,7 @@ function toPayload(values: PersonValues & CompanyValues): ResellerSignup {
 
 /** The route's loader: someone signed in opens a reseller account from the reseller area instead. */
 export function resellerSignupLoader() {
-  if (isSignedIn()) throw redirect('/app/reseller');
+  if (isSignedIn()) throw redirect(paths.app.reseller.href());
   return null;
 }
 
@@ -44,7 +45,7 @@ export function ResellerSignupPage() {
         title: 'Welcome, reseller',
         message: 'Your reseller account is ready: add your first customer portal.',
       }}
-      next="/app/reseller"
+      next={paths.app.reseller.href()}
     />
   );
 }

@@ -4,6 +4,7 @@ import { IconAlertCircle, IconLinkOff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { AuthCard } from '@/components/auth-card';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage, sentence } from '@/lib/errors';
 import { startSession } from '@/lib/session';
@@ -57,7 +58,7 @@ export function GuestAccountPage() {
       {
         onSuccess: async ({ token: session }) => {
           startSession(session);
-          await navigate('/auth/landing', { replace: true });
+          await navigate(paths.auth.landing.href(), { replace: true });
         },
         onError: (error) => {
           if (!isApiError(error)) return;

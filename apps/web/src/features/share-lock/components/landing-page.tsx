@@ -24,6 +24,7 @@ import {
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { QueryError } from '@/components/query-error';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { formatCalendarDate, formatDateTime } from '@/lib/format';
@@ -165,7 +166,7 @@ function KeepInAccount({ token, stay }: { token: string; stay: Stay }) {
                 return;
               }
               startSession(answer.token);
-              await navigate('/auth/landing', { replace: true });
+              await navigate(paths.auth.landing.href(), { replace: true });
             },
           },
         );

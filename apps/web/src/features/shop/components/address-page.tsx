@@ -11,6 +11,7 @@ import { useForm } from '@mantine/form';
 import { Navigate, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { PageHeader } from '@/components/page-header';
+import { paths } from '@/config/paths';
 import { formResolver } from '@/lib/forms';
 import { storage } from '@/lib/storage';
 import { cartLines, useCart } from '@/lib/use-cart';
@@ -75,7 +76,7 @@ export function AddressPage() {
     },
     validate: formResolver<Values>(formSchema, LABELS),
   });
-  if (cartLines(cart).length === 0) return <Navigate to="/cart" replace />;
+  if (cartLines(cart).length === 0) return <Navigate to={paths.shop.cart.href()} replace />;
 
   const country = form.values.address.country;
   const regions = REGIONS[country];
@@ -84,7 +85,7 @@ export function AddressPage() {
   const submit = form.onSubmit((values) => {
     const parsed = formSchema.parse(values);
     saveCheckoutState({ email: parsed.email, address: parsed.address });
-    void navigate('/pickShipping');
+    void navigate(paths.shop.shipping.href());
   });
 
   return (
@@ -175,7 +176,7 @@ export function AddressPage() {
               {...form.getInputProps('address.phone')}
             />
             <Group justify="space-between" mt="sm">
-              <Button variant="default" onClick={() => void navigate('/cart')}>
+              <Button variant="default" onClick={() => void navigate(paths.shop.cart.href())}>
                 Back to the cart
               </Button>
               <Button type="submit">Continue to shipping</Button>

@@ -18,6 +18,7 @@ import { Link } from 'react-router';
 import { EmptyList } from '@/components/empty-list';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
+import { paths } from '@/config/paths';
 import { cartLines, useCart } from '@/lib/use-cart';
 import { useQuote } from '../api/get-quote';
 import { CheckoutSteps } from './checkout-steps';
@@ -121,7 +122,7 @@ export function CartPage() {
           title="Your cart is empty"
           description="Find locks, keypads and cards in the shop."
           action={
-            <Button component={Link} to="/product">
+            <Button component={Link} to={paths.shop.products.href()}>
               Go to the shop
             </Button>
           }
@@ -156,7 +157,7 @@ export function CartPage() {
             </Stack>
           ) : null}
           <Group mt="md" gap="sm">
-            <Button component={Link} to="/product" variant="default">
+            <Button component={Link} to={paths.shop.products.href()} variant="default">
               Continue shopping
             </Button>
             <Button variant="subtle" color="red" onClick={() => clear()}>
@@ -177,7 +178,7 @@ export function CartPage() {
             ) : null}
             <Button
               component={Link}
-              to="/address"
+              to={paths.shop.address.href()}
               fullWidth
               mt="lg"
               size="md"

@@ -1,11 +1,12 @@
 import { Group, Text, ThemeIcon } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { paths } from '@/config/paths';
 
 const STEPS = [
-  { label: 'Cart', to: '/cart' },
-  { label: 'Address', to: '/address' },
-  { label: 'Shipping', to: '/pickShipping' },
+  { label: 'Cart', to: paths.shop.cart.href() },
+  { label: 'Address', to: paths.shop.address.href() },
+  { label: 'Shipping', to: paths.shop.shipping.href() },
   { label: 'Payment', to: null },
 ] as const;
 

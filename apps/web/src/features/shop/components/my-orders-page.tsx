@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { EmptyList } from '@/components/empty-list';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
+import { paths } from '@/config/paths';
 import { formatDateTime } from '@/lib/format';
 import { useMyOrders } from '../api/get-my-orders';
 
@@ -64,7 +65,7 @@ export function MyOrdersPage() {
         title="Your orders"
         description="Hardware you bought while signed in."
         aside={
-          <Button component={Link} to="/app/products" variant="default">
+          <Button component={Link} to={paths.app.products.href()} variant="default">
             Shop
           </Button>
         }
@@ -83,7 +84,7 @@ export function MyOrdersPage() {
           title="No orders yet"
           description="Locks, keypads and cards you buy here show up in this list."
           action={
-            <Button component={Link} to="/app/products">
+            <Button component={Link} to={paths.app.products.href()}>
               Go to the shop
             </Button>
           }

@@ -2,6 +2,7 @@ import { Button, Group, Stack } from '@mantine/core';
 import { IconReceipt, IconShoppingCart } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PageHeader } from '@/components/page-header';
+import { paths } from '@/config/paths';
 import { useCart } from '@/lib/use-cart';
 import { ProductGrid } from './product-grid';
 
@@ -13,7 +14,7 @@ export function ProductListPage() {
         title="Hardware for your portal"
         description="Smart locks, keypads, cards and readers that work with Latchkey. Prices include VAT."
       />
-      <ProductGrid pathOf={(id) => `/product/${encodeURIComponent(id)}`} />
+      <ProductGrid pathOf={(id) => paths.shop.product.href(id)} />
     </Stack>
   );
 }
@@ -30,7 +31,7 @@ export function AppProductsPage() {
           <Group gap="xs">
             <Button
               component={Link}
-              to="/app/orders"
+              to={paths.app.orders.href()}
               variant="default"
               leftSection={<IconReceipt size={18} aria-hidden="true" />}
             >
@@ -38,7 +39,7 @@ export function AppProductsPage() {
             </Button>
             <Button
               component={Link}
-              to="/cart"
+              to={paths.shop.cart.href()}
               leftSection={<IconShoppingCart size={18} aria-hidden="true" />}
             >
               {count > 0 ? `Cart (${count})` : 'Cart'}
@@ -46,7 +47,7 @@ export function AppProductsPage() {
           </Group>
         }
       />
-      <ProductGrid pathOf={(id) => `/app/product/${encodeURIComponent(id)}`} />
+      <ProductGrid pathOf={(id) => paths.app.product.href(id)} />
     </Stack>
   );
 }

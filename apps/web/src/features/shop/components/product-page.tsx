@@ -7,6 +7,7 @@ import { Link, useParams } from 'react-router';
 import { BackLink } from '@/components/back-link';
 import { MissingRecord } from '@/components/missing-record';
 import { QueryError } from '@/components/query-error';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { useCart } from '@/lib/use-cart';
 import { useProduct } from '../api/get-products';
@@ -131,7 +132,7 @@ function ProductScreen({ backTo, backLabel }: { backTo: string; backLabel: strin
           <QueryError title="Could not load the product" error={error} onRetry={() => void refetch()} />
         )
       ) : (
-        <ProductDetails product={data} cartPath="/cart" />
+        <ProductDetails product={data} cartPath={paths.shop.cart.href()} />
       )}
     </Stack>
   );
@@ -139,10 +140,10 @@ function ProductScreen({ backTo, backLabel }: { backTo: string; backLabel: strin
 
 /** /product/:productId (anyone). */
 export function ProductPage() {
-  return <ProductScreen backTo="/product" backLabel="All products" />;
+  return <ProductScreen backTo={paths.shop.products.href()} backLabel="All products" />;
 }
 
 /** /app/product/:productId (signed in). */
 export function AppProductPage() {
-  return <ProductScreen backTo="/app/products" backLabel="Shop" />;
+  return <ProductScreen backTo={paths.app.products.href()} backLabel="Shop" />;
 }

@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
+import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { cartLines, useCart } from '@/lib/use-cart';
@@ -42,8 +43,8 @@ export function ShippingPage() {
   const priced = useQuote({ items, country, shippingOption: chosen?.id });
   const order = useCreateOrder();
 
-  if (items.length === 0) return <Navigate to="/cart" replace />;
-  if (!state.address || !country) return <Navigate to="/address" replace />;
+  if (items.length === 0) return <Navigate to={paths.shop.cart.href()} replace />;
+  if (!state.address || !country) return <Navigate to={paths.shop.address.href()} replace />;
   const address = state.address;
 
   const pay = () => {
@@ -110,7 +111,7 @@ export function ShippingPage() {
             )}
           </Paper>
           <Group mt="md">
-            <Button component={Link} to="/address" variant="default">
+            <Button component={Link} to={paths.shop.address.href()} variant="default">
               Change the address
             </Button>
           </Group>
@@ -150,7 +151,14 @@ export function ShippingPage() {
                   </Text>
                 )}
                 {outOfStock && (
-                  <Button component={Link} to="/cart" size="xs" variant="white" color="red" mt="xs">
+                  <Button
+                    component={Link}
+                    to={paths.shop.cart.href()}
+                    size="xs"
+                    variant="white"
+                    color="red"
+                    mt="xs"
+                  >
                     Change the cart
                   </Button>
                 )}

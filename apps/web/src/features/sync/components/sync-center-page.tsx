@@ -7,6 +7,7 @@ import { PageHeader } from '@/components/page-header';
 import { PagedListBody } from '@/components/paged-list-body';
 import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
+import { paths } from '@/config/paths';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { useListParams } from '@/lib/use-list-params';
 import { useSyncCenter } from '../api/get-sync-center';
@@ -30,7 +31,7 @@ function SyncRow({ lock }: { lock: SyncCenterItem }) {
   return (
     <Table.Tr>
       <Table.Td>
-        <Anchor component={Link} to={`/app/device/${lock._id}?tab=sync`} fw={600} size="sm">
+        <Anchor component={Link} to={paths.app.device.href(lock._id, { tab: 'sync' })} fw={600} size="sm">
           {lock.name}
         </Anchor>
       </Table.Td>
