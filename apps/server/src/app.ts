@@ -24,6 +24,7 @@ import { deviceLinkRoutes } from './features/device-link/device-link.routes';
 import type { DeviceLink } from './features/device-link/device-link.service';
 import { deviceRoutes } from './features/devices/devices.routes';
 import { groupRoutes } from './features/groups/groups.routes';
+import { codeLockRoutes } from './features/credentials/code-locks.routes';
 import { companyCodeRoutes } from './features/credentials/company-codes.routes';
 import { fingerprintRoutes } from './features/credentials/fingerprints.routes';
 import { keyRoutes } from './features/credentials/keys.routes';
@@ -48,6 +49,9 @@ import { subscriptionRoutes } from './features/subscriptions/subscriptions.route
 import { listingRoutes } from './features/listings/listings.routes';
 import { shareLockRoutes } from './features/sharelock/sharelock.routes';
 import { registerRental } from './features/stays/stays.plugin';
+import { registerCalendars } from './features/calendars/calendars.plugin';
+import { registerReviews } from './features/reviews/reviews.plugin';
+import { publicListingRoutes } from './features/public-listing/public-listing.routes';
 import { stayRoutes } from './features/stays/stays.routes';
 import { calendarRoutes } from './features/calendars/calendar.routes';
 import { rentalCenterRoutes } from './features/rental-center/rental-center.routes';
@@ -180,6 +184,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await registerLive(app, config);
   registerAlerts(app, config);
   registerRental(app, config, limitStore);
+  registerCalendars(app, config);
+  registerReviews(app, config);
   await registerPayments(app, config);
   // What payments calls when a checkout is paid or ends, and on its sweep (payments-context.ts).
   registerSubscriptions(app);
@@ -193,6 +199,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(portalRoutes, { prefix: API_BASE_PATH });
   for (const routes of [
     deviceRoutes,
+    codeLockRoutes,
     accessRoutes,
     memberRoutes,
     groupRoutes,
@@ -215,6 +222,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     billingRoutes,
     resellerRoutes,
     listingRoutes,
+    publicListingRoutes,
     stayRoutes,
     shareLockRoutes,
     calendarRoutes,

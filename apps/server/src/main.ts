@@ -34,7 +34,7 @@ async function main(): Promise<void> {
       app.db,
       app.log,
       { publicUrl: publicUrlOf(config), throttle: app.mailThrottle },
-      app.rental,
+      { ...app.rental, ical: app.ical },
     );
     if (connectedLocks) await saveDemoLockSecrets(config.DATA_DIR, connectedLocks);
   }

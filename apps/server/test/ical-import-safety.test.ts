@@ -134,7 +134,7 @@ async function runImport(): Promise<number> {
     if (portals.includes(owner.portalId)) wakes++;
   });
   try {
-    await t.app.rental.ical.importer.flush();
+    await t.app.ical.importer.flush();
   } finally {
     stop();
   }

@@ -162,7 +162,7 @@ describe('the rental center (GET rentalcenter)', () => {
       payload: {},
     });
     // "Sync now" queues the read; the import job runs it in the background.
-    await t.app.rental.ical.importer.flush();
+    await t.app.ical.importer.flush();
     const feeds = (await center(owner.token)).listings.find((l) => l._id === flat)!.feeds;
     expect(feeds).toEqual([expect.objectContaining({ name: 'Airbnb', lastSuccessAt: null })]);
     expect(feeds[0]!.lastError).toBeTruthy();

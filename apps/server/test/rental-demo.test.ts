@@ -10,7 +10,7 @@ beforeAll(async () => {
     t.app.db,
     t.app.log,
     { publicUrl: 'http://localhost:3000', throttle: t.app.mailThrottle },
-    t.app.rental,
+    { ...t.app.rental, ical: t.app.ical },
   );
 }, 120_000);
 afterAll(() => t.close());

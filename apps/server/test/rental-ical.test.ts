@@ -294,7 +294,7 @@ describe('importing a platform calendar', () => {
     const response = await post(`/api3/listing/${listingId}/ical/feed/${feedId}/sync`, { acceptEmpty });
     expect(response.statusCode, response.body).toBe(202);
     expect((response.json() as IcalFeed).syncing).toBe(true);
-    await t.app.rental.ical.importer.flush();
+    await t.app.ical.importer.flush();
     const feed = (await get(`/api3/listing/${listingId}/ical`))
       .json()
       .feeds.find((f: IcalFeed) => f._id === feedId) as IcalFeed;
@@ -552,7 +552,7 @@ describe('importing a platform calendar', () => {
       url: `${base}/vrbo.ics`,
     });
     expect(second.statusCode).toBe(201);
-    const importer = t.app.rental.ical.importer;
+    const importer = t.app.ical.importer;
     expect(await importer.runDue()).toBe(1);
     expect((await feedStay('JOB@airbnb.com')).state).toBe('approved');
     expect(await importer.runDue()).toBe(0);

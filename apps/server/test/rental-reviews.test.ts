@@ -292,7 +292,7 @@ describe('the owner answers and hides reviews (GET listing/{id}/review, POST lis
 
 describe('the mail after check-out', () => {
   it('invites each guest once after check-out, through the throttle; skips guests without an address', async () => {
-    const reviews = t.app.rental.reviews;
+    const reviews = t.app.reviewMailer;
     // Everything before: invited or skipped now, so this test counts its own.
     await reviews.sweep();
     await stay('Gina Guest', 'gina@example.com', 0);

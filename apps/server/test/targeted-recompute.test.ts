@@ -26,7 +26,8 @@ import {
   unlinkKeyFromDevice,
 } from '../src/features/credentials/keys.service';
 import { registerCard, removeCard, saveCard } from '../src/features/credentials/rfid.service';
-import { createCodeLock, createDevice, saveDevice } from '../src/features/devices/devices.service';
+import { createCodeLock } from '../src/features/credentials/code-locks.service';
+import { createDevice, saveDevice } from '../src/features/devices/devices.service';
 import { findDevice } from '../src/features/devices/devices.repository';
 import { normalise } from '../src/features/device-link/credential-recompute';
 import { changeGroupLink, createGroup, removeGroup } from '../src/features/groups/groups.service';

@@ -1,6 +1,6 @@
 import { addDaysToDate, localWallTime } from '@latchkey/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import { seedDemoListing, type DemoRentalParts } from '../features/stays/demo-rentals';
+import { seedDemoListing, type DemoRentalParts } from './demo-rentals';
 import type { Database } from '../db/database';
 import type { ChangeContext } from '../base/http/access';
 import { grantDirectAccess, setUserSchedule } from '../features/access/access.service';
@@ -12,7 +12,8 @@ import { createFingerprint } from '../features/credentials/fingerprints.service'
 import { createKey } from '../features/credentials/keys.service';
 import { registerCard } from '../features/credentials/rfid.service';
 import { createInvite } from '../features/invites/invites.service';
-import { createCodeLock, createDevice } from '../features/devices/devices.service';
+import { createCodeLock } from '../features/credentials/code-locks.service';
+import { createDevice } from '../features/devices/devices.service';
 import { changeGroupLink, createGroup } from '../features/groups/groups.service';
 import { findUserById } from '../base/identity/users.repository';
 import { answerPortalInvitation, invitePerson } from '../features/invitations/invitations.service';

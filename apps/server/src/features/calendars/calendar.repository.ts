@@ -1,95 +1,11 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
-import type { ListingBlocksTable, ListingIcalFeedsTable, StayRow } from '../../db/schema';
+import type { ListingIcalFeedsTable, StayRow } from '../../db/schema';
 
-// Blocked nights, imported feeds and the stays a calendar shows. Every query is scoped by portal
+// Imported feeds and the stays a calendar shows (blocked nights are the listing's:
+// listings/listing-blocks.repository.ts). Every query is scoped by portal
 // id, but the import job's, which looks across portals for feeds that are due (claim-due.ts).
-
-const range = (startDate: string, endDate: string) => ({ startDate, endDate });
-
-/** Blocks of a listing whose nights overlap [from, to) (all of them without a range). */
-export function listBlocks(
-  db: Database,
-  portalId: string,
-  listingId: string,
-  window?: { from: string; to: string },
-) {
-  let query = db
-    .selectFrom('listing_blocks')
-    .selectAll()
-    .where('portal_id', '=', portalId)
-    .where('listing_id', '=', listingId);
-  if (window) query = query.where('start_date', '<', window.to).where('end_date', '>', window.from);
-  return query.orderBy('start_date').orderBy('id').limit(2000).execute();
-}
-
-/** Blocks of a listing overlapping these nights (owner's only, or from feeds too). */
-export function findOverlappingBlocks(
-  db: Database,
-  portalId: string,
-  listingId: string,
-  nights: { startDate: string; endDate: string },
-  sources: readonly ('owner' | 'ical')[] = ['owner', 'ical'],
-) {
-  return db
-    .selectFrom('listing_blocks')
-    .selectAll()
-    .where('portal_id', '=', portalId)
-    .where('listing_id', '=', listingId)
-    .where('source', 'in', [...sources])
-    .where('start_date', '<', nights.endDate)
-    .where('end_date', '>', nights.startDate)
-    .orderBy('start_date')
-    .execute();
-}
-
-export function findBlock(db: Database, portalId: string, listingId: string, blockId: string) {
-  return db
-    .selectFrom('listing_blocks')
-    .selectAll()
-    .where('portal_id', '=', portalId)
-    .where('listing_id', '=', listingId)
-    .where('id', '=', blockId)
-    .executeTakeFirst();
-}
-
-export async function insertBlock(db: Database, row: Insertable<ListingBlocksTable>) {
-  await db.insertInto('listing_blocks').values(row).execute();
-}
-
-export async function updateBlockDates(
-  db: Database,
-  portalId: string,
-  blockId: string,
-  patch: { start_date: string; end_date: string; note: string },
-) {
-  await db
-    .updateTable('listing_blocks')
-    .set(patch)
-    .where('portal_id', '=', portalId)
-    .where('id', '=', blockId)
-    .execute();
-}
-
-/** Many blocks in one statement (an import's new blocks). */
-export async function insertBlocks(db: Database, rows: Insertable<ListingBlocksTable>[]) {
-  if (rows.length > 0) await db.insertInto('listing_blocks').values(rows).execute();
-}
-
-/** Many blocks of a portal by id in one statement (an import's removed blocks). */
-export async function deleteBlocks(db: Database, portalId: string, blockIds: string[]) {
-  if (blockIds.length === 0) return;
-  await db
-    .deleteFrom('listing_blocks')
-    .where('portal_id', '=', portalId)
-    .where('id', 'in', blockIds)
-    .execute();
-}
-
-export async function deleteBlock(db: Database, portalId: string, blockId: string) {
-  await db.deleteFrom('listing_blocks').where('portal_id', '=', portalId).where('id', '=', blockId).execute();
-}
 
 /** Stays of a listing in these states whose nights overlap [from, to). */
 export function listStaysBetween(
@@ -138,34 +54,6 @@ export async function listExported(db: Database, portalId: string, listingId: st
       .execute(),
   ]);
   return { stays, blocks };
-}
-
-/** Nights taken from `fromDate` on: approved stays and every block (the public calendar's "taken"). */
-export async function listTakenNights(db: Database, portalId: string, listingId: string, fromDate: string) {
-  const [stays, blocks] = await Promise.all([
-    db
-      .selectFrom('stays')
-      .select(['start_date', 'end_date'])
-      .where('portal_id', '=', portalId)
-      .where('listing_id', '=', listingId)
-      .where('state', '=', 'approved')
-      .where('end_date', '>', fromDate)
-      .orderBy('start_date')
-      .limit(1000)
-      .execute(),
-    db
-      .selectFrom('listing_blocks')
-      .select(['start_date', 'end_date'])
-      .where('portal_id', '=', portalId)
-      .where('listing_id', '=', listingId)
-      .where('end_date', '>', fromDate)
-      .orderBy('start_date')
-      .limit(1000)
-      .execute(),
-  ]);
-  return [...stays, ...blocks]
-    .map((r) => range(r.start_date, r.end_date))
-    .sort((a, b) => a.startDate.localeCompare(b.startDate) || a.endDate.localeCompare(b.endDate));
 }
 
 // Feeds

@@ -101,7 +101,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      getListingIcal(app.db, app.rental.ical.deps, actingPortal(request).portal.id, request.params.id),
+      getListingIcal(app.db, app.ical.deps, actingPortal(request).portal.id, request.params.id),
   );
 
   app.post(
@@ -116,7 +116,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: listingIcalSchema, ...errorResponses },
       },
     },
-    async (request) => rotateExport(app.db, app.rental.ical.deps, changeContext(request), request.params.id),
+    async (request) => rotateExport(app.db, app.ical.deps, changeContext(request), request.params.id),
   );
 
   app.post(
@@ -136,13 +136,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
       reply
         .status(201)
         .send(
-          await createFeed(
-            app.db,
-            app.rental.ical.deps,
-            changeContext(request),
-            request.params.id,
-            request.body,
-          ),
+          await createFeed(app.db, app.ical.deps, changeContext(request), request.params.id, request.body),
         ),
   );
 
@@ -161,7 +155,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) =>
       saveFeed(
         app.db,
-        app.rental.ical.deps,
+        app.ical.deps,
         changeContext(request),
         request.params.id,
         request.params.feedId,
@@ -203,13 +197,13 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const feed = await requestSync(
         app.db,
-        app.rental.ical.deps,
+        app.ical.deps,
         changeContext(request),
         request.params.id,
         request.params.feedId,
         request.body.acceptEmpty ?? false,
       );
-      app.rental.ical.importer.wake();
+      app.ical.importer.wake();
       return reply.status(202).send(feed);
     },
   );
@@ -236,7 +230,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const token = request.params.feed.slice(0, -'.ics'.length);
-      const feed = await exportFeed(app.db, app.rental.ical.deps, token);
+      const feed = await exportFeed(app.db, app.ical.deps, token);
       reply.header('etag', feed.etag).header('cache-control', 'private, max-age=0, must-revalidate');
       if (request.headers['if-none-match'] === feed.etag) return reply.status(304).send('');
       return (

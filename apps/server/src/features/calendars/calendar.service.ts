@@ -25,16 +25,11 @@ import { AppError } from '../../base/http/errors';
 import { recordChange } from '../../base/audit/audit.repository';
 import { listAccessList, listLocksOfListing } from '../listings/listings.repository';
 import { requireListing } from '../listings/listings.service';
-import { listingTimeZone, stayTimes, windowInput } from '../stays/stay-access';
+import { stayTimes, windowInput } from '../stays/stay-access';
+import { listingTimeZone } from '../listings/listing-clock';
 import { findOverlappingStays } from '../stays/stays.repository';
-import {
-  deleteBlock,
-  feedNames,
-  findBlock,
-  insertBlock,
-  listBlocks,
-  listStaysBetween,
-} from './calendar.repository';
+import { feedNames, listStaysBetween } from './calendar.repository';
+import { deleteBlock, findBlock, insertBlock, listBlocks } from '../listings/listing-blocks.repository';
 
 /**
  * A listing's calendar (issue 12, R2; docs/decisions.md "Rentals: calendars, iCal, reviews"):

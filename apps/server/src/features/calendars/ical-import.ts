@@ -24,13 +24,8 @@ import {
   reconcileStayAccess,
 } from '../stays/stay-access';
 import { findStay, insertStay, updateStay } from '../stays/stays.repository';
-import {
-  deleteBlocks,
-  insertBlocks,
-  listFeedBlocks,
-  listFeedStays,
-  updateBlockDates,
-} from './calendar.repository';
+import { listFeedBlocks, listFeedStays } from './calendar.repository';
+import { deleteBlocks, insertBlocks, updateBlockDates } from '../listings/listing-blocks.repository';
 import { todayOn } from './calendar.service';
 import { guestNameOf, type FeedEvent } from './ical-parse';
 

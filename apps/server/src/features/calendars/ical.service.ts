@@ -23,7 +23,7 @@ import { requireListing } from '../listings/listings.service';
 import { alertMail } from '../../base/mail/mail.templates';
 import { sendMail } from '../../base/mail/send-mail';
 import type { ShareTokens } from '../rental/share-tokens';
-import { listingTimeZone } from '../stays/stay-access';
+import { listingTimeZone } from '../listings/listing-clock';
 import type { StayDeps } from '../rental/rental-context';
 import {
   countCurrentFeedStays,

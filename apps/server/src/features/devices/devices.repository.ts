@@ -6,7 +6,6 @@ import { containsText } from '../../db/like';
 import { isPostgres, sqliteTrigramQuery } from '../../db/search';
 import { nowIso } from '../../db/mappers';
 import type { DeviceRow, DevicesTable } from '../../db/schema';
-import { credentialIdsBoundTo } from '../credentials/credentials.repository';
 import type { Insertable } from 'kysely';
 
 // Every query is scoped by portal id and skips deleted locks.
@@ -57,7 +56,13 @@ export async function deleteDevice(db: Database, portalId: string, deviceId: str
     .where('kind', '<>', 'key')
     // A stay's codes are bound to every lock of its listing: they keep working at the others.
     .where((eb) => eb.or([eb('variant', 'is', null), eb('variant', '<>', 'stay')]))
-    .where('id', 'in', credentialIdsBoundTo(db, portalId, deviceId))
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('credential_devices')
+        .select('credential_id')
+        .where('portal_id', '=', portalId)
+        .where('device_id', '=', deviceId),
+    )
     .execute();
   await db
     .updateTable('devices')

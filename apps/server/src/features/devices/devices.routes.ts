@@ -1,5 +1,4 @@
 import {
-  codeLockCreateSchema,
   deviceCreatedSchema,
   deviceCreateSchema,
   deviceSchema,
@@ -17,14 +16,7 @@ import { lockAllowanceOf } from '../subscriptions/plan-allowance';
 import { keepQuantityInStep } from '../subscriptions/subscription-upkeep';
 import { toDevice } from './device.presenter';
 import { listGroupsOfDevice, listLowBatteryDevices } from './devices.repository';
-import {
-  createCodeLock,
-  createDevice,
-  getDevice,
-  getDevicesPage,
-  removeDevice,
-  saveDevice,
-} from './devices.service';
+import { createDevice, getDevice, getDevicesPage, removeDevice, saveDevice } from './devices.service';
 
 const idParams = z.object({ id: idSchema });
 const config = { access: access.portalAdmin };
@@ -67,25 +59,6 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         lockAllowanceOf(app.config),
       );
       // A running subscription's quantity follows the lock count (subscription-upkeep.ts).
-      await keepQuantityInStep(app.db, app.payments, context.portalId);
-      return reply.status(201).send(created);
-    },
-  );
-
-  app.post(
-    '/device/codelock/add',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Add a keypad-only code lock with its master code; answers its device secret this once',
-        body: codeLockCreateSchema,
-        response: { 201: deviceCreatedSchema, ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      const context = changeContext(request);
-      const created = await createCodeLock(app.db, context, request.body, lockAllowanceOf(app.config));
       await keepQuantityInStep(app.db, app.payments, context.portalId);
       return reply.status(201).send(created);
     },

@@ -1,11 +1,5 @@
 import crypto from 'node:crypto';
-import type {
-  CodeLockCreate,
-  DeviceCreate,
-  DeviceCreated,
-  DevicesQuery,
-  DeviceUpdate,
-} from '@latchkey/shared';
+import type { DeviceCreate, DeviceCreated, DevicesQuery, DeviceUpdate } from '@latchkey/shared';
 import { encodeListCursor } from '@latchkey/shared';
 import type { DeviceRow } from '../../db/schema';
 import type { Database } from '../../db/database';
@@ -14,9 +8,6 @@ import type { ChangeContext } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
 import { recordChange } from '../../base/audit/audit.repository';
 import { changeAccess } from '../../base/access-changes/touched-locks';
-import { assertCodeAllowed } from '../credentials/code-rules';
-import { bindCredentialToDevice, insertCredential } from '../credentials/credentials.repository';
-import { findPortalById } from '../../base/tenancy/portals.repository';
 import { assertMayAddLocks, type LockAllowance } from '../subscriptions/plan-allowance';
 import { assertPortalMayGrow } from '../subscriptions/subscriptions.service';
 import { toDevice } from './device.presenter';
@@ -87,41 +78,6 @@ export async function createDevice(
     });
     return { device, deviceSecret };
   });
-}
-
-/**
- * Adds a keypad-only code lock (brief: device/codelock/add) whose master code opens it at any time;
- * the code follows the code rules of the portal and of the code lock's keypad.
- */
-export async function createCodeLock(
-  db: Database,
-  context: ChangeContext,
-  input: CodeLockCreate,
-  allowance: LockAllowance = 'enforced',
-): Promise<DeviceCreated> {
-  const portal = await findPortalById(db, context.portalId);
-  const timeZone = input.timeZone ?? portal?.time_zone ?? 'UTC';
-  return createDevice(
-    db,
-    context,
-    { name: input.name, model: 'generic-codelock', timeZone },
-    async (trx, device) => {
-      await assertCodeAllowed(trx, context.portalId, input.code, [device]);
-      const credentialId = crypto.randomUUID();
-      await insertCredential(trx, {
-        id: credentialId,
-        portal_id: context.portalId,
-        user_id: null,
-        holder_type: 'master',
-        kind: 'code',
-        secret: input.code,
-        name: 'Master code',
-        created_at: nowIso(),
-      });
-      await bindCredentialToDevice(trx, context.portalId, credentialId, device.id);
-    },
-    allowance,
-  );
 }
 
 export async function getDevice(db: Database, portalId: string, deviceId: string) {

@@ -444,3 +444,34 @@ export async function saveLanding(db: Database, row: Insertable<DeviceLandingsTa
     )
     .execute();
 }
+
+// What a listing's card shows of its stays (read here so listings import nothing of stays).
+
+/** How many requests wait for an answer, per listing. */
+export async function countPendingRequests(db: Database, portalId: string, listingIds: string[]) {
+  if (listingIds.length === 0) return new Map<string, number>();
+  const rows = await db
+    .selectFrom('stays')
+    .select(['listing_id', (eb) => eb.fn.countAll().as('pending')])
+    .where('portal_id', '=', portalId)
+    .where('listing_id', 'in', listingIds)
+    .where('state', '=', 'requested')
+    .groupBy('listing_id')
+    .execute();
+  return new Map(rows.map((row) => [row.listing_id, Number(row.pending)]));
+}
+
+/** Each listing's next approved arrival on or after `fromDate`. */
+export async function nextArrivals(db: Database, portalId: string, listingIds: string[], fromDate: string) {
+  if (listingIds.length === 0) return new Map<string, string>();
+  const rows = await db
+    .selectFrom('stays')
+    .select(['listing_id', (eb) => eb.fn.min('start_date').as('next')])
+    .where('portal_id', '=', portalId)
+    .where('listing_id', 'in', listingIds)
+    .where('state', '=', 'approved')
+    .where('start_date', '>=', fromDate)
+    .groupBy('listing_id')
+    .execute();
+  return new Map(rows.map((row) => [row.listing_id, String(row.next)]));
+}

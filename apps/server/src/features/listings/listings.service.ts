@@ -20,18 +20,14 @@ import { nowIso, toCount, toIso } from '../../db/mappers';
 import type { DeviceRow, ListingRow } from '../../db/schema';
 import type { ChangeContext } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
-import { changeAccess, type Touch } from '../../base/access-changes/touched-locks';
+import { changeAccess } from '../../base/access-changes/touched-locks';
+import { emitDomainEvent } from '../../base/events/domain-events';
+import './listing-events';
 import { recordChange } from '../../base/audit/audit.repository';
 import { findDevices } from '../devices/devices.repository';
 import { findMember } from '../../base/tenancy/memberships.repository';
-import {
-  listingTimeZone,
-  lockCapacities,
-  loadStayFacts,
-  reconcileStayAccess,
-  refuseOverCapacity,
-} from '../stays/stay-access';
-import { countPendingRequests, listCurrentStays, nextArrivals } from '../stays/stays.repository';
+import { listingTimeZone } from './listing-clock';
+import { countPendingRequests, nextArrivals } from './listings.repository';
 import { removeImage, storeImage, type ImageSize, imageKey } from './image-processing';
 import type { ImageStore } from './image-store';
 import {
@@ -220,26 +216,6 @@ function logged(listing: Listing) {
   return { ...rest, locks: rest.locks.map((l) => l.name) };
 }
 
-/**
- * Brings the access of a listing's current and upcoming stays in line with the listing (its locks,
- * times, share-lock settings and access list), inside a change to access; refuses (409) when a
- * lock's memory would overflow.
- */
-export async function reconcileListingStays(
-  trx: Database,
-  touch: Touch,
-  listing: ListingRow,
-  now = new Date(),
-): Promise<void> {
-  const locks = await listLocksOfListing(trx, listing.portal_id, listing.id);
-  const today = localWallTime(now, listingTimeZone(locks)).date;
-  let changed = false;
-  for (const stay of await listCurrentStays(trx, listing.portal_id, listing.id, today)) {
-    if (await reconcileStayAccess(trx, touch, await loadStayFacts(trx, stay), now)) changed = true;
-  }
-  if (changed) refuseOverCapacity(await lockCapacities(trx, listing.portal_id, locks));
-}
-
 /** POST listing/new. */
 export async function createListing(
   db: Database,
@@ -285,7 +261,7 @@ export async function saveListing(
     await updateListing(trx, context.portalId, listingId, columnsOf(input));
     await replaceListingLocks(trx, context.portalId, listingId, input.deviceIds);
     const updated = (await findListing(trx, context.portalId, listingId))!;
-    await reconcileListingStays(trx, touch, updated);
+    await emitDomainEvent(trx, 'ListingAccessChanged', { listing: updated, touch, now: new Date() });
     const after = await presentListing(trx, updated);
     await recordChange(trx, context, {
       action: 'listing.update',
@@ -319,7 +295,7 @@ export async function saveShareSettings(
     };
     await updateListing(trx, context.portalId, listingId, next);
     const updated = (await findListing(trx, context.portalId, listingId))!;
-    await reconcileListingStays(trx, touch, updated);
+    await emitDomainEvent(trx, 'ListingAccessChanged', { listing: updated, touch, now: new Date() });
     await recordChange(trx, context, {
       action: 'listing.sharelock',
       entityType: 'listing',
@@ -345,14 +321,7 @@ export async function saveShareSettings(
 export async function deleteListing(db: Database, context: ChangeContext, listingId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const row = await requireListing(trx, context.portalId, listingId);
-    const locks = await listLocksOfListing(trx, context.portalId, listingId);
-    const today = localWallTime(new Date(), listingTimeZone(locks)).date;
-    const current = await listCurrentStays(trx, context.portalId, listingId, today);
-    if (current.length > 0) {
-      throw AppError.conflict(
-        `${row.title} has ${current.length} stay${current.length === 1 ? '' : 's'} that ha${current.length === 1 ? 's' : 've'} not ended; cancel ${current.length === 1 ? 'it' : 'them'} first`,
-      );
-    }
+    await emitDomainEvent(trx, 'ListingDeleting', { listing: row, now: new Date() });
     await updateListing(trx, context.portalId, listingId, { deleted_at: nowIso(), published: 0 });
     await recordChange(trx, context, {
       action: 'listing.delete',
@@ -486,7 +455,7 @@ export async function createAccessListEntry(
       created_at: now,
       updated_at: now,
     });
-    await reconcileListingStays(trx, touch, listing);
+    await emitDomainEvent(trx, 'ListingAccessChanged', { listing: listing, touch, now: new Date() });
     const entry = presentAccessListEntry((await findAccessListEntry(trx, context.portalId, listingId, id))!);
     await recordChange(trx, context, {
       action: 'listing.accessList.create',
@@ -510,7 +479,7 @@ export async function saveAccessListEntry(
     const row = await findAccessListEntry(trx, context.portalId, listingId, entryId);
     if (!row) throw AppError.notFound('Access list entry');
     await updateAccessListEntry(trx, context.portalId, entryId, accessListColumns(input));
-    await reconcileListingStays(trx, touch, listing);
+    await emitDomainEvent(trx, 'ListingAccessChanged', { listing: listing, touch, now: new Date() });
     const entry = presentAccessListEntry(
       (await findAccessListEntry(trx, context.portalId, listingId, entryId))!,
     );
@@ -536,7 +505,7 @@ export async function removeAccessListEntry(
     const row = await findAccessListEntry(trx, context.portalId, listingId, entryId);
     if (!row) throw AppError.notFound('Access list entry');
     await deleteAccessListEntry(trx, context.portalId, entryId);
-    await reconcileListingStays(trx, touch, listing);
+    await emitDomainEvent(trx, 'ListingAccessChanged', { listing: listing, touch, now: new Date() });
     await recordChange(trx, context, {
       action: 'listing.accessList.delete',
       entityType: 'listing_access_list',

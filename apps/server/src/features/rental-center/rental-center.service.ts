@@ -17,7 +17,7 @@ import { AppError } from '../../base/http/errors';
 import { feedNames, listFeeds } from '../calendars/calendar.repository';
 import { listingsWithZones, overlapsOf } from '../calendars/calendar.service';
 import { describeStayAccess, stayTimes } from '../stays/stay-access';
-import { countPendingRequests, nextArrivals } from '../stays/stays.repository';
+import { countPendingRequests, nextArrivals } from '../listings/listings.repository';
 import type { StayDeps } from '../rental/rental-context';
 import { reviewPath, reviewWindow } from '../reviews/review-window';
 import { guestLandingPath } from '../stays/stays.service';

@@ -9,7 +9,8 @@ import { findListingEvenDeleted, listLocksOfListing } from '../listings/listings
 import type { MailThrottle } from '../../base/mail/mail-throttle';
 import { trySendMail } from '../../base/mail/send-mail';
 import { reviewPath, reviewWindow } from './review-window';
-import { listingTimeZone, stayTimes } from '../stays/stay-access';
+import { stayTimes } from '../stays/stay-access';
+import { listingTimeZone } from '../listings/listing-clock';
 import { recordUnsentMail, stayMailSender, unsentMailNotice } from '../stays/stay-mail';
 import { reviewInviteMail } from '../stays/stays.mail';
 import type { StayDeps } from '../rental/rental-context';

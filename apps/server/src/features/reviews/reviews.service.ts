@@ -18,7 +18,7 @@ import { appendAuditEntry, recordChange } from '../../base/audit/audit.repositor
 import { findListingEvenDeleted, listLocksOfListing } from '../listings/listings.repository';
 import { requireListing } from '../listings/listings.service';
 import { reviewWindow } from './review-window';
-import { listingTimeZone } from '../stays/stay-access';
+import { listingTimeZone } from '../listings/listing-clock';
 import type { StayDeps } from '../rental/rental-context';
 
 /**

@@ -39,7 +39,8 @@ import {
   saveLanding,
   updateListing,
 } from '../listings/listings.repository';
-import { describeStayAccess, guestQrSecret, listingTimeZone, stayTimes } from '../stays/stay-access';
+import { describeStayAccess, guestQrSecret, stayTimes } from '../stays/stay-access';
+import { listingTimeZone } from '../listings/listing-clock';
 import { findGuestAccess, findStayById, updateStay } from '../stays/stays.repository';
 import type { StayDeps } from '../rental/rental-context';
 

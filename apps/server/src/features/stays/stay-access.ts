@@ -32,6 +32,7 @@ import {
   updateStay,
   updateStayAccess,
 } from './stays.repository';
+import { listingTimeZone } from '../listings/listing-clock';
 
 /**
  * A stay's access on its listing's locks (docs/decisions.md "Rentals"): the guest's code and QR
@@ -41,11 +42,6 @@ import {
  * through `reconcileStayAccess`, which makes the credentials match the stay and the listing as they
  * are now and says which locks it touched, so they are recomputed at once.
  */
-
-/** The listing's locks share one time zone (checked when it is saved); the first names it. */
-export function listingTimeZone(locks: readonly DeviceRow[]): string {
-  return locks[0]?.time_zone ?? 'UTC';
-}
 
 /** A stay's check-in and check-out times: its own (a late check-out), else the listing's. */
 export function stayTimes(stay: Pick<StayRow, 'check_in_time' | 'check_out_time'>, listing: ListingRow) {

@@ -4,12 +4,11 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { publicUrlOf, type Config } from '../../config';
 import { consume, type RateLimitStore } from '../../base/rate-limits/rate-limiters';
 import { PortalSigningKeys } from '../device-link/portal-signing-keys';
-import { IcalImporter } from '../calendars/ical-import-job';
-import type { IcalDeps } from '../calendars/ical.service';
 import { DiskImageStore, type ImageStore } from '../listings/image-store';
-import { ReviewMailer } from '../reviews/review-mailer';
 import type { StayDeps } from '../rental/rental-context';
 import { ShareTokens } from '../rental/share-tokens';
+import { onDomainEvent } from '../../base/events/domain-events';
+import { followListingAccess, refuseDeletingListingWithStays } from './listing-stays';
 import { StayAccessMonitor } from './stay-access-monitor';
 
 /** What the rental routes share: images, share links, limits on public requests, the access monitor. */
@@ -23,10 +22,6 @@ export interface Rental {
   countRequest: (ip: string) => Promise<void>;
   /** 429 once an email address has been sent too many request confirmations. */
   countRequestMail: (email: string) => Promise<void>;
-  /** iCal both ways (R2): the export feed's signer and the import of other platforms' feeds. */
-  ical: { deps: IcalDeps; importer: IcalImporter };
-  /** The review invitation after check-out (R2). */
-  reviews: ReviewMailer;
 }
 
 declare module 'fastify' {
@@ -40,6 +35,8 @@ declare module 'fastify' {
  * signer, the public request limits and the stay access monitor (started here, stopped on close).
  */
 export function registerRental(app: FastifyInstance, config: Config, limits: RateLimitStore): Rental {
+  onDomainEvent('ListingAccessChanged', followListingAccess);
+  onDomainEvent('ListingDeleting', refuseDeletingListingWithStays);
   const deps: StayDeps = {
     tokens: new ShareTokens(app.secrets.jwtKey),
     publicUrl: publicUrlOf(config),
@@ -66,20 +63,6 @@ export function registerRental(app: FastifyInstance, config: Config, limits: Rat
     alertsLink: `${publicUrlOf(config)}/app/notificationAndAlert`,
     throttle: app.mailThrottle,
   });
-  const icalDeps: IcalDeps = {
-    stays: deps,
-    tokens: deps.tokens,
-    publicUrl: publicUrlOf(config),
-    fetch: {
-      timeoutMs: config.ICAL_FETCH_TIMEOUT_MS,
-      maxBytes: config.ICAL_MAX_BYTES,
-      allowPrivateHosts: config.ICAL_ALLOW_PRIVATE_HOSTS,
-    },
-    syncMinutes: config.ICAL_SYNC_MINUTES,
-    syncNowSeconds: config.ICAL_SYNC_NOW_SECONDS,
-    alertsLink: `${publicUrlOf(config)}/app/notificationAndAlert`,
-  };
-  const importer = new IcalImporter(app.db, app.log.child({ feature: 'ical' }), icalDeps);
   const rental: Rental = {
     images: new DiskImageStore(path.join(config.DATA_DIR, 'images')),
     deps,
@@ -87,23 +70,9 @@ export function registerRental(app: FastifyInstance, config: Config, limits: Rat
     monitor,
     countRequest: (ip) => consume(perIp, ip),
     countRequestMail: (email) => consume(perEmail, email.trim().toLowerCase()),
-    ical: { deps: icalDeps, importer },
-    reviews: new ReviewMailer(
-      app.db,
-      app.log.child({ feature: 'reviews' }),
-      deps,
-      app.mailThrottle,
-      config.REVIEW_MAIL_CHECK_MS,
-    ),
   };
   app.decorate('rental', rental);
   monitor.start();
-  importer.start();
-  rental.reviews.start();
-  app.addHook('onClose', async () => {
-    await monitor.stop();
-    await importer.stop();
-    await rental.reviews.stop();
-  });
+  app.addHook('onClose', () => monitor.stop());
   return rental;
 }

@@ -98,35 +98,6 @@ export function listCurrentStays(db: Database, portalId: string, listingId: stri
     .execute();
 }
 
-/** How many requests wait for an answer, per listing. */
-export async function countPendingRequests(db: Database, portalId: string, listingIds: string[]) {
-  if (listingIds.length === 0) return new Map<string, number>();
-  const rows = await db
-    .selectFrom('stays')
-    .select(['listing_id', (eb) => eb.fn.countAll().as('pending')])
-    .where('portal_id', '=', portalId)
-    .where('listing_id', 'in', listingIds)
-    .where('state', '=', 'requested')
-    .groupBy('listing_id')
-    .execute();
-  return new Map(rows.map((row) => [row.listing_id, Number(row.pending)]));
-}
-
-/** Each listing's next approved arrival on or after `fromDate`. */
-export async function nextArrivals(db: Database, portalId: string, listingIds: string[], fromDate: string) {
-  if (listingIds.length === 0) return new Map<string, string>();
-  const rows = await db
-    .selectFrom('stays')
-    .select(['listing_id', (eb) => eb.fn.min('start_date').as('next')])
-    .where('portal_id', '=', portalId)
-    .where('listing_id', 'in', listingIds)
-    .where('state', '=', 'approved')
-    .where('start_date', '>=', fromDate)
-    .groupBy('listing_id')
-    .execute();
-  return new Map(rows.map((row) => [row.listing_id, String(row.next)]));
-}
-
 export async function listStaysOfListing(
   db: Database,
   portalId: string,
@@ -297,4 +268,32 @@ export function listFinishedAccess(db: Database, before: string, limit: number) 
     .orderBy('valid_until')
     .limit(limit)
     .execute();
+}
+
+/** Nights taken from `fromDate` on: approved stays and every block (the public calendar's "taken"). */
+export async function listTakenNights(db: Database, portalId: string, listingId: string, fromDate: string) {
+  const [stays, blocks] = await Promise.all([
+    db
+      .selectFrom('stays')
+      .select(['start_date', 'end_date'])
+      .where('portal_id', '=', portalId)
+      .where('listing_id', '=', listingId)
+      .where('state', '=', 'approved')
+      .where('end_date', '>', fromDate)
+      .orderBy('start_date')
+      .limit(1000)
+      .execute(),
+    db
+      .selectFrom('listing_blocks')
+      .select(['start_date', 'end_date'])
+      .where('portal_id', '=', portalId)
+      .where('listing_id', '=', listingId)
+      .where('end_date', '>', fromDate)
+      .orderBy('start_date')
+      .limit(1000)
+      .execute(),
+  ]);
+  return [...stays, ...blocks]
+    .map((r) => ({ startDate: r.start_date, endDate: r.end_date }))
+    .sort((a, b) => a.startDate.localeCompare(b.startDate) || a.endDate.localeCompare(b.endDate));
 }

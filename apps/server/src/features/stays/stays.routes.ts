@@ -1,6 +1,5 @@
 import {
   idSchema,
-  publicListingSchema,
   stayActionSchema,
   stayRequestInputSchema,
   stayRequestReceiptSchema,
@@ -12,7 +11,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, actingPortal, changeContext, signedIn } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
-import { getPublicListing } from './public-listing';
 import { actOnStay, getStay, listStays, requestStay } from './stays.service';
 
 const id = idSchema;
@@ -24,21 +22,6 @@ const admin = { access: access.portalAdmin };
  * brief's share-lock product shared one lock per listing; the screen is listing/{id}/request/{reqId}).
  */
 export const stayRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/listing/:id/public',
-    {
-      config: { access: access.public },
-      schema: {
-        tags,
-        summary:
-          "A published listing's request page: description, images, nights taken (no names, no address)",
-        params: z.object({ id }),
-        response: { 200: publicListingSchema, ...errorResponses },
-      },
-    },
-    async (request) => getPublicListing(app.db, request.params.id),
-  );
-
   app.post(
     '/device/:listingId/request',
     {

@@ -35,7 +35,6 @@ import {
   describeStayAccess,
   entriesPerLock,
   expireFinishedAccess,
-  listingTimeZone,
   lockCapacities,
   loadStayFacts,
   reconcileStayAccess,
@@ -43,6 +42,7 @@ import {
   stayTimes,
   windowInput,
 } from './stay-access';
+import { listingTimeZone } from '../listings/listing-clock';
 import {
   accessReadyMail,
   newRequestMail,
@@ -56,9 +56,10 @@ import {
   findStay,
   insertStay,
   listStaysOfListing,
+  listTakenNights,
   updateStay,
 } from './stays.repository';
-import { findOverlappingBlocks, listTakenNights } from '../calendars/calendar.repository';
+import { findOverlappingBlocks } from '../listings/listing-blocks.repository';
 import type { StayDeps } from '../rental/rental-context';
 
 /** How far ahead a stay may be requested. */

@@ -1,22 +1,27 @@
 import { addDaysToDate, listingInputSchema, localWallTime, type ListingInput } from '@latchkey/shared';
-import type { Database } from '../../db/database';
-import { nowIso } from '../../db/mappers';
-import { changeAccess } from '../../base/access-changes/touched-locks';
-import { findFeed, updateFeed } from '../calendars/calendar.repository';
-import { changeCalendar } from '../calendars/calendar.service';
-import { applyFeedText, createFeed, type IcalDeps } from '../calendars/ical.service';
-import { findListing } from '../listings/listings.repository';
-import { moderateReview, submitReview } from '../reviews/reviews.service';
-import type { UserRow } from '../../db/schema';
-import type { ChangeContext } from '../../base/http/access';
-import type { MailThrottle } from '../../base/mail/mail-throttle';
-import { addImage, createAccessListEntry, createCategory, createListing } from '../listings/listings.service';
-import type { ImageStore } from '../listings/image-store';
-import { putDeviceLanding } from '../sharelock/sharelock.service';
-import { loadStayFacts, reconcileStayAccess } from './stay-access';
-import { findStayById, updateStay } from './stays.repository';
-import type { StayDeps } from '../rental/rental-context';
-import { actOnStay, requestStay } from './stays.service';
+import type { Database } from '../db/database';
+import { nowIso } from '../db/mappers';
+import { changeAccess } from '../base/access-changes/touched-locks';
+import { findFeed, updateFeed } from '../features/calendars/calendar.repository';
+import { changeCalendar } from '../features/calendars/calendar.service';
+import { applyFeedText, createFeed, type IcalDeps } from '../features/calendars/ical.service';
+import { findListing } from '../features/listings/listings.repository';
+import { moderateReview, submitReview } from '../features/reviews/reviews.service';
+import type { UserRow } from '../db/schema';
+import type { ChangeContext } from '../base/http/access';
+import type { MailThrottle } from '../base/mail/mail-throttle';
+import {
+  addImage,
+  createAccessListEntry,
+  createCategory,
+  createListing,
+} from '../features/listings/listings.service';
+import type { ImageStore } from '../features/listings/image-store';
+import { putDeviceLanding } from '../features/sharelock/sharelock.service';
+import { loadStayFacts, reconcileStayAccess } from '../features/stays/stay-access';
+import { findStayById, updateStay } from '../features/stays/stays.repository';
+import type { StayDeps } from '../features/rental/rental-context';
+import { actOnStay, requestStay } from '../features/stays/stays.service';
 
 /** What the demo's rentals need from the running app (features/stays/stays.plugin.ts). */
 export interface DemoRentalParts {

@@ -1,7 +1,7 @@
 import type { PublicListing } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { publicReviewsOf } from '../reviews/reviews.service';
-import { publicListingWithoutReviews } from './stays.service';
+import { publicListingWithoutReviews } from '../stays/stays.service';
 
 /**
  * GET listing/{id}/public: the request page (stays) with the listing's published reviews (reviews),
