@@ -55,7 +55,7 @@ export default tseslint.config(
     // gets it through an entry the owner exports, or a handler it registers (payments).
     files: ['apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
     plugins: { latchkey },
-    rules: { 'latchkey/no-import-cycle': 'error' },
+    rules: { 'latchkey/no-import-cycle': 'error', 'latchkey/one-way-features': 'error' },
   },
   {
     files: ['apps/web/**/*.{ts,tsx}'],

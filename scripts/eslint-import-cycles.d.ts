@@ -6,5 +6,8 @@ export function importGraphOf(appDir: 'apps/server' | 'apps/web'): {
   imports: Map<string, string[]>;
 };
 
+/** Each folder of one app (features/<name>, base, db, or a top-level file) and the folders it imports. */
+export function folderGraphOf(appDir: 'apps/server' | 'apps/web'): Map<string, string[]>;
+
 declare const plugin: ESLint.Plugin;
 export default plugin;

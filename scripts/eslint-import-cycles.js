@@ -100,7 +100,15 @@ function analyse(app) {
       }
     }
   }
-  return { imports, component };
+  /** Resolves an import the graph does not hold (a file being edited, or linted as text). */
+  const resolve = (fileName, file) => {
+    const resolved = ts.resolveModuleName(fileName, file, options, ts.sys, cache).resolvedModule;
+    const target = resolved && path.resolve(resolved.resolvedFileName);
+    return target && target.startsWith(app.src) && !target.includes(`${path.sep}node_modules${path.sep}`)
+      ? target
+      : undefined;
+  };
+  return { imports, component, resolve };
 }
 
 /**
@@ -182,4 +190,122 @@ const noImportCycle = {
   },
 };
 
-export default { rules: { 'no-import-cycle': noImportCycle } };
+// latchkey/one-way-features (docs/ARCHITECTURE.md, "Layers"): the import rule one level up, between
+// folders. In the server, db/ and base/ import no feature (and db/ nothing of base/), and feature
+// folders (src/features/<name>) never import each other, directly or round a longer loop: the
+// folders' own graph has no circle. In the web app no two feature folders import each other. A feature that needs another's outcome uses the lower
+// one's exports, or an event the lower one announces (base/events/domain-events.ts).
+
+/** The folder a file belongs to, for the folder graph: features/<name>, base, db, or the file. */
+function folderOf(app, file) {
+  const parts = path.relative(app.src, file).split(path.sep);
+  if (parts[0] === 'features' && parts.length > 2) return `features/${parts[1]}`;
+  return parts[0];
+}
+
+const folderGraphs = new Map();
+function folderGraphFor(file) {
+  const graph = graphFor(file);
+  if (!graph) return null;
+  if (!folderGraphs.has(graph.app.src)) {
+    const edges = new Map();
+    for (const [from, targets] of graph.imports) {
+      // Tests stand on top of what they test (a hook's test renders the app's providers).
+      if (/\.test\.tsx?$/.test(from)) continue;
+      const a = folderOf(graph.app, from);
+      for (const to of targets.values()) {
+        const b = folderOf(graph.app, to);
+        if (a === b) continue;
+        if (!edges.has(a)) edges.set(a, new Set());
+        edges.get(a).add(b);
+      }
+    }
+    folderGraphs.set(graph.app.src, edges);
+  }
+  return { ...graph, folders: folderGraphs.get(graph.app.src) };
+}
+
+/** The shortest way from one folder to another in the folder graph, or null. */
+function folderWay(edges, from, to) {
+  const previous = new Map([[from, null]]);
+  const queue = [from];
+  while (queue.length > 0) {
+    const folder = queue.shift();
+    if (folder === to) {
+      const way = [];
+      for (let f = to; f !== null; f = previous.get(f)) way.unshift(f);
+      return way;
+    }
+    for (const next of edges.get(folder) ?? []) {
+      if (previous.has(next)) continue;
+      previous.set(next, folder);
+      queue.push(next);
+    }
+  }
+  return null;
+}
+
+const ABOVE = ['features', 'demo', 'app.ts', 'main.ts'];
+const LOWER_LAYERS = { db: ['base', ...ABOVE], base: ABOVE };
+
+const oneWayFeatures = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Feature folders never import each other; the base and db import no feature' },
+    schema: [],
+    messages: {
+      layer:
+        '{{from}} is below {{to}}: it imports nothing of it. Let {{to}} register for an event {{from}} announces (base/events/domain-events.ts), or move what both need down.',
+      features:
+        'Feature folders would import each other: {{way}}. Move what both need to the lower one (or the base), or let the lower one announce an event the other listens to.',
+    },
+  },
+  create(context) {
+    const file = path.resolve(context.physicalFilename);
+    const graph = folderGraphFor(file);
+    if (!graph) return {};
+    const from = folderOf(graph.app, file);
+    const isServer = graph.app.src.includes(`${path.sep}server${path.sep}`);
+    const check = (node, source) => {
+      if (!source || typeof source.value !== 'string') return;
+      const target = graph.imports.get(file)?.get(source.value) ?? graph.resolve(source.value, file);
+      if (!target) return;
+      const to = folderOf(graph.app, target);
+      if (to === from) return;
+      const top = to.split('/')[0];
+      if (isServer && LOWER_LAYERS[from]?.includes(top)) {
+        context.report({ node, messageId: 'layer', data: { from, to } });
+        return;
+      }
+      if (!from.startsWith('features/') || !to.startsWith('features/')) return;
+      // The server's feature folders have no circle at all; the web's none of two features (its
+      // shared components still reach a few features' endpoints: docs/ARCHITECTURE.md).
+      const back = isServer
+        ? folderWay(graph.folders, to, from)
+        : graph.folders.get(to)?.has(from)
+          ? [to, from]
+          : null;
+      if (back) context.report({ node, messageId: 'features', data: { way: [from, ...back].join(' → ') } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source),
+      ExportNamedDeclaration: (node) => check(node, node.source),
+      ExportAllDeclaration: (node) => check(node, node.source),
+      ImportExpression: (node) => check(node, node.source),
+      TSImportType: (node) => check(node, node.argument?.literal ?? node.argument),
+    };
+  },
+};
+
+/**
+ * The folder graph of one app: for each folder (features/<name>, base, db, or a top-level file),
+ * the folders it imports. For tests.
+ */
+export function folderGraphOf(appDir) {
+  const app = APPS.find((candidate) => candidate.src === path.join(root, appDir, 'src') + path.sep);
+  if (!app) throw new Error(`Not an app: ${appDir}`);
+  const graph = folderGraphFor(path.join(app.src, 'x.ts'));
+  return new Map([...graph.folders].map(([folder, targets]) => [folder, [...targets].sort()]));
+}
+
+export default { rules: { 'no-import-cycle': noImportCycle, 'one-way-features': oneWayFeatures } };

@@ -1,6 +1,8 @@
 import { CHECKOUT_KINDS } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importGraphOf } from '../../../scripts/eslint-import-cycles.js';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { folderGraphOf, importGraphOf } from '../../../scripts/eslint-import-cycles.js';
 import { PaymentHandlers, type Payments } from '../src/features/payments/payments-context';
 import { TestApp } from './test-app';
 
@@ -41,6 +43,78 @@ describe('imports run one way', () => {
       [],
     );
   });
+});
+
+// Issue 17, one level up: on the main of that day 17 pairs of server folders imported each other
+// (portals ↔ alerts, auth ↔ http, listings ↔ stays…). The base (tenancy, identity, audit, rate
+// limits, mail, access changes, events, HTTP, jobs) now imports no feature, and the feature folders
+// form no circle; latchkey/one-way-features holds it in lint.
+describe('folders depend one way', () => {
+  const folders = folderGraphOf('apps/server');
+  const importsOfFolder = (folder: string) => folders.get(folder) ?? [];
+
+  it('the base and db import no feature, demo or app', () => {
+    expect(folders.size).toBeGreaterThan(20); // the graph was read
+    expect(importsOfFolder('base').filter((to) => !['db', 'config.ts'].includes(to))).toEqual([]);
+    expect(importsOfFolder('db').filter((to) => to !== 'config.ts')).toEqual([]);
+  });
+
+  it('no two server feature folders reach each other, however long the way', () => {
+    const features = [...folders.keys()].filter((folder) => folder.startsWith('features/'));
+    const reaches = (from: string, to: string) => {
+      const seen = new Set([from]);
+      const queue = [from];
+      while (queue.length > 0)
+        for (const next of importsOfFolder(queue.shift()!)) {
+          if (next === to) return true;
+          if (!seen.has(next)) (seen.add(next), queue.push(next));
+        }
+      return false;
+    };
+    const mutual = features.flatMap((a) =>
+      importsOfFolder(a)
+        .filter((b) => b.startsWith('features/') && reaches(b, a))
+        .map((b) => `${a} → ${b}`),
+    );
+    expect(mutual).toEqual([]);
+  });
+
+  it('no two web feature folders import each other', () => {
+    const web = folderGraphOf('apps/web');
+    const pairs = [...web].flatMap(([a, targets]) =>
+      targets
+        .filter((b) => a.startsWith('features/') && b.startsWith('features/') && web.get(b)?.includes(a))
+        .map((b) => `${a} ↔ ${b}`),
+    );
+    expect(pairs).toEqual([]);
+  });
+
+  it('lint refuses a feature reaching back into one that stands on it, and the base reaching a feature', async () => {
+    const eslint = new ESLint({ cwd: path.resolve(__dirname, '../../..') });
+    const source = path.resolve(__dirname, '../src');
+    const ruleIds = async (text: string, file: string) =>
+      (await eslint.lintText(text, { filePath: path.join(source, file) }))[0]!.messages.map((m) => m.ruleId);
+    // Stays stand on listings: a listing module must not import the stays.
+    expect(
+      await ruleIds(
+        "import { listCurrentStays } from '../stays/stays.repository';\nexport const reach = listCurrentStays;\n",
+        'features/listings/a-new-reach.ts',
+      ),
+    ).toContain('latchkey/one-way-features');
+    expect(
+      await ruleIds(
+        "import { insertDefaultAlertRules } from '../../features/alerts/alerts.repository';\nexport const reach = insertDefaultAlertRules;\n",
+        'base/tenancy/a-new-reach.ts',
+      ),
+    ).toContain('latchkey/one-way-features');
+    // The way down stays open.
+    expect(
+      await ruleIds(
+        "import { findListing } from '../listings/listings.repository';\nexport const down = findListing;\n",
+        'features/stays/a-new-use.ts',
+      ),
+    ).not.toContain('latchkey/one-way-features');
+  }, 60_000); // loading the lint configuration takes seconds on a busy machine
 });
 
 describe('PaymentHandlers', () => {

@@ -8,7 +8,7 @@ import {
 import type { Database } from '../../db/database';
 import { toIso } from '../../db/mappers';
 import type { CredentialRow, DeviceInviteRow, DeviceRow } from '../../db/schema';
-import { inviteSchedule, inviteWindowOf } from '../invites/invites.repository';
+import { inviteSchedule, inviteWindowOf } from './invite-schedule';
 import type { MemberRecord } from '../../base/tenancy/memberships.repository';
 import {
   findMembersIn,

@@ -1,30 +1,7 @@
-import type { Schedule } from '@latchkey/shared';
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
 import type { DeviceInviteRow, DeviceInvitesTable } from '../../db/schema';
-
-/** The guest's window as stored: the API's fields, evaluated as one weekly window with dates. */
-export interface InviteWindow {
-  days: number[];
-  start: string;
-  end: string;
-  startDate: string;
-  endDate: string;
-}
-
-export function inviteWindowOf(row: DeviceInviteRow): InviteWindow {
-  return JSON.parse(row.schedule_json) as InviteWindow;
-}
-
-/** An invite's window as an engine schedule. */
-export function inviteSchedule(window: InviteWindow): Schedule {
-  return {
-    windows: [{ days: window.days, start: window.start, end: window.end }],
-    startDate: window.startDate,
-    endDate: window.endDate,
-  };
-}
 
 function liveInvites(db: Database, portalId: string, deviceId: string) {
   return db
