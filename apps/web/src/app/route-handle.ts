@@ -26,15 +26,15 @@ export interface NavItem {
 
 export type AppRouteObject = RouteObject & { handle?: RouteHandle };
 
-/** The navigation of a layout at `base`, in the order its children are declared. */
-export function navItemsFrom(base: string, children: readonly AppRouteObject[]): NavItem[] {
-  return children.flatMap((route) => {
-    const handle = route.handle;
-    // An index route with a nav entry is the area's home (the basic user's /user lock list).
-    if (!handle?.nav || (!route.index && !route.path)) return [];
+/** A layout's navigation: its screens with a nav entry, in the order they are declared. */
+export function navItemsFrom(
+  screens: readonly { path: { pattern: string }; handle?: RouteHandle }[],
+): NavItem[] {
+  return screens.flatMap(({ path, handle }) => {
+    if (!handle?.nav) return [];
     return [
       {
-        to: route.index ? base : `${base}/${route.path}`,
+        to: path.pattern,
         label: handle.nav.label,
         icon: handle.nav.icon,
         roles: handle.roles,

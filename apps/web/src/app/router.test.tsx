@@ -1,10 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { paths } from '@/config/paths';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
 import { dashboardFixture, memberFixture, sessionFixture } from '@/testing/fixtures';
 import { expiredToken, validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import type { AppRouteObject } from './route-handle';
+import { createRoutes } from './router';
 
 const dashboardApi = (session = sessionFixture(['admin'])) => ({
   'GET auth': () => json(session),
@@ -169,5 +172,29 @@ describe('other routes', () => {
     renderApp('/signup');
     expect(await screen.findByRole('heading', { name: 'Create your account' })).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe('Create your account · Latchkey'));
+  });
+});
+
+describe('the route table', () => {
+  /** The absolute address of every screen route (the leaves; layouts only frame them). */
+  function screenAddresses(routes: readonly AppRouteObject[], parent = ''): string[] {
+    return routes.flatMap((route) => {
+      const address = route.path ? `${parent.replace(/\/$/, '')}/${route.path.replace(/^\//, '')}` : parent;
+      return route.children ? screenAddresses(route.children, address) : [address || '/'];
+    });
+  }
+
+  function patternsIn(config: object): string[] {
+    return Object.values(config).flatMap((value: object) =>
+      'pattern' in value ? [value.pattern as string] : patternsIn(value),
+    );
+  }
+
+  it('has exactly one route for every path in config/paths.ts, and no route without one', () => {
+    const routes = screenAddresses(createRoutes()).filter((address) => address !== '/*');
+    const declared = patternsIn(paths);
+    expect(new Set(routes).size).toBe(routes.length);
+    expect(new Set(declared).size).toBe(declared.length);
+    expect([...routes].sort()).toEqual([...declared].sort());
   });
 });

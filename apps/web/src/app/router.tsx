@@ -25,7 +25,8 @@ import {
   IconShoppingBag,
   IconCreditCard,
 } from '@tabler/icons-react';
-import { createBrowserRouter, redirect } from 'react-router';
+import { createBrowserRouter, redirect, type LoaderFunction, type NonIndexRouteObject } from 'react-router';
+import { paths, type ScreenPath } from '@/config/paths';
 import { signOut } from '@/features/auth/api/logout';
 import { LoginPage } from '@/features/auth/components/login-page';
 import { isSignedIn } from '@/lib/auth-token';
@@ -38,240 +39,32 @@ import { PendingPage } from './layouts/pending-page';
 import { PublicLayout } from './layouts/public-layout';
 import { RouteError } from './layouts/route-error';
 import { RootLayout } from './layouts/root-layout';
-import { navItemsFrom, type AppRouteObject } from './route-handle';
+import { navItemsFrom, type AppRouteObject, type RouteHandle } from './route-handle';
 
 /**
- * THE route table (brief §2). Every screen is loaded on demand but the landing one: sign-in and
- * its layout come with the first load, so the page most first visits open needs no second round
- * of requests (docs/benchmarks.md, first load). Handles carry the title, the roles that may open
- * a route and its nav entry, so guards and navigation derive from here.
+ * THE route table (brief §2): every screen once, with its address (config/paths.ts), the layout
+ * it opens in, its guard and its handle; `createRoutes` nests them under their layouts. Every
+ * screen is loaded on demand but the landing one: sign-in and its layout come with the first load,
+ * so the page most first visits open needs no second round of requests (docs/benchmarks.md, first
+ * load). Handles carry the title, the roles that may open a route and its nav entry, so guards and
+ * navigation derive from here.
  */
 
 const ADMIN = ['admin'] as const; // a superAdmin counts as an admin (lib/authorization.ts)
 const PLATFORM = ['superAdmin'] as const; // platform staff only
 
-// React Router empties a `lazy` object once it has loaded it, so every route gets its own
-// object, made afresh for each router (createRoutes is called once per router).
-const screens = {
-  signup: () => ({
-    Component: async () => (await import('@/features/auth/components/signup-page')).SignupPage,
-  }),
-  dashboard: () => ({
-    Component: async () => (await import('@/features/dashboard/components/dashboard-page')).DashboardPage,
-  }),
-  settings: () => ({
-    Component: async () => (await import('@/features/profile/components/settings-page')).SettingsPage,
-  }),
-  forgotPassword: () => ({
-    Component: async () =>
-      (await import('@/features/auth/components/forgot-password-page')).ForgotPasswordPage,
-  }),
-  resetPassword: () => ({
-    Component: async () => (await import('@/features/auth/components/reset-password-page')).ResetPasswordPage,
-  }),
-  legacyReset: () => ({
-    Component: async () => (await import('@/features/auth/components/reset-password-page')).LegacyResetPage,
-  }),
-  verifyEmail: () => ({
-    Component: async () => (await import('@/features/auth/components/verify-email-page')).VerifyEmailPage,
-  }),
-  mustActivate: () => ({
-    Component: async () => (await import('@/features/auth/components/must-activate-page')).MustActivatePage,
-  }),
-  invitation: () => ({
-    Component: async () => (await import('@/features/invitations/components/invitation-page')).InvitationPage,
-  }),
-  spaceInvitation: () => ({
-    Component: async () =>
-      (await import('@/features/invitations/components/space-invitation-page')).SpaceInvitationPage,
-  }),
-  devMailbox: () => ({
-    Component: async () =>
-      (await import('@/features/dev-mailbox/components/dev-mailbox-page')).DevMailboxPage,
-  }),
-  devices: () => ({
-    Component: async () => (await import('@/features/devices/components/devices-page')).DevicesPage,
-  }),
-  device: () => ({
-    Component: async () => (await import('@/features/devices/components/device-page')).DevicePage,
-  }),
-  members: () => ({
-    Component: async () => (await import('@/features/members/components/members-page')).MembersPage,
-  }),
-  member: () => ({
-    Component: async () => (await import('@/features/members/components/member-page')).MemberPage,
-  }),
-  groups: () => ({
-    Component: async () => (await import('@/features/groups/components/groups-page')).GroupsPage,
-  }),
-  group: () => ({
-    Component: async () => (await import('@/features/groups/components/group-page')).GroupPage,
-  }),
-  lockouts: () => ({
-    Component: async () => (await import('@/features/lockouts/components/lockouts-page')).LockoutsPage,
-  }),
-  lockout: () => ({
-    Component: async () => (await import('@/features/lockouts/components/lockout-page')).LockoutPage,
-  }),
-  lockoutEdit: () => ({
-    Component: async () => (await import('@/features/lockouts/components/lockout-edit-page')).LockoutEditPage,
-  }),
-  changeLog: () => ({
-    Component: async () => (await import('@/features/audit/components/change-log-page')).ChangeLogPage,
-  }),
-  companyCodes: () => ({
-    Component: async () =>
-      (await import('@/features/company-codes/components/company-codes-page')).CompanyCodesPage,
-  }),
-  companyCodeNew: () => ({
-    Component: async () =>
-      (await import('@/features/company-codes/components/company-code-new-page')).CompanyCodeNewPage,
-  }),
-  keys: () => ({
-    Component: async () => (await import('@/features/keys/components/keys-page')).KeysPage,
-  }),
-  key: () => ({
-    Component: async () => (await import('@/features/keys/components/key-page')).KeyPage,
-  }),
-  fingerprint: () => ({
-    Component: async () =>
-      (await import('@/features/fingerprints/components/fingerprint-page')).FingerprintPage,
-  }),
-  offline: () => ({
-    Component: async () =>
-      (await import('@/features/devices/components/offline-devices-page')).OfflineDevicesPage,
-  }),
-  alerts: () => ({
-    Component: async () => (await import('@/features/alerts/components/alerts-page')).AlertsPage,
-  }),
-  activity: () => ({
-    Component: async () => (await import('@/features/activity/components/activity-page')).ActivityPage,
-  }),
-  myLocks: () => ({
-    Component: async () => (await import('@/features/my-access/components/my-locks-page')).MyLocksPage,
-  }),
-  myLock: () => ({
-    Component: async () => (await import('@/features/my-access/components/my-lock-page')).MyLockPage,
-  }),
-  syncCenter: () => ({
-    Component: async () => (await import('@/features/sync/components/sync-center-page')).SyncCenterPage,
-  }),
-  userSync: () => ({
-    Component: async () => (await import('@/features/sync/components/user-sync-page')).UserSyncPage,
-  }),
-  help: () => ({
-    Component: async () => (await import('@/features/my-access/components/help-page')).HelpPage,
-  }),
-  qr: () => ({
-    Component: async () => (await import('@/features/my-access/components/qr-page')).QrPage,
-  }),
-  about: () => ({
-    Component: async () => (await import('@/features/about/components/about-page')).AboutPage,
-  }),
-  cards: () => ({
-    Component: async () => (await import('@/features/cards/components/cards-page')).CardsPage,
-  }),
-  billing: () => ({
-    Component: async () => (await import('@/features/billing/components/billing-page')).BillingPage,
-  }),
-  monthBill: () => ({
-    Component: async () => (await import('@/features/billing/components/month-bill-page')).MonthBillPage,
-  }),
-  printBill: () => ({
-    Component: async () => (await import('@/features/billing/components/print-bill-page')).PrintBillPage,
-  }),
-  reseller: () => ({
-    Component: async () => (await import('@/features/resellers/components/reseller-page')).ResellerPage,
-  }),
-  resellerSignup: () => ({
-    Component: async () =>
-      (await import('@/features/resellers/components/reseller-signup-page')).ResellerSignupPage,
-    loader: async () =>
-      (await import('@/features/resellers/components/reseller-signup-page')).resellerSignupLoader,
-  }),
-  printLayout: () => ({ Component: async () => (await import('./layouts/print-layout')).PrintLayout }),
-  // Rentals (issue 12, R1): listings, their requests, and the public share-lock pages.
-  listings: () => ({
-    Component: async () => (await import('@/features/listings/components/listings-page')).ListingsPage,
-  }),
-  listing: () => ({
-    Component: async () => (await import('@/features/listings/components/listing-page')).ListingPage,
-  }),
-  listingEdit: () => ({
-    Component: async () => (await import('@/features/listings/components/listing-edit-page')).ListingEditPage,
-  }),
-  stay: () => ({
-    Component: async () => (await import('@/features/listings/components/stay-page')).StayPage,
-  }),
-  shareLanding: () => ({
-    Component: async () => (await import('@/features/share-lock/components/landing-page')).LandingPage,
-  }),
-  shareRequest: () => ({
-    Component: async () => (await import('@/features/share-lock/components/request-page')).RequestPage,
-  }),
-  shareAccount: () => ({
-    Component: async () =>
-      (await import('@/features/share-lock/components/guest-account-page')).GuestAccountPage,
-  }),
-  // Rentals (issue 12, R2): the rental center and the guest's review page.
-  rentalCenter: () => ({
-    Component: async () =>
-      (await import('@/features/rental-center/components/rental-center-page')).RentalCenterPage,
-  }),
-  review: () => ({
-    Component: async () => (await import('@/features/share-lock/components/review-page')).ReviewPage,
-  }),
-  blankLayout: () => ({ Component: async () => (await import('./layouts/blank-layout')).BlankLayout }),
-  appLayout: () => ({ Component: async () => (await import('./layouts/app-layout')).AppLayout }),
-  userLayout: () => ({ Component: async () => (await import('./layouts/user-layout')).UserLayout }),
-  // Commerce (issue 13, M1): the shop, checkout outcome pages, plans and staff payments.
-  shopLayout: () => ({ Component: async () => (await import('./layouts/shop-layout')).ShopLayout }),
-  products: () => ({
-    Component: async () => (await import('@/features/shop/components/product-list-page')).ProductListPage,
-  }),
-  product: () => ({
-    Component: async () => (await import('@/features/shop/components/product-page')).ProductPage,
-  }),
-  appProducts: () => ({
-    Component: async () => (await import('@/features/shop/components/product-list-page')).AppProductsPage,
-  }),
-  appProduct: () => ({
-    Component: async () => (await import('@/features/shop/components/product-page')).AppProductPage,
-  }),
-  cart: () => ({ Component: async () => (await import('@/features/shop/components/cart-page')).CartPage }),
-  address: () => ({
-    Component: async () => (await import('@/features/shop/components/address-page')).AddressPage,
-  }),
-  pickShipping: () => ({
-    Component: async () => (await import('@/features/shop/components/shipping-page')).ShippingPage,
-  }),
-  myOrders: () => ({
-    Component: async () => (await import('@/features/shop/components/my-orders-page')).MyOrdersPage,
-  }),
-  checkoutSuccess: () => ({
-    Component: async () => (await import('@/features/checkout/components/success-page')).SuccessPage,
-  }),
-  checkoutCanceled: () => ({
-    Component: async () => (await import('@/features/checkout/components/canceled-page')).CanceledPage,
-  }),
-  gotoApp: () => ({
-    Component: async () => (await import('@/features/checkout/components/goto-app-page')).GotoAppPage,
-  }),
-  goPro: () => ({
-    Component: async () => (await import('@/features/plans/components/plan-pages')).GoProPage,
-  }),
-  upgrade: () => ({
-    Component: async () => (await import('@/features/plans/components/plan-pages')).UpgradePage,
-  }),
-  upgradeLegacy: () => ({
-    Component: async () => (await import('@/features/plans/components/plan-pages')).UpgradeLegacyPage,
-  }),
-  staffPayments: () => ({
-    Component: async () =>
-      (await import('@/features/staff-payments/components/staff-payments-page')).StaffPaymentsPage,
-  }),
-  notFound: () => ({ Component: async () => (await import('./layouts/not-found')).NotFoundPage }),
-};
+/** The frames screens open in; `createRoutes` says what each one is. */
+type LayoutName = 'public' | 'auth' | 'blank' | 'app' | 'sync' | 'user' | 'print' | 'shop';
+
+/** A screen in the route table. `lazy` loads its code on demand; `Component` comes with the first load. */
+interface ScreenRoute {
+  path: ScreenPath;
+  layout: LayoutName;
+  handle?: RouteHandle;
+  loader?: LoaderFunction;
+  lazy?: AppRouteObject['lazy'];
+  Component?: AppRouteObject['Component'];
+}
 
 /**
  * The dashboard's loader: its calls start as soon as the session says the person may make them,
@@ -294,488 +87,819 @@ const prefetchDashboard = () => {
   return null;
 };
 
-/** An index route that only forwards to `to`. */
-const redirectIndex = (to: string): AppRouteObject => ({
-  index: true,
-  loader: () => redirect(to),
-  Component: PendingPage,
+/** An address that only forwards to `to`. */
+const forwardTo = (to: ScreenPath) => ({ loader: () => redirect(to.href()), Component: PendingPage });
+
+const settingsScreen = () => ({
+  Component: async () => (await import('@/features/profile/components/settings-page')).SettingsPage,
+});
+const rentalCenterScreen = () => ({
+  Component: async () =>
+    (await import('@/features/rental-center/components/rental-center-page')).RentalCenterPage,
 });
 
-const appChildren = (): AppRouteObject[] => [
-  redirectIndex('/app/dashboard'),
-  {
-    // Any signed-in person: their reseller account, or a way to open one. The reseller host (brief
-    // §1 system types) shows it first in the navigation and lands there.
-    path: 'reseller',
-    handle: {
-      title: 'Reseller',
-      ...(getSystemType() === 'reseller' && { nav: { label: 'Reseller', icon: IconBuildingStore } }),
+/**
+ * Every screen, once; within a layout in the order of its navigation. A fresh table per router:
+ * React Router empties a `lazy` object once it has loaded it, so no two routers may share one.
+ */
+function screenRoutes(): ScreenRoute[] {
+  return [
+    // Public, under the root.
+    {
+      path: paths.root,
+      layout: 'public',
+      handle: { title: 'Sign in' },
+      loader: redirectIfSignedIn,
+      Component: LoginPage,
     },
-    lazy: screens.reseller(),
-  },
-  {
-    path: 'dashboard',
-    handle: {
-      title: 'Dashboard',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'Dashboard', icon: IconLayoutDashboard },
+    {
+      path: paths.signup,
+      layout: 'public',
+      handle: { title: 'Create your account' },
+      loader: redirectIfSignedIn,
+      lazy: {
+        Component: async () => (await import('@/features/auth/components/signup-page')).SignupPage,
+      },
     },
-    loader: prefetchDashboard,
-    lazy: screens.dashboard(),
-  },
-  {
-    path: 'activity',
-    handle: {
-      title: 'Activity',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'Activity', icon: IconActivity },
+    {
+      path: paths.resellerSignup,
+      layout: 'public',
+      handle: { title: 'Become a reseller' },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/resellers/components/reseller-signup-page')).ResellerSignupPage,
+        loader: async () =>
+          (await import('@/features/resellers/components/reseller-signup-page')).resellerSignupLoader,
+      },
     },
-    lazy: screens.activity(),
-  },
-  {
-    path: 'device',
-    handle: {
-      title: 'Locks',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'Locks', icon: IconLock },
-    },
-    lazy: screens.devices(),
-  },
-  {
-    path: 'device/:deviceId',
-    handle: { title: 'Lock', roles: ADMIN, requiresPortal: true },
-    lazy: screens.device(),
-  },
-  {
-    path: 'offline',
-    handle: {
-      title: 'Offline locks',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'Offline locks', icon: IconWifiOff },
-    },
-    lazy: screens.offline(),
-  },
-  {
-    path: 'notificationAndAlert',
-    handle: {
-      title: 'Alerts',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'Alerts', icon: IconBell },
-    },
-    lazy: screens.alerts(),
-  },
-  {
-    path: 'user',
-    handle: {
-      title: 'People',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'People', icon: IconUsers },
-    },
-    lazy: screens.members(),
-  },
-  {
-    path: 'user/:userId',
-    handle: { title: 'Person', roles: ADMIN, requiresPortal: true },
-    lazy: screens.member(),
-  },
-  {
-    path: 'group',
-    handle: {
-      title: 'Groups',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'Groups', icon: IconUsersGroup },
-    },
-    lazy: screens.groups(),
-  },
-  {
-    path: 'group/:groupId',
-    handle: { title: 'Group', roles: ADMIN, requiresPortal: true },
-    lazy: screens.group(),
-  },
-  {
-    path: 'cards',
-    handle: {
-      title: 'Cards',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'Cards', icon: IconId },
-    },
-    lazy: screens.cards(),
-  },
-  {
-    path: 'lockout',
-    handle: {
-      title: 'Lockouts',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'Lockouts', icon: IconLockCancel },
-    },
-    lazy: screens.lockouts(),
-  },
-  {
-    path: 'lockout/:lockoutId',
-    handle: { title: 'Lockout', roles: ADMIN, requiresPortal: true },
-    lazy: screens.lockout(),
-  },
-  {
-    path: 'lockout/edit/:lockoutId',
-    handle: { title: 'Edit lockout', roles: ADMIN, requiresPortal: true },
-    lazy: screens.lockoutEdit(),
-  },
-  {
-    path: 'keys',
-    handle: {
-      title: 'Keys',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'Keys', icon: IconKey },
-    },
-    lazy: screens.keys(),
-  },
-  {
-    path: 'keys/:keyId',
-    handle: { title: 'Key', roles: ADMIN, requiresPortal: true },
-    lazy: screens.key(),
-  },
-  {
-    path: 'access-codes',
-    handle: {
-      title: 'Company codes',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'Company codes', icon: IconDialpad },
-    },
-    lazy: screens.companyCodes(),
-  },
-  {
-    path: 'access-code/new',
-    handle: { title: 'New company code', roles: ADMIN, requiresPortal: true },
-    lazy: screens.companyCodeNew(),
-  },
-  {
-    path: 'fingerprint/:id',
-    handle: { title: 'Fingerprint', roles: ADMIN, requiresPortal: true },
-    lazy: screens.fingerprint(),
-  },
-  {
-    path: 'listing',
-    handle: {
-      title: 'Listings',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'Listings', icon: IconHome },
-    },
-    lazy: screens.listings(),
-  },
-  {
-    path: 'listing/:listingId',
-    handle: { title: 'Listing', roles: ADMIN, requiresPortal: true },
-    lazy: screens.listing(),
-  },
-  {
-    path: 'listing/edit/:listingId',
-    handle: { title: 'Edit listing', roles: ADMIN, requiresPortal: true },
-    lazy: screens.listingEdit(),
-  },
-  {
-    path: 'listing/:listingId/request/:reqId',
-    handle: { title: 'Request', roles: ADMIN, requiresPortal: true },
-    lazy: screens.stay(),
-  },
-  {
-    // Anyone signed in: what they host here (admins every listing, members theirs) and their own stays.
-    path: 'rentalcenter',
-    handle: { title: 'Rental center', nav: { label: 'Rental center', icon: IconCalendarEvent } },
-    lazy: screens.rentalCenter(),
-  },
-  {
-    path: 'adminChangeLog',
-    handle: {
-      title: 'Change log',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'Change log', icon: IconHistory },
-    },
-    lazy: screens.changeLog(),
-  },
-  {
-    path: 'about',
-    handle: {
-      title: 'About',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'About', icon: IconInfoCircle },
-    },
-    lazy: screens.about(),
-  },
-  {
-    path: 'billing',
-    handle: {
-      title: 'Billing',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'Billing', icon: IconReceipt },
-    },
-    lazy: screens.billing(),
-  },
-  {
-    path: 'billing/:year/:month',
-    handle: { title: 'Bill', roles: ADMIN, requiresPortal: true },
-    lazy: screens.monthBill(),
-  },
-  // Commerce (issue 13, M1): plans (admins act on the portal's plan), the shop, orders, staff payments.
-  {
-    path: 'upgrade',
-    handle: {
-      title: 'Plan and payment',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'Plan', icon: IconRocket },
-    },
-    lazy: screens.upgrade(),
-  },
-  { path: 'gopro', handle: { title: 'Go Pro', roles: ADMIN, requiresPortal: true }, lazy: screens.goPro() },
-  {
-    path: 'upgradeLegacy',
-    handle: { title: 'Pay for a period', roles: ADMIN, requiresPortal: true },
-    lazy: screens.upgradeLegacy(),
-  },
-  {
-    path: 'products',
-    handle: { title: 'Shop', nav: { label: 'Shop', icon: IconShoppingBag } },
-    lazy: screens.appProducts(),
-  },
-  { path: 'product/:productId', handle: { title: 'Product' }, lazy: screens.appProduct() },
-  { path: 'orders', handle: { title: 'Your orders' }, lazy: screens.myOrders() },
-  {
-    path: 'devTools/payments',
-    handle: { title: 'Payments', roles: PLATFORM, nav: { label: 'Payments', icon: IconCreditCard } },
-    lazy: screens.staffPayments(),
-  },
-  {
-    path: 'devTools/mail',
-    handle: {
-      title: 'Dev mailbox',
-      roles: PLATFORM,
-      nav: { label: 'Dev mailbox', icon: IconMail },
-    },
-    lazy: screens.devMailbox(),
-  },
-  {
-    path: 'settings',
-    handle: { title: 'Settings', nav: { label: 'Settings', icon: IconSettings } },
-    lazy: screens.settings(),
-  },
-  // The same page under the brief's other names: settingsProfile (a child route of /app in the
-  // brief) and profile (the earlier address, in old mails and bookmarks).
-  { path: 'settingsProfile', handle: { title: 'Settings' }, lazy: screens.settings() },
-  { path: 'profile', handle: { title: 'Settings' }, lazy: screens.settings() },
-];
 
-const userChildren = (): AppRouteObject[] => [
-  {
-    index: true,
-    handle: { title: 'Your locks', nav: { label: 'Locks', icon: IconLock } },
-    lazy: screens.myLocks(),
-  },
-  { path: 'locks/:lockId', handle: { title: 'Lock' }, lazy: screens.myLock() },
-  {
-    path: 'qr',
-    handle: { title: 'QR code', requiresPortal: true, nav: { label: 'QR code', icon: IconQrcode } },
-    lazy: screens.qr(),
-  },
-  {
-    // The same rental center for people in the /user area: listings they look after, their own stays.
-    path: 'rentalcenter',
-    handle: { title: 'Rental center', nav: { label: 'Rental center', icon: IconCalendarEvent } },
-    lazy: screens.rentalCenter(),
-  },
-  {
-    path: 'help',
-    handle: { title: 'Help', nav: { label: 'Help', icon: IconHelp } },
-    lazy: screens.help(),
-  },
-  {
-    path: 'settingsProfile',
-    handle: { title: 'Settings', nav: { label: 'Settings', icon: IconSettings } },
-    lazy: screens.settings(),
-  },
-];
-
-/** The brief's sync layout (/sync): admin screens about locks' credential sync, in the /app frame. */
-const syncChildren = (): AppRouteObject[] => [
-  redirectIndex('/sync/center'),
-  {
-    path: 'center',
-    handle: {
-      title: 'Sync center',
-      roles: ADMIN,
-      requiresPortal: true,
-      nav: { label: 'Sync center', icon: IconRefreshDot },
+    // Signing in and out.
+    { path: paths.auth.home, layout: 'auth', ...forwardTo(paths.auth.login) },
+    {
+      path: paths.auth.login,
+      layout: 'auth',
+      handle: { title: 'Sign in' },
+      loader: redirectIfSignedIn,
+      Component: LoginPage,
     },
-    lazy: screens.syncCenter(),
-  },
-  // Anyone signed in: admins choose the person, a basic user sees their own.
-  { path: 'user', handle: { title: 'Credentials on locks', requiresPortal: true }, lazy: screens.userSync() },
-];
+    {
+      path: paths.auth.logout,
+      layout: 'auth',
+      handle: { title: 'Signing out' },
+      Component: PendingPage,
+      loader: async () => {
+        await signOut();
+        return redirect(paths.root.href());
+      },
+    },
+    {
+      path: paths.auth.landing,
+      layout: 'auth',
+      handle: { title: 'Signing in' },
+      Component: PendingPage,
+      loader: landingLoader,
+    },
+    {
+      path: paths.auth.forgot,
+      layout: 'auth',
+      handle: { title: 'Forgot your password' },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/auth/components/forgot-password-page')).ForgotPasswordPage,
+      },
+    },
+    {
+      path: paths.auth.reset,
+      layout: 'auth',
+      handle: { title: 'Choose a new password' },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/auth/components/reset-password-page')).ResetPasswordPage,
+      },
+    },
 
-const loginRoute = () =>
-  ({
-    handle: { title: 'Sign in' },
-    loader: redirectIfSignedIn,
-    Component: LoginPage,
-  }) satisfies AppRouteObject;
+    // Mail links and the steps between sign-in and the app: no navigation around them.
+    {
+      path: paths.verify,
+      layout: 'blank',
+      handle: { title: 'Confirm your email' },
+      lazy: {
+        Component: async () => (await import('@/features/auth/components/verify-email-page')).VerifyEmailPage,
+      },
+    },
+    {
+      path: paths.mustActivate,
+      layout: 'blank',
+      handle: { title: 'Confirm your email' },
+      loader: requireSession,
+      lazy: {
+        Component: async () =>
+          (await import('@/features/auth/components/must-activate-page')).MustActivatePage,
+      },
+    },
+    {
+      path: paths.legacyReset,
+      layout: 'blank',
+      handle: { title: 'Choose a new password' },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/auth/components/reset-password-page')).LegacyResetPage,
+      },
+    },
+    {
+      path: paths.invite,
+      layout: 'blank',
+      handle: { title: 'Invitation' },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/invitations/components/invitation-page')).InvitationPage,
+      },
+    },
+    {
+      path: paths.space,
+      layout: 'blank',
+      handle: { title: 'Invitation' },
+      loader: requireSession,
+      lazy: {
+        Component: async () =>
+          (await import('@/features/invitations/components/space-invitation-page')).SpaceInvitationPage,
+      },
+    },
+    // Share-lock pages for guests and visitors (no sign-in): a share link's landing, a request page.
+    {
+      path: paths.shareLock.landing,
+      layout: 'blank',
+      handle: { title: 'Your stay' },
+      lazy: {
+        Component: async () => (await import('@/features/share-lock/components/landing-page')).LandingPage,
+      },
+    },
+    {
+      path: paths.shareLock.request,
+      layout: 'blank',
+      handle: { title: 'Request a stay' },
+      lazy: {
+        Component: async () => (await import('@/features/share-lock/components/request-page')).RequestPage,
+      },
+    },
+    // The link mailed to a stay's address: its owner chooses a password (issue 16 defect 1).
+    {
+      path: paths.shareLock.account,
+      layout: 'blank',
+      handle: { title: 'Keep your stay' },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/share-lock/components/guest-account-page')).GuestAccountPage,
+      },
+    },
+    {
+      path: paths.review,
+      layout: 'blank',
+      handle: { title: 'Review your stay' },
+      lazy: {
+        Component: async () => (await import('@/features/share-lock/components/review-page')).ReviewPage,
+      },
+    },
 
-/** The route table; a fresh copy per router. */
+    // The portal's screens, in the order of the admin navigation.
+    { path: paths.app.home, layout: 'app', ...forwardTo(paths.app.dashboard) },
+    {
+      // Any signed-in person: their reseller account, or a way to open one. The reseller host (brief
+      // §1 system types) shows it first in the navigation and lands there.
+      path: paths.app.reseller,
+      layout: 'app',
+      handle: {
+        title: 'Reseller',
+        ...(getSystemType() === 'reseller' && { nav: { label: 'Reseller', icon: IconBuildingStore } }),
+      },
+      lazy: {
+        Component: async () => (await import('@/features/resellers/components/reseller-page')).ResellerPage,
+      },
+    },
+    {
+      path: paths.app.dashboard,
+      layout: 'app',
+      handle: {
+        title: 'Dashboard',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Dashboard', icon: IconLayoutDashboard },
+      },
+      loader: prefetchDashboard,
+      lazy: {
+        Component: async () => (await import('@/features/dashboard/components/dashboard-page')).DashboardPage,
+      },
+    },
+    {
+      path: paths.app.activity,
+      layout: 'app',
+      handle: {
+        title: 'Activity',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Activity', icon: IconActivity },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/activity/components/activity-page')).ActivityPage,
+      },
+    },
+    {
+      path: paths.app.devices,
+      layout: 'app',
+      handle: {
+        title: 'Locks',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Locks', icon: IconLock },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/devices/components/devices-page')).DevicesPage,
+      },
+    },
+    {
+      path: paths.app.device,
+      layout: 'app',
+      handle: { title: 'Lock', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () => (await import('@/features/devices/components/device-page')).DevicePage,
+      },
+    },
+    {
+      path: paths.app.offline,
+      layout: 'app',
+      handle: {
+        title: 'Offline locks',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Offline locks', icon: IconWifiOff },
+      },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/devices/components/offline-devices-page')).OfflineDevicesPage,
+      },
+    },
+    {
+      path: paths.app.alerts,
+      layout: 'app',
+      handle: {
+        title: 'Alerts',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Alerts', icon: IconBell },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/alerts/components/alerts-page')).AlertsPage,
+      },
+    },
+    {
+      path: paths.app.members,
+      layout: 'app',
+      handle: {
+        title: 'People',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'People', icon: IconUsers },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/members/components/members-page')).MembersPage,
+      },
+    },
+    {
+      path: paths.app.member,
+      layout: 'app',
+      handle: { title: 'Person', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () => (await import('@/features/members/components/member-page')).MemberPage,
+      },
+    },
+    {
+      path: paths.app.groups,
+      layout: 'app',
+      handle: {
+        title: 'Groups',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Groups', icon: IconUsersGroup },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/groups/components/groups-page')).GroupsPage,
+      },
+    },
+    {
+      path: paths.app.group,
+      layout: 'app',
+      handle: { title: 'Group', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () => (await import('@/features/groups/components/group-page')).GroupPage,
+      },
+    },
+    {
+      path: paths.app.cards,
+      layout: 'app',
+      handle: {
+        title: 'Cards',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Cards', icon: IconId },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/cards/components/cards-page')).CardsPage,
+      },
+    },
+    {
+      path: paths.app.lockouts,
+      layout: 'app',
+      handle: {
+        title: 'Lockouts',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Lockouts', icon: IconLockCancel },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/lockouts/components/lockouts-page')).LockoutsPage,
+      },
+    },
+    {
+      path: paths.app.lockout,
+      layout: 'app',
+      handle: { title: 'Lockout', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () => (await import('@/features/lockouts/components/lockout-page')).LockoutPage,
+      },
+    },
+    {
+      path: paths.app.lockoutEdit,
+      layout: 'app',
+      handle: { title: 'Edit lockout', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/lockouts/components/lockout-edit-page')).LockoutEditPage,
+      },
+    },
+    {
+      path: paths.app.keys,
+      layout: 'app',
+      handle: {
+        title: 'Keys',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Keys', icon: IconKey },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/keys/components/keys-page')).KeysPage,
+      },
+    },
+    {
+      path: paths.app.key,
+      layout: 'app',
+      handle: { title: 'Key', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () => (await import('@/features/keys/components/key-page')).KeyPage,
+      },
+    },
+    {
+      path: paths.app.companyCodes,
+      layout: 'app',
+      handle: {
+        title: 'Company codes',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Company codes', icon: IconDialpad },
+      },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/company-codes/components/company-codes-page')).CompanyCodesPage,
+      },
+    },
+    {
+      path: paths.app.companyCodeNew,
+      layout: 'app',
+      handle: { title: 'New company code', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/company-codes/components/company-code-new-page')).CompanyCodeNewPage,
+      },
+    },
+    {
+      path: paths.app.fingerprint,
+      layout: 'app',
+      handle: { title: 'Fingerprint', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/fingerprints/components/fingerprint-page')).FingerprintPage,
+      },
+    },
+    // Rentals (issue 12): listings, their requests, the rental center.
+    {
+      path: paths.app.listings,
+      layout: 'app',
+      handle: {
+        title: 'Listings',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Listings', icon: IconHome },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/listings/components/listings-page')).ListingsPage,
+      },
+    },
+    {
+      path: paths.app.listing,
+      layout: 'app',
+      handle: { title: 'Listing', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () => (await import('@/features/listings/components/listing-page')).ListingPage,
+      },
+    },
+    {
+      path: paths.app.listingEdit,
+      layout: 'app',
+      handle: { title: 'Edit listing', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/listings/components/listing-edit-page')).ListingEditPage,
+      },
+    },
+    {
+      path: paths.app.stay,
+      layout: 'app',
+      handle: { title: 'Request', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () => (await import('@/features/listings/components/stay-page')).StayPage,
+      },
+    },
+    {
+      // Anyone signed in: what they host here (admins every listing, members theirs) and their own stays.
+      path: paths.app.rentalCenter,
+      layout: 'app',
+      handle: { title: 'Rental center', nav: { label: 'Rental center', icon: IconCalendarEvent } },
+      lazy: rentalCenterScreen(),
+    },
+    {
+      path: paths.app.changeLog,
+      layout: 'app',
+      handle: {
+        title: 'Change log',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Change log', icon: IconHistory },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/audit/components/change-log-page')).ChangeLogPage,
+      },
+    },
+    {
+      path: paths.app.about,
+      layout: 'app',
+      handle: {
+        title: 'About',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'About', icon: IconInfoCircle },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/about/components/about-page')).AboutPage,
+      },
+    },
+    {
+      path: paths.app.billing,
+      layout: 'app',
+      handle: {
+        title: 'Billing',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Billing', icon: IconReceipt },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/billing/components/billing-page')).BillingPage,
+      },
+    },
+    {
+      path: paths.app.monthBill,
+      layout: 'app',
+      handle: { title: 'Bill', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () => (await import('@/features/billing/components/month-bill-page')).MonthBillPage,
+      },
+    },
+    // Commerce (issue 13): plans (admins act on the portal's plan), the shop, orders, staff payments.
+    {
+      path: paths.app.upgrade,
+      layout: 'app',
+      handle: {
+        title: 'Plan and payment',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Plan', icon: IconRocket },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/plans/components/plan-pages')).UpgradePage,
+      },
+    },
+    {
+      path: paths.app.goPro,
+      layout: 'app',
+      handle: { title: 'Go Pro', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () => (await import('@/features/plans/components/plan-pages')).GoProPage,
+      },
+    },
+    {
+      path: paths.app.upgradeLegacy,
+      layout: 'app',
+      handle: { title: 'Pay for a period', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () => (await import('@/features/plans/components/plan-pages')).UpgradeLegacyPage,
+      },
+    },
+    {
+      path: paths.app.products,
+      layout: 'app',
+      handle: { title: 'Shop', nav: { label: 'Shop', icon: IconShoppingBag } },
+      lazy: {
+        Component: async () => (await import('@/features/shop/components/product-list-page')).AppProductsPage,
+      },
+    },
+    {
+      path: paths.app.product,
+      layout: 'app',
+      handle: { title: 'Product' },
+      lazy: {
+        Component: async () => (await import('@/features/shop/components/product-page')).AppProductPage,
+      },
+    },
+    {
+      path: paths.app.orders,
+      layout: 'app',
+      handle: { title: 'Your orders' },
+      lazy: {
+        Component: async () => (await import('@/features/shop/components/my-orders-page')).MyOrdersPage,
+      },
+    },
+    {
+      path: paths.app.staffPayments,
+      layout: 'app',
+      handle: { title: 'Payments', roles: PLATFORM, nav: { label: 'Payments', icon: IconCreditCard } },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/staff-payments/components/staff-payments-page')).StaffPaymentsPage,
+      },
+    },
+    {
+      path: paths.app.devMailbox,
+      layout: 'app',
+      handle: {
+        title: 'Dev mailbox',
+        roles: PLATFORM,
+        nav: { label: 'Dev mailbox', icon: IconMail },
+      },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/dev-mailbox/components/dev-mailbox-page')).DevMailboxPage,
+      },
+    },
+    {
+      path: paths.app.settings,
+      layout: 'app',
+      handle: { title: 'Settings', nav: { label: 'Settings', icon: IconSettings } },
+      lazy: settingsScreen(),
+    },
+    // The same page under the brief's other names: settingsProfile (a child route of /app in the
+    // brief) and profile (the earlier address, in old mails and bookmarks).
+    { path: paths.app.settingsProfile, layout: 'app', handle: { title: 'Settings' }, lazy: settingsScreen() },
+    { path: paths.app.profile, layout: 'app', handle: { title: 'Settings' }, lazy: settingsScreen() },
+
+    // The brief's sync layout: admin screens about locks' credential sync, in the /app frame.
+    { path: paths.sync.home, layout: 'sync', ...forwardTo(paths.sync.center) },
+    {
+      path: paths.sync.center,
+      layout: 'sync',
+      handle: {
+        title: 'Sync center',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Sync center', icon: IconRefreshDot },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/sync/components/sync-center-page')).SyncCenterPage,
+      },
+    },
+    {
+      // Anyone signed in: admins choose the person, a basic user sees their own.
+      path: paths.sync.user,
+      layout: 'sync',
+      handle: { title: 'Credentials on locks', requiresPortal: true },
+      lazy: {
+        Component: async () => (await import('@/features/sync/components/user-sync-page')).UserSyncPage,
+      },
+    },
+
+    // The basic user's area.
+    {
+      path: paths.user.home,
+      layout: 'user',
+      handle: { title: 'Your locks', nav: { label: 'Locks', icon: IconLock } },
+      lazy: {
+        Component: async () => (await import('@/features/my-access/components/my-locks-page')).MyLocksPage,
+      },
+    },
+    {
+      path: paths.user.lock,
+      layout: 'user',
+      handle: { title: 'Lock' },
+      lazy: {
+        Component: async () => (await import('@/features/my-access/components/my-lock-page')).MyLockPage,
+      },
+    },
+    {
+      path: paths.user.qr,
+      layout: 'user',
+      handle: { title: 'QR code', requiresPortal: true, nav: { label: 'QR code', icon: IconQrcode } },
+      lazy: {
+        Component: async () => (await import('@/features/my-access/components/qr-page')).QrPage,
+      },
+    },
+    {
+      // The same rental center for people in the /user area: listings they look after, their own stays.
+      path: paths.user.rentalCenter,
+      layout: 'user',
+      handle: { title: 'Rental center', nav: { label: 'Rental center', icon: IconCalendarEvent } },
+      lazy: rentalCenterScreen(),
+    },
+    {
+      path: paths.user.help,
+      layout: 'user',
+      handle: { title: 'Help', nav: { label: 'Help', icon: IconHelp } },
+      lazy: {
+        Component: async () => (await import('@/features/my-access/components/help-page')).HelpPage,
+      },
+    },
+    {
+      path: paths.user.settings,
+      layout: 'user',
+      handle: { title: 'Settings', nav: { label: 'Settings', icon: IconSettings } },
+      lazy: settingsScreen(),
+    },
+
+    // The brief's print layout: documents alone on the page, for the browser's print.
+    {
+      path: paths.print.bill,
+      layout: 'print',
+      handle: { title: 'Invoice', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () => (await import('@/features/billing/components/print-bill-page')).PrintBillPage,
+      },
+    },
+
+    // The shop and the pages a payment provider returns to (brief §2 public routes).
+    {
+      path: paths.shop.products,
+      layout: 'shop',
+      handle: { title: 'Shop' },
+      lazy: {
+        Component: async () => (await import('@/features/shop/components/product-list-page')).ProductListPage,
+      },
+    },
+    {
+      path: paths.shop.product,
+      layout: 'shop',
+      handle: { title: 'Product' },
+      lazy: {
+        Component: async () => (await import('@/features/shop/components/product-page')).ProductPage,
+      },
+    },
+    {
+      path: paths.shop.cart,
+      layout: 'shop',
+      handle: { title: 'Cart' },
+      lazy: { Component: async () => (await import('@/features/shop/components/cart-page')).CartPage },
+    },
+    {
+      path: paths.shop.address,
+      layout: 'shop',
+      handle: { title: 'Delivery address' },
+      lazy: {
+        Component: async () => (await import('@/features/shop/components/address-page')).AddressPage,
+      },
+    },
+    {
+      path: paths.shop.shipping,
+      layout: 'shop',
+      handle: { title: 'Shipping' },
+      lazy: {
+        Component: async () => (await import('@/features/shop/components/shipping-page')).ShippingPage,
+      },
+    },
+    {
+      path: paths.shop.success,
+      layout: 'shop',
+      handle: { title: 'Payment' },
+      lazy: {
+        Component: async () => (await import('@/features/checkout/components/success-page')).SuccessPage,
+      },
+    },
+    {
+      path: paths.shop.canceled,
+      layout: 'shop',
+      handle: { title: 'Payment canceled' },
+      lazy: {
+        Component: async () => (await import('@/features/checkout/components/canceled-page')).CanceledPage,
+      },
+    },
+    {
+      path: paths.shop.gotoApp,
+      layout: 'shop',
+      handle: { title: 'Manage your hardware' },
+      lazy: {
+        Component: async () => (await import('@/features/checkout/components/goto-app-page')).GotoAppPage,
+      },
+    },
+  ];
+}
+
+/** Where each layout sits: its screens' addresses start with it. */
+const LAYOUT_BASES: Record<LayoutName, string> = {
+  public: paths.root.pattern,
+  auth: paths.auth.home.pattern,
+  blank: paths.root.pattern,
+  app: paths.app.home.pattern,
+  sync: paths.sync.home.pattern,
+  user: paths.user.home.pattern,
+  print: '/print',
+  shop: paths.root.pattern,
+};
+
+/** A screen as a child of its layout's route: the path relative to it (the layout's own address is its index). */
+function childRoute({ path, layout, ...route }: ScreenRoute): AppRouteObject {
+  const base = LAYOUT_BASES[layout];
+  if (!path.pattern.startsWith(base)) {
+    throw new Error(`${path.pattern} is not under the ${layout} layout (${base})`);
+  }
+  const relative = path.pattern.slice(base.length).replace(/^\//, '');
+  return relative ? { path: relative, ...route } : { index: true, ...route };
+}
+
+/** The route table as React Router nests it, screens under their layouts; a fresh copy per router. */
 export function createRoutes(): AppRouteObject[] {
-  const app = appChildren();
-  const user = userChildren();
-  const sync = syncChildren();
+  const screens = screenRoutes();
+  const screensOf = (layout: LayoutName) => screens.filter((screen) => screen.layout === layout);
+  /** A layout's route, its path relative to the root, with its screens as children. */
+  const layoutRoute = (
+    layout: LayoutName,
+    route: NonIndexRouteObject & { handle?: RouteHandle },
+  ): AppRouteObject => {
+    const path = LAYOUT_BASES[layout].slice(1);
+    return { ...(path ? { path } : {}), ...route, children: screensOf(layout).map(childRoute) };
+  };
   // The admin navigation lists the /app screens and the sync center (before Settings), in both layouts.
-  const appNav = navItemsFrom('/app', app);
-  const settingsAt = appNav.findIndex((item) => item.to === '/app/settings');
+  const appNav = navItemsFrom(screensOf('app'));
+  const settingsAt = appNav.findIndex((item) => item.to === paths.app.settings.pattern);
   const adminNav = [
     ...appNav.slice(0, settingsAt),
-    ...navItemsFrom('/sync', sync),
+    ...navItemsFrom(screensOf('sync')),
     ...appNav.slice(settingsAt),
   ];
   return [
     {
       id: 'root',
-      path: '/',
+      path: paths.root.pattern,
       Component: RootLayout,
       ErrorBoundary: RouteError,
       HydrateFallback: () => null,
       children: [
-        {
-          Component: PublicLayout,
-          children: [
-            { index: true, ...loginRoute() },
-            {
-              path: 'signup',
-              handle: { title: 'Create your account' },
-              loader: redirectIfSignedIn,
-              lazy: screens.signup(),
-            },
-            {
-              path: 'reseller-signup',
-              handle: { title: 'Become a reseller' },
-              lazy: screens.resellerSignup(),
-            },
-          ],
-        },
-        {
-          path: 'auth',
-          Component: PublicLayout,
-          children: [
-            redirectIndex('/auth/login'),
-            { path: 'login', ...loginRoute() },
-            {
-              path: 'logout',
-              handle: { title: 'Signing out' },
-              Component: PendingPage,
-              loader: async () => {
-                await signOut();
-                return redirect('/');
-              },
-            },
-            {
-              path: 'landing',
-              handle: { title: 'Signing in' },
-              Component: PendingPage,
-              loader: landingLoader,
-            },
-            { path: 'forgot', handle: { title: 'Forgot your password' }, lazy: screens.forgotPassword() },
-            { path: 'reset', handle: { title: 'Choose a new password' }, lazy: screens.resetPassword() },
-          ],
-        },
-        {
-          // Mail links and the steps between sign-in and the app: no navigation around them.
-          lazy: screens.blankLayout(),
-          children: [
-            { path: 'verify', handle: { title: 'Confirm your email' }, lazy: screens.verifyEmail() },
-            {
-              path: 'must-activate',
-              handle: { title: 'Confirm your email' },
-              loader: requireSession,
-              lazy: screens.mustActivate(),
-            },
-            {
-              path: 'reset/:resetToken',
-              handle: { title: 'Choose a new password' },
-              lazy: screens.legacyReset(),
-            },
-            { path: 'invite', handle: { title: 'Invitation' }, lazy: screens.invitation() },
-            {
-              path: 'space/:portalId',
-              handle: { title: 'Invitation' },
-              loader: requireSession,
-              lazy: screens.spaceInvitation(),
-            },
-            // Share-lock pages for guests and visitors (no sign-in): a share link's landing, a request page.
-            { path: 's', handle: { title: 'Your stay' }, lazy: screens.shareLanding() },
-            { path: 's/r/:listingId', handle: { title: 'Request a stay' }, lazy: screens.shareRequest() },
-            // The link mailed to a stay's address: its owner chooses a password (issue 16 defect 1).
-            { path: 's/account', handle: { title: 'Keep your stay' }, lazy: screens.shareAccount() },
-            { path: 'review', handle: { title: 'Review your stay' }, lazy: screens.review() },
-          ],
-        },
-        {
-          path: 'app',
+        layoutRoute('public', { Component: PublicLayout }),
+        layoutRoute('auth', { Component: PublicLayout }),
+        layoutRoute('blank', {
+          lazy: { Component: async () => (await import('./layouts/blank-layout')).BlankLayout },
+        }),
+        layoutRoute('app', {
           loader: requireSession,
           handle: { navItems: adminNav },
-          lazy: screens.appLayout(),
-          children: app,
-        },
-        {
-          path: 'sync',
+          lazy: { Component: async () => (await import('./layouts/app-layout')).AppLayout },
+        }),
+        layoutRoute('sync', {
           loader: requireSession,
           handle: { navItems: adminNav },
-          lazy: screens.appLayout(),
-          children: sync,
-        },
-        {
-          path: 'user',
+          lazy: { Component: async () => (await import('./layouts/app-layout')).AppLayout },
+        }),
+        layoutRoute('user', {
           loader: requireSession,
-          handle: { navItems: navItemsFrom('/user', user) },
-          lazy: screens.userLayout(),
-          children: user,
-        },
-        {
-          // The brief's print layout: documents alone on the page, for the browser's print.
-          path: 'print',
+          handle: { navItems: navItemsFrom(screensOf('user')) },
+          lazy: { Component: async () => (await import('./layouts/user-layout')).UserLayout },
+        }),
+        layoutRoute('print', {
           loader: requireSession,
-          lazy: screens.printLayout(),
-          children: [
-            {
-              path: 'bill/:historyId',
-              handle: { title: 'Invoice', roles: ADMIN, requiresPortal: true },
-              lazy: screens.printBill(),
-            },
-          ],
-        },
+          lazy: { Component: async () => (await import('./layouts/print-layout')).PrintLayout },
+        }),
+        layoutRoute('shop', {
+          lazy: { Component: async () => (await import('./layouts/shop-layout')).ShopLayout },
+        }),
         {
-          // The shop and the pages a payment provider returns to (brief §2 public routes).
-          lazy: screens.shopLayout(),
-          children: [
-            { path: 'product', handle: { title: 'Shop' }, lazy: screens.products() },
-            { path: 'product/:productId', handle: { title: 'Product' }, lazy: screens.product() },
-            { path: 'cart', handle: { title: 'Cart' }, lazy: screens.cart() },
-            { path: 'address', handle: { title: 'Delivery address' }, lazy: screens.address() },
-            { path: 'pickShipping', handle: { title: 'Shipping' }, lazy: screens.pickShipping() },
-            { path: 'success', handle: { title: 'Payment' }, lazy: screens.checkoutSuccess() },
-            { path: 'canceled', handle: { title: 'Payment canceled' }, lazy: screens.checkoutCanceled() },
-            { path: 'goto-app', handle: { title: 'Manage your hardware' }, lazy: screens.gotoApp() },
-          ],
+          // Any other address.
+          path: '*',
+          handle: { title: 'Page not found' },
+          lazy: { Component: async () => (await import('./layouts/not-found')).NotFoundPage },
         },
-        { path: '*', handle: { title: 'Page not found' }, lazy: screens.notFound() },
       ],
     },
   ];
