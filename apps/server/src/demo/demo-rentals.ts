@@ -10,12 +10,10 @@ import { moderateReview, submitReview } from '../features/reviews/reviews.servic
 import type { UserRow } from '../db/schema';
 import type { ChangeContext } from '../base/http/access';
 import type { MailThrottle } from '../base/mail/mail-throttle';
-import {
-  addImage,
-  createAccessListEntry,
-  createCategory,
-  createListing,
-} from '../features/listings/listings.service';
+import { createListing } from '../features/listings/listings.service';
+import { createCategory } from '../features/listings/categories.service';
+import { createAccessListEntry } from '../features/listings/access-list.service';
+import { addImage } from '../features/listings/listing-images.service';
 import type { ImageStore } from '../features/listings/image-store';
 import { putDeviceLanding } from '../features/sharelock/sharelock.service';
 import { loadStayFacts, reconcileStayAccess } from '../features/stays/stay-access';

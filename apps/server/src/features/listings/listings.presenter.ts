@@ -22,6 +22,10 @@ export function presentImages(portalId: string, rows: readonly UserImageRow[]): 
   }));
 }
 
+/** A person as a listing shows them: their name, else their email address. */
+export const personName = (m: { first_name: string; last_name: string; email: string }) =>
+  [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email;
+
 export function presentAccessListEntry(row: ListingAccessListRow): AccessListEntry {
   return {
     _id: row.id,

@@ -21,28 +21,22 @@ import { AppError } from '../../base/http/errors';
 import { errorResponses } from '../../base/http/responses';
 import { IMAGE_MAX_BYTES, IMAGE_SIZES } from './image-processing';
 import {
-  addImage,
-  createAccessListEntry,
-  createCategory,
   createListing,
-  deleteImage,
   deleteListing,
-  deleteListingUser,
-  editImage,
-  getAccessList,
-  getCategories,
   getListing,
-  getListingUsers,
   getListings,
-  putListingUser,
-  readImage,
-  removeAccessListEntry,
-  removeCategory,
   requireListing,
-  saveAccessListEntry,
-  saveCategory,
   saveListing,
 } from './listings.service';
+import { createCategory, getCategories, removeCategory, saveCategory } from './categories.service';
+import {
+  createAccessListEntry,
+  getAccessList,
+  removeAccessListEntry,
+  saveAccessListEntry,
+} from './access-list.service';
+import { deleteListingUser, getListingUsers, putListingUser } from './listing-users.service';
+import { addImage, deleteImage, editImage, readImage } from './listing-images.service';
 
 const id = idSchema;
 const config = { access: access.portalAdmin };

@@ -23,7 +23,7 @@ import { errorResponses } from '../../base/http/responses';
 import { findDevice } from '../devices/devices.repository';
 import { IMAGE_MAX_BYTES } from '../listings/image-processing';
 import { acceptImageBodies, imageUploadDescription, uploadedBytes } from '../listings/listings.routes';
-import { addImage, deleteImage, editImage } from '../listings/listings.service';
+import { addImage, deleteImage, editImage } from '../listings/listing-images.service';
 import {
   activateStay,
   claimStayAccount,
