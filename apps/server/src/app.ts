@@ -40,6 +40,7 @@ import { registerBillingCloser } from './features/billing/billing.plugin';
 import { billingRoutes } from './features/billing/billing.routes';
 import { resellerRoutes } from './features/resellers/resellers.routes';
 import { memberRoutes } from './features/members/members.routes';
+import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { portalRoutes } from './features/portals/portal.routes';
 import { registerPayments } from './features/payments/payments.plugin';
 import { registerShop } from './features/shop/shop.plugin';
@@ -202,6 +203,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     codeLockRoutes,
     accessRoutes,
     memberRoutes,
+    dashboardRoutes,
     groupRoutes,
     lockoutRoutes,
     alertRoutes,

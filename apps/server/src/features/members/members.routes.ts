@@ -5,6 +5,8 @@ import {
   memberStatusParamsSchema,
   memberUpdateSchema,
   portalMemberSchema,
+  portalUsersPageSchema,
+  portalUsersQuerySchema,
   scopedUserSchema,
   scopedUsersQuerySchema,
   userInvitedSchema,
@@ -21,6 +23,7 @@ import { setAccessCode } from '../credentials/access-code.service';
 import { searchMembers } from '../../base/tenancy/memberships.repository';
 import { exportMembersCsv } from './members-export';
 import { invitePerson } from '../invitations/invitations.service';
+import { listPortalUsers } from './member-list.service';
 import { getMemberDetail, removeMember, setMemberStatus, updateMember } from './members.service';
 
 const idParams = z.object({ id: idSchema });
@@ -34,6 +37,20 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
     user: signedIn(request).user,
     throttle: app.mailThrottle,
   });
+
+  app.get(
+    '/portal/users',
+    {
+      config: { access: access.portalAdmin },
+      schema: {
+        tags: ['portal'],
+        summary: "A page of the portal's members",
+        querystring: portalUsersQuerySchema,
+        response: { 200: portalUsersPageSchema, ...errorResponses },
+      },
+    },
+    async (request) => listPortalUsers(app.db, actingPortal(request).portal.id, request.query),
+  );
 
   app.get(
     '/portal/scopedUsers',

@@ -2,26 +2,16 @@ import {
   idSchema,
   ownPortalCreateSchema,
   portalContextSchema,
-  portalDashboardSchema,
   portalDataSchema,
   portalNameSchema,
   portalSchema,
-  portalUsersPageSchema,
-  portalUsersQuerySchema,
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, actingPortal, signedIn } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { toPortal } from '../../base/tenancy/portal.presenter';
-import {
-  createOwnPortal,
-  getPortalContext,
-  getPortalDashboard,
-  getPortalName,
-  listPortalUsers,
-  updatePortalData,
-} from './portal.service';
+import { createOwnPortal, getPortalContext, getPortalName, updatePortalData } from './portal.service';
 
 const portalIdParams = z.object({ id: idSchema });
 
@@ -42,19 +32,6 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => toPortal(actingPortal(request).portal),
   );
 
-  app.get(
-    '/portal/dashboard',
-    {
-      config: { access: access.portalAdmin },
-      schema: {
-        tags,
-        summary: 'The portal with its member counts',
-        response: { 200: portalDashboardSchema, ...errorResponses },
-      },
-    },
-    async (request) => getPortalDashboard(app.db, actingPortal(request)),
-  );
-
   app.post(
     '/portal/data',
     {
@@ -68,20 +45,6 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       updatePortalData(app.db, signedIn(request), actingPortal(request), request.body, request.ip),
-  );
-
-  app.get(
-    '/portal/users',
-    {
-      config: { access: access.portalAdmin },
-      schema: {
-        tags,
-        summary: "A page of the portal's members",
-        querystring: portalUsersQuerySchema,
-        response: { 200: portalUsersPageSchema, ...errorResponses },
-      },
-    },
-    async (request) => listPortalUsers(app.db, actingPortal(request).portal.id, request.query),
   );
 
   app.get(

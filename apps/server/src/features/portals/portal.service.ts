@@ -1,29 +1,12 @@
-import {
-  encodeListCursor,
-  MEMBERSHIP_STATUSES,
-  PORTAL_ROLES,
-  type OwnPortalCreate,
-  type PortalContext,
-  type PortalDashboard,
-  type PortalData,
-  type PortalUsersQuery,
-} from '@latchkey/shared';
+import type { OwnPortalCreate, PortalContext, PortalData } from '@latchkey/shared';
 import crypto from 'node:crypto';
 import type { Database } from '../../db/database';
-import { nowIso, toCount, toIso } from '../../db/mappers';
-import type { DeviceRow } from '../../db/schema';
+import { nowIso } from '../../db/mappers';
 import type { ActingPortal, RequestAuth } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
 import { appendAuditEntry } from '../../base/audit/audit.repository';
-import { countDevices, listLowBatteryDevices, listOfflineDevices } from '../devices/devices.repository';
-import { countGroups } from '../groups/groups.repository';
 import { actingPortalFor } from '../../base/tenancy/acting-portal';
-import {
-  countMembers,
-  listPortalMembers,
-  type MemberFilters,
-} from '../../base/tenancy/memberships.repository';
-import { toPortal, toPortalMember } from '../../base/tenancy/portal.presenter';
+import { toPortal } from '../../base/tenancy/portal.presenter';
 import { findUserById } from '../../base/identity/users.repository';
 import {
   findPortalById,
@@ -31,43 +14,6 @@ import {
   insertOwnedPortal,
   updatePortal,
 } from '../../base/tenancy/portals.repository';
-
-const toDashboardDevice = (d: DeviceRow) => ({
-  _id: d.id,
-  name: d.name,
-  battery: d.battery,
-  lastSeenAt: toIso(d.last_seen_at),
-});
-
-/** The dashboard: the portal, its people and locks, and the locks that need attention. */
-export async function getPortalDashboard(db: Database, acting: ActingPortal): Promise<PortalDashboard> {
-  const portalId = acting.portal.id;
-  const [groups, devices, groupCount, lowBattery, offline] = await Promise.all([
-    countMembers(db, portalId),
-    countDevices(db, portalId),
-    countGroups(db, portalId),
-    listLowBatteryDevices(db, portalId),
-    listOfflineDevices(db, portalId, 10),
-  ]);
-  const sum = (match: (g: (typeof groups)[number]) => boolean) =>
-    groups.filter(match).reduce((total, g) => total + toCount(g.count), 0);
-  return {
-    portal: toPortal(acting.portal),
-    counts: {
-      members: sum((g) => g.status === 'active'),
-      admins: sum((g) => g.status === 'active' && g.role === 'admin'),
-      users: sum((g) => g.status === 'active' && g.role === 'user'),
-      invited: sum((g) => g.status === 'invited'),
-      suspended: sum((g) => g.status === 'suspended'),
-      devices: toCount(devices.total),
-      groups: groupCount,
-      offline: toCount(devices.offline),
-      lowBattery: toCount(devices.low_battery),
-    },
-    lowBattery: lowBattery.slice(0, 10).map(toDashboardDevice),
-    offline: offline.map(toDashboardDevice),
-  };
-}
 
 /** An admin changes the portal's name or time zone; the change is audited. */
 /**
@@ -132,26 +78,6 @@ export async function updatePortalData(
     });
     return toPortal(after);
   });
-}
-
-function memberFilters(query: PortalUsersQuery): MemberFilters {
-  if (!query.filterBy || query.filterValue === undefined) return {};
-  const allowed: readonly string[] = query.filterBy === 'role' ? PORTAL_ROLES : MEMBERSHIP_STATUSES;
-  if (!allowed.includes(query.filterValue)) {
-    const message = `must be one of ${allowed.join(', ')} when filtering by ${query.filterBy}`;
-    throw AppError.badRequest(`filterValue ${message}`, [{ path: 'querystring.filterValue', message }]);
-  }
-  return { [query.filterBy]: query.filterValue };
-}
-
-/** One page of the portal's members. */
-export async function listPortalUsers(db: Database, portalId: string, query: PortalUsersQuery) {
-  const { rows, total, next } = await listPortalMembers(db, portalId, query, memberFilters(query));
-  return {
-    items: rows.map(toPortalMember),
-    total: toCount(total),
-    ...(next && { next: encodeListCursor(next) }),
-  };
 }
 
 /**
