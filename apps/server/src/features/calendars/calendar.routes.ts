@@ -16,15 +16,15 @@ import { z } from 'zod';
 import { access, actingPortal, changeContext } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { changeCalendar, getListingCalendar, getUpcoming } from './calendar.service';
+import { exportFeed } from './ical-export.service';
 import {
   createFeed,
-  exportFeed,
   getListingIcal,
   removeFeed,
   rotateExport,
   requestSync,
   saveFeed,
-} from './ical.service';
+} from './ical-feeds.service';
 
 const id = idSchema;
 const tags = ['calendars'];

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { publicUrlOf, type Config } from '../../config';
 import { IcalImporter } from './ical-import-job';
-import type { IcalDeps } from './ical.service';
+import type { IcalDeps } from './ical-deps';
 
 declare module 'fastify' {
   interface FastifyInstance {

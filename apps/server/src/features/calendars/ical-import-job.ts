@@ -3,7 +3,8 @@ import type { Database } from '../../db/database';
 import type { ListingIcalFeedRow } from '../../db/schema';
 import { claimDue } from '../../base/jobs/claim-due';
 import { PeriodicJob } from '../../base/jobs/periodic-job';
-import { syncFeed, type IcalDeps } from './ical.service';
+import type { IcalDeps } from './ical-deps';
+import { syncFeed } from './ical-sync.service';
 
 /** How often servers look for due feeds (each feed is read every ICAL_SYNC_MINUTES). */
 const TICK_MS = 60_000;
@@ -15,7 +16,7 @@ const BATCH = 20;
  * work"): a `PeriodicJob` (`ical.import`) ticks once a minute across servers; its run claims the
  * feeds that are due with `claimDue` (each moved to a lease, so a feed goes to one server even when
  * runs overlap) and reads them one after another; each read sets the feed's next time. "Sync now"
- * makes a feed due at once (ical.service `requestSync`) and `wake`s this server's importer, which
+ * makes a feed due at once (ical-feeds.service `requestSync`) and `wake`s this server's importer, which
  * runs the same claim in the background; the request has answered by then. A read holds the
  * feed's `syncing_until` (a conditional update): a feed is never read twice at once.
  */
