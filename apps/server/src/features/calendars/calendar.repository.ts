@@ -29,18 +29,29 @@ export function listStaysBetween(
     .execute();
 }
 
-/** Approved stays and owner blocks of a listing that end after `fromDate`: what the export feed carries. */
-export async function listExported(db: Database, portalId: string, listingId: string, fromDate: string) {
+/**
+ * A listing's approved stays and the owner's blocks that end after `endingAfter`, each in date
+ * order: the nights it is taken. The export feed carries them (listExported); an import looks for
+ * the double bookings it made among them (ical-import.ts). At most `limit` of each, when given.
+ */
+export async function listTakenNights(
+  db: Database,
+  portalId: string,
+  listingId: string,
+  endingAfter: string,
+  limit?: number,
+) {
   const [stays, blocks] = await Promise.all([
     db
       .selectFrom('stays')
-      .select(['id', 'start_date', 'end_date', 'updated_at'])
+      .select(['id', 'guest_name', 'start_date', 'end_date', 'updated_at'])
       .where('portal_id', '=', portalId)
       .where('listing_id', '=', listingId)
       .where('state', '=', 'approved')
-      .where('end_date', '>', fromDate)
+      .where('end_date', '>', endingAfter)
       .orderBy('start_date')
-      .limit(3000)
+      .orderBy('id')
+      .$if(limit !== undefined, (query) => query.limit(limit!))
       .execute(),
     db
       .selectFrom('listing_blocks')
@@ -48,12 +59,40 @@ export async function listExported(db: Database, portalId: string, listingId: st
       .where('portal_id', '=', portalId)
       .where('listing_id', '=', listingId)
       .where('source', '=', 'owner')
-      .where('end_date', '>', fromDate)
+      .where('end_date', '>', endingAfter)
       .orderBy('start_date')
-      .limit(3000)
+      .$if(limit !== undefined, (query) => query.limit(limit!))
       .execute(),
   ]);
   return { stays, blocks };
+}
+
+/** Approved stays and owner blocks of a listing that end after `fromDate`: what the export feed carries. */
+export function listExported(db: Database, portalId: string, listingId: string, fromDate: string) {
+  return listTakenNights(db, portalId, listingId, fromDate, 3000);
+}
+
+/**
+ * Whether a stay of the listing was decided (approved, refused…) at or after `since` other than by
+ * this feed's import: someone else took room on the listing's locks meanwhile.
+ */
+export async function decidedElsewhereSince(
+  db: Database,
+  portalId: string,
+  listingId: string,
+  feedId: string,
+  since: string,
+): Promise<boolean> {
+  const others = await db
+    .selectFrom('stays')
+    .select('id')
+    .where('portal_id', '=', portalId)
+    .where('listing_id', '=', listingId)
+    .where('decided_at', '>=', since)
+    .where((eb) => eb.or([eb('ical_feed_id', 'is', null), eb('ical_feed_id', '!=', feedId)]))
+    .limit(1)
+    .execute();
+  return others.length > 0;
 }
 
 // Feeds

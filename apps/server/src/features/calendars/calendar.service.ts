@@ -16,14 +16,13 @@ import {
   type UpcomingPage,
   type UpcomingQuery,
 } from '@latchkey/shared';
-import { sql } from 'kysely';
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
-import type { DeviceRow, ListingBlockRow, ListingRow, StayRow } from '../../db/schema';
+import type { DeviceRow, ListingBlockRow, StayRow } from '../../db/schema';
 import type { ChangeContext } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
 import { recordChange } from '../../base/audit/audit.repository';
-import { listAccessList, listLocksOfListing } from '../listings/listings.repository';
+import { listAccessList, listLocksOfListing, lockListingRow } from '../listings/listings.repository';
 import { requireListing } from '../listings/listings.service';
 import { stayTimes, windowInput } from '../stays/stay-access';
 import { listingTimeZone } from '../listings/listing-clock';
@@ -175,7 +174,8 @@ export async function changeCalendar(
 ): Promise<CalendarChange> {
   return db.transaction().execute(async (trx) => {
     const listing = await requireListing(trx, context.portalId, listingId);
-    await lockListingRow(trx, listing);
+    // The listing's row lock, so a block and an approval of the same nights never both go through.
+    await lockListingRow(trx, listing.portal_id, listing.id);
     if (action.action === 'block') {
       const nights = { startDate: action.startDate, endDate: action.endDate };
       if (nightsBetween(nights.startDate, nights.endDate) > 731) {
@@ -233,16 +233,6 @@ export async function changeCalendar(
     });
     return { action: 'unblock', block: presentBlock(block, new Map()) };
   });
-}
-
-/** The listing's row lock, so a block and an approval of the same nights never both go through. */
-async function lockListingRow(trx: Database, listing: ListingRow) {
-  await trx
-    .updateTable('listings')
-    .set({ updated_at: sql<string>`updated_at` })
-    .where('portal_id', '=', listing.portal_id)
-    .where('id', '=', listing.id)
-    .execute();
 }
 
 /** Each live listing of a portal with its time zone (its first lock's) and title. */

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn, setTimeout as pause } from 'node:timers/promises';
 import { addDaysToDate } from '@latchkey/shared';
-import { PostgresAdapter, sql, type Insertable } from 'kysely';
+import { PostgresAdapter, type Insertable } from 'kysely';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
 import type {
@@ -16,7 +16,7 @@ import type {
 } from '../../db/schema';
 import { changeAccess, recordTouchedLocks, type Touch } from '../../base/access-changes/touched-locks';
 import { appendAuditEntry } from '../../base/audit/audit.repository';
-import { listAccessList, listLocksOfListing } from '../listings/listings.repository';
+import { listAccessList, listLocksOfListing, lockListingRow } from '../listings/listings.repository';
 import {
   entriesPerLock,
   expireFinishedAccess,
@@ -24,7 +24,7 @@ import {
   reconcileStayAccess,
 } from '../stays/stay-access';
 import { findStay, insertStay, updateStay } from '../stays/stays.repository';
-import { listFeedBlocks, listFeedStays } from './calendar.repository';
+import { decidedElsewhereSince, listFeedBlocks, listFeedStays, listTakenNights } from './calendar.repository';
 import { deleteBlocks, insertBlocks, updateBlockDates } from '../listings/listing-blocks.repository';
 import { todayOn } from './calendar.service';
 import { guestNameOf, type FeedEvent } from './ical-parse';
@@ -235,12 +235,7 @@ class BatchWriter {
             for (const id of touched.locks) locks.add(id);
           else await recordTouchedLocks(trx, portalId, touched, this.token);
         };
-        await trx
-          .updateTable('listings')
-          .set({ updated_at: sql<string>`updated_at` })
-          .where('portal_id', '=', this.listing.portal_id)
-          .where('id', '=', this.listing.id)
-          .execute();
+        await lockListingRow(trx, this.listing.portal_id, this.listing.id);
         await before?.(trx, touch);
         let taken = 0;
         do {
@@ -298,16 +293,8 @@ class Room {
   async count(trx: Database): Promise<void> {
     const at = nowIso();
     if (this.countedAt !== null) {
-      const others = await trx
-        .selectFrom('stays')
-        .select('id')
-        .where('portal_id', '=', this.listing.portal_id)
-        .where('listing_id', '=', this.listing.id)
-        .where('decided_at', '>=', this.countedAt)
-        .where((eb) => eb.or([eb('ical_feed_id', 'is', null), eb('ical_feed_id', '!=', this.feedId)]))
-        .limit(1)
-        .execute();
-      if (others.length === 0) return;
+      const { portal_id: portalId, id: listingId } = this.listing;
+      if (!(await decidedElsewhereSince(trx, portalId, listingId, this.feedId, this.countedAt))) return;
     }
     const capacities = await lockCapacities(trx, this.listing.portal_id, this.locks);
     this.free = new Map(capacities.map((c) => [c.deviceId, c.capacity - c.used]));
@@ -604,27 +591,13 @@ async function doubleBookings(
   booked: readonly string[],
 ): Promise<string[]> {
   if (booked.length === 0) return [];
-  const [stays, ownerBlocks] = await Promise.all([
-    db
-      .selectFrom('stays')
-      .select(['id', 'guest_name', 'start_date', 'end_date'])
-      .where('portal_id', '=', portalId)
-      .where('listing_id', '=', listingId)
-      .where('state', '=', 'approved')
-      .where('end_date', '>=', today)
-      .orderBy('start_date')
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('listing_blocks')
-      .select(['start_date', 'end_date'])
-      .where('portal_id', '=', portalId)
-      .where('listing_id', '=', listingId)
-      .where('source', '=', 'owner')
-      .where('end_date', '>=', today)
-      .orderBy('start_date')
-      .execute(),
-  ]);
+  // Those that end today or later, all of them.
+  const { stays, blocks: ownerBlocks } = await listTakenNights(
+    db,
+    portalId,
+    listingId,
+    addDaysToDate(today, -1),
+  );
   type Nights = { start_date: string; end_date: string };
   const overlaps = (a: Nights, b: Nights) => a.start_date < b.end_date && b.start_date < a.end_date;
   // In start order, an overlapping stay starts before this one ends and at most the longest

@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Database } from '../../db/database';
 import { containsText } from '../../db/like';
 import { nowIso } from '../../db/mappers';
@@ -53,6 +53,19 @@ export async function updateListing(
   await db
     .updateTable('listings')
     .set({ ...patch, updated_at: nowIso() })
+    .where('portal_id', '=', portalId)
+    .where('id', '=', listingId)
+    .execute();
+}
+
+/**
+ * Takes the listing's row lock for the transaction (an update that changes nothing): approvals,
+ * the owner's blocks and an import's batches of one listing go one at a time.
+ */
+export async function lockListingRow(db: Database, portalId: string, listingId: string): Promise<void> {
+  await db
+    .updateTable('listings')
+    .set({ updated_at: sql<string>`updated_at` })
     .where('portal_id', '=', portalId)
     .where('id', '=', listingId)
     .execute();
