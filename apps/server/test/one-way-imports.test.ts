@@ -1,5 +1,6 @@
 import { CHECKOUT_KINDS } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { folderGraphOf, importGraphOf } from '../../../scripts/eslint-import-cycles.js';
@@ -77,6 +78,22 @@ describe('folders depend one way', () => {
         .map((b) => `${a} → ${b}`),
     );
     expect(mutual).toEqual([]);
+  });
+
+  it('docs/ARCHITECTURE.md names every feature folder, each below the ones it imports', () => {
+    const doc = fs.readFileSync(path.resolve(__dirname, '../../../docs/ARCHITECTURE.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('### The feature folders'));
+    const named = [...table.matchAll(/^\| ([a-z-]+) \| /gm)]
+      .map((m) => `features/${m[1]}`)
+      .filter((folder) => folder !== 'features/folder'); // the header row
+    const features = [...folders.keys()].filter((folder) => folder.startsWith('features/'));
+    expect([...named].sort()).toEqual([...features].sort());
+    const importsFromAbove = named.flatMap((folder, at) =>
+      importsOfFolder(folder)
+        .filter((to) => named.indexOf(to) > at)
+        .map((to) => `${folder} → ${to}`),
+    );
+    expect(importsFromAbove).toEqual([]);
   });
 
   it('no two web feature folders import each other', () => {
