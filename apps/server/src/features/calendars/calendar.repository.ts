@@ -31,10 +31,10 @@ export function listStaysBetween(
 
 /**
  * A listing's approved stays and the owner's blocks that end after `endingAfter`, each in date
- * order: the nights it is taken. The export feed carries them (listExported); an import looks for
- * the double bookings it made among them (ical-import.ts). At most `limit` of each, when given.
+ * order. The export feed carries them (listExported); an import looks for the double bookings it
+ * made among them (ical-import.ts). At most `limit` of each, when given.
  */
-export async function listTakenNights(
+export async function listApprovedStaysAndOwnerBlocks(
   db: Database,
   portalId: string,
   listingId: string,
@@ -69,7 +69,7 @@ export async function listTakenNights(
 
 /** Approved stays and owner blocks of a listing that end after `fromDate`: what the export feed carries. */
 export function listExported(db: Database, portalId: string, listingId: string, fromDate: string) {
-  return listTakenNights(db, portalId, listingId, fromDate, 3000);
+  return listApprovedStaysAndOwnerBlocks(db, portalId, listingId, fromDate, 3000);
 }
 
 /**

@@ -24,7 +24,12 @@ import {
   reconcileStayAccess,
 } from '../stays/stay-access';
 import { findStay, insertStay, updateStay } from '../stays/stays.repository';
-import { decidedElsewhereSince, listFeedBlocks, listFeedStays, listTakenNights } from './calendar.repository';
+import {
+  decidedElsewhereSince,
+  listApprovedStaysAndOwnerBlocks,
+  listFeedBlocks,
+  listFeedStays,
+} from './calendar.repository';
 import { deleteBlocks, insertBlocks, updateBlockDates } from '../listings/listing-blocks.repository';
 import { todayOn } from './calendar.service';
 import { guestNameOf, type FeedEvent } from './ical-parse';
@@ -591,8 +596,8 @@ async function doubleBookings(
   booked: readonly string[],
 ): Promise<string[]> {
   if (booked.length === 0) return [];
-  // Those that end today or later, all of them.
-  const { stays, blocks: ownerBlocks } = await listTakenNights(
+  // Those that end today or later (after yesterday), however many.
+  const { stays, blocks: ownerBlocks } = await listApprovedStaysAndOwnerBlocks(
     db,
     portalId,
     listingId,
