@@ -21,7 +21,8 @@ import { putDeviceLanding } from '../features/sharelock/sharelock.service';
 import { loadStayFacts, reconcileStayAccess } from '../features/stays/stay-access';
 import { findStayById, updateStay } from '../features/stays/stays.repository';
 import type { StayDeps } from '../features/rental/rental-context';
-import { actOnStay, requestStay } from '../features/stays/stays.service';
+import { actOnStay } from '../features/stays/stays.service';
+import { requestStay } from '../features/stays/stay-requests.service';
 
 /** What the demo's rentals need from the running app (features/stays/stays.plugin.ts). */
 export interface DemoRentalParts {

@@ -196,7 +196,7 @@ type Announce = (stay: StayRow) => void;
 
 /**
  * Runs many small writes of one listing in short transactions. Each transaction holds the
- * listing's row (the lock approvals take: stays.service `approveIn`), so an owner's approval of
+ * listing's row (the lock approvals take: stays/stay-rules.ts `approveIn`), so an owner's approval of
  * this listing waits for a batch, never for the whole import; the locks a batch touched go to the
  * recompute outbox in the batch's own transaction, and are kept to be recomputed once at the end.
  */

@@ -11,7 +11,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, actingPortal, changeContext, signedIn } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
-import { actOnStay, getStay, listStays, requestStay } from './stays.service';
+import { actOnStay, getStay, listStays } from './stays.service';
+import { requestStay } from './stay-requests.service';
 
 const id = idSchema;
 const tags = ['stays'];

@@ -1,379 +1,40 @@
-import crypto from 'node:crypto';
+// The host's side of a stay: a listing's requests and stays as its portal's admins see them, and
+// what they do with one (approve, decline, cancel, change, mail the guest again); the guest's
+// access mail and landing link. The guest's request is stay-requests.service.ts; approving, which
+// both sides do, is stay-rules.ts.
 import {
-  addDaysToDate,
-  localWallTime,
   nightsBetween,
   stayAccessWindow,
-  type PublicListing,
   type Stay,
   type StayAction,
-  type StayRequestInput,
-  type StayRequestReceipt,
   type StaysPage,
   type StaysQuery,
 } from '@latchkey/shared';
-import { sql } from 'kysely';
 import type { Database } from '../../db/database';
 import { nowIso, toCount, toIso } from '../../db/mappers';
-import type { DeviceRow, ListingRow, StayRow, UserRow } from '../../db/schema';
+import type { StayRow, UserRow } from '../../db/schema';
 import type { ChangeContext } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
-import { changeAccess, type Touch } from '../../base/access-changes/touched-locks';
-import { listAdminEmails } from '../alerts/alerts.repository';
-import { appendAuditEntry, recordChange } from '../../base/audit/audit.repository';
-import {
-  findCategory,
-  findListing,
-  listImagesOf,
-  listListingUsers,
-  listLocksOfListing,
-} from '../listings/listings.repository';
-import { presentImages } from '../listings/listings.presenter';
+import { changeAccess } from '../../base/access-changes/touched-locks';
+import { recordChange } from '../../base/audit/audit.repository';
+import { findListing, listLocksOfListing } from '../listings/listings.repository';
 import { assertMaySendInvitations, type MailThrottle } from '../../base/mail/mail-throttle';
 import { sendMail, trySendMail } from '../../base/mail/send-mail';
 import {
   describeStayAccess,
   entriesPerLock,
-  expireFinishedAccess,
   lockCapacities,
   loadStayFacts,
   reconcileStayAccess,
-  refuseOverCapacity,
   stayTimes,
   windowInput,
 } from './stay-access';
 import { listingTimeZone } from '../listings/listing-clock';
-import {
-  accessReadyMail,
-  newRequestMail,
-  requestDeclinedMail,
-  requestReceivedMail,
-  stayCancelledMail,
-} from './stays.mail';
+import { accessReadyMail, requestDeclinedMail, stayCancelledMail } from './stays.mail';
 import { recordUnsentMail, unsentMailNotice } from './stay-mail';
-import {
-  findOverlappingStays,
-  findStay,
-  insertStay,
-  listStaysOfListing,
-  listTakenNights,
-  updateStay,
-} from './stays.repository';
-import { findOverlappingBlocks } from '../listings/listing-blocks.repository';
+import { findOverlappingStays, findStay, listStaysOfListing, updateStay } from './stays.repository';
 import type { StayDeps } from '../rental/rental-context';
-
-/** How far ahead a stay may be requested. */
-const MAX_DAYS_AHEAD = 730;
-
-function field(path: string, message: string): never {
-  throw AppError.badRequest(`${path.replace(/^body\./, '')} ${message}`, [{ path, message }]);
-}
-
-/** Today on the listing's calendar. */
-function todayAt(timeZone: string, now = new Date()): string {
-  return localWallTime(now, timeZone).date;
-}
-
-/**
- * The one query across portals, for the public pages: a published listing by its id (the request
- * page's address names only the listing). Unpublished and deleted listings are not found.
- */
-export async function findPublishedListing(db: Database, listingId: string): Promise<ListingRow> {
-  const listing = await db
-    .selectFrom('listings')
-    .selectAll()
-    .where('id', '=', listingId)
-    .where('published', '=', 1)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!listing) throw AppError.notFound('Listing');
-  return listing;
-}
-
-function locksOf(db: Database, listing: ListingRow): Promise<DeviceRow[]> {
-  return listLocksOfListing(db, listing.portal_id, listing.id);
-}
-
-/**
- * GET listing/{id}/public without its reviews (public-listing.ts adds them: stays import nothing of
- * reviews): what the request page shows; no address, no guest, no code. With the listing's row.
- */
-export async function publicListingWithoutReviews(
-  db: Database,
-  listingId: string,
-): Promise<{ listing: ListingRow; page: Omit<PublicListing, 'reviews'> }> {
-  const listing = await findPublishedListing(db, listingId);
-  const locks = await locksOf(db, listing);
-  if (locks.length === 0) throw AppError.notFound('Listing');
-  const timeZone = listingTimeZone(locks);
-  const today = todayAt(timeZone);
-  const [category, images, taken] = await Promise.all([
-    listing.category_id ? findCategory(db, listing.portal_id, listing.category_id) : undefined,
-    listImagesOf(db, listing.portal_id, 'listing', [listing.id]),
-    // Approved stays and blocked nights (the owner's, and those imported feeds mark), as dates only.
-    listTakenNights(db, listing.portal_id, listing.id, today),
-  ]);
-  const page = {
-    _id: listing.id,
-    title: listing.title,
-    description: listing.description,
-    category: category?.name ?? null,
-    houseRules: listing.house_rules,
-    checkInTime: listing.check_in_time,
-    checkOutTime: listing.check_out_time,
-    minNights: listing.min_nights,
-    maxNights: listing.max_nights,
-    timeZone,
-    today,
-    images: presentImages(listing.portal_id, images),
-    taken,
-    autoAccept: Number(listing.auto_accept) === 1,
-  };
-  return { listing, page };
-}
-
-/** Takes the listing's row lock for the transaction: approvals of one listing go one at a time. */
-async function lockListing(trx: Database, listing: ListingRow): Promise<void> {
-  await trx
-    .updateTable('listings')
-    .set({ updated_at: sql<string>`updated_at` })
-    .where('portal_id', '=', listing.portal_id)
-    .where('id', '=', listing.id)
-    .execute();
-}
-
-/** The people told of a listing's requests: the people who look after it, else the portal's admins. */
-async function hostAddresses(db: Database, listing: ListingRow): Promise<string[]> {
-  const users = (await listListingUsers(db, listing.portal_id, listing.id)).filter(
-    (u) => u.status === 'active',
-  );
-  return users.length > 0 ? users.map((u) => u.email) : listAdminEmails(db, listing.portal_id);
-}
-
-/**
- * Approves a stay inside a change to access: checks the nights are still free, frees the slots of
- * finished stays on the listing's locks, gives the guest (and the access list) their access and
- * refuses, with the lock named, when a lock's memory would overflow.
- *
- * Free means no other approved stay and no block (R2): none of the owner's, and none an imported
- * feed marks as not available, except a feed's block lying within the nights this stay already
- * held (the platform echoing this stay back from the export feed, which a change would otherwise
- * collide with). `imported`: an imported reservation is a booking made elsewhere, kept (and
- * flagged on the calendar) even when it overlaps; only a full lock refuses it.
- */
-export async function approveIn(
-  trx: Database,
-  touch: Touch,
-  stay: StayRow,
-  listing: ListingRow,
-  decidedBy: string | null,
-  now: Date,
-  options: { imported?: boolean; heldBefore?: { startDate: string; endDate: string } | null } = {},
-): Promise<StayRow> {
-  await lockListing(trx, listing);
-  const nights = { startDate: stay.start_date, endDate: stay.end_date };
-  if (!options.imported) {
-    const overlapping = await findOverlappingStays(trx, listing.portal_id, listing.id, nights, stay.id);
-    if (overlapping.length > 0) {
-      const other = overlapping[0]!;
-      throw AppError.conflict(
-        `These nights are taken: ${other.guest_name} stays from ${other.start_date} to ${other.end_date}`,
-      );
-    }
-    const held = options.heldBefore;
-    const blocked = (await findOverlappingBlocks(trx, listing.portal_id, listing.id, nights)).filter(
-      (block) =>
-        block.source === 'owner' ||
-        !held ||
-        block.start_date < held.startDate ||
-        block.end_date > held.endDate,
-    );
-    if (blocked.length > 0) {
-      const block = blocked[0]!;
-      throw AppError.conflict(
-        block.source === 'owner'
-          ? `These nights are blocked from ${block.start_date} to ${block.end_date}${block.note ? ` (${block.note})` : ''}: open them on the calendar first`
-          : `These nights are not available on an imported calendar from ${block.start_date} to ${block.end_date}`,
-      );
-    }
-  }
-  const at = nowIso();
-  const approved: StayRow = {
-    ...stay,
-    state: 'approved',
-    decided_at: stay.state === 'requested' ? at : stay.decided_at,
-    decided_by: stay.state === 'requested' ? decidedBy : stay.decided_by,
-  };
-  await updateStay(trx, stay.portal_id, stay.id, {
-    state: 'approved',
-    start_date: approved.start_date,
-    end_date: approved.end_date,
-    check_in_time: approved.check_in_time,
-    check_out_time: approved.check_out_time,
-    decided_at: toIso(approved.decided_at),
-    decided_by: approved.decided_by,
-  });
-  const facts = await loadStayFacts(trx, approved);
-  if (facts.locks.length === 0) throw AppError.conflict(`${listing.title} opens no lock: add one first`);
-  await expireFinishedAccess(
-    trx,
-    touch,
-    stay.portal_id,
-    now,
-    facts.locks.map((l) => l.id),
-  );
-  await reconcileStayAccess(trx, touch, facts, now);
-  refuseOverCapacity(await lockCapacities(trx, stay.portal_id, facts.locks));
-  return (await findStay(trx, stay.portal_id, listing.id, stay.id))!;
-}
-
-/** Checks a requester's dates against the listing's calendar and limits: a 400 that says which. */
-function checkRequestedDates(
-  listing: ListingRow,
-  input: { startDate: string; endDate: string },
-  today: string,
-) {
-  if (input.startDate < today)
-    field('body.startDate', `is in the past (today is ${today} where the listing is)`);
-  if (input.startDate > addDaysToDate(today, MAX_DAYS_AHEAD)) {
-    field('body.startDate', `is too far ahead (at most ${MAX_DAYS_AHEAD} days)`);
-  }
-  const nights = nightsBetween(input.startDate, input.endDate);
-  if (nights < listing.min_nights) {
-    field(
-      'body.endDate',
-      `makes ${nights} night${nights === 1 ? '' : 's'}; a stay here is at least ${listing.min_nights}`,
-    );
-  }
-  if (nights > listing.max_nights) {
-    field('body.endDate', `makes ${nights} nights; a stay here is at most ${listing.max_nights}`);
-  }
-}
-
-/**
- * POST device/{listingId}/request (no sign-in): stores a request for free dates within the
- * listing's limits, mails the requester and the hosts, and approves it at once when the listing
- * says so and its locks can take it. Anything wrong is a 400 and nothing is stored.
- */
-export async function requestStay(
-  db: Database,
-  deps: StayDeps,
-  listingId: string,
-  input: Required<StayRequestInput>,
-  ip: string,
-): Promise<StayRequestReceipt> {
-  const listing = await findPublishedListing(db, listingId);
-  const locks = await locksOf(db, listing);
-  if (locks.length === 0) throw AppError.notFound('Listing');
-  const timeZone = listingTimeZone(locks);
-  checkRequestedDates(listing, input, todayAt(timeZone));
-  const stayId = crypto.randomUUID();
-  const now = new Date();
-  const at = now.toISOString();
-
-  const store = async (trx: Database) => {
-    await lockListing(trx, listing);
-    const taken = await findOverlappingStays(trx, listing.portal_id, listing.id, input);
-    const blocked = await findOverlappingBlocks(trx, listing.portal_id, listing.id, input);
-    if (taken.length > 0 || blocked.length > 0)
-      field('body.startDate', 'falls on nights that are already taken; choose other dates');
-    await insertStay(trx, {
-      id: stayId,
-      portal_id: listing.portal_id,
-      listing_id: listing.id,
-      guest_name: input.name,
-      guest_email: input.email,
-      guest_phone: input.phone || null,
-      note: input.note,
-      start_date: input.startDate,
-      end_date: input.endDate,
-      check_in_time: null,
-      check_out_time: null,
-      state: 'requested',
-      source: 'request',
-      external_ref: null,
-      reason: null,
-      guest_user_id: null,
-      access_changed_at: null,
-      guest_mailed_at: null,
-      decided_at: null,
-      decided_by: null,
-      created_at: at,
-      updated_at: at,
-    });
-    await appendAuditEntry(trx, listing.portal_id, {
-      actorUserId: null,
-      action: 'stay.request',
-      entityType: 'stay',
-      entityId: stayId,
-      after: {
-        listing: listing.title,
-        guestName: input.name,
-        startDate: input.startDate,
-        endDate: input.endDate,
-      },
-      ip,
-    });
-    return (await findStay(trx, listing.portal_id, listing.id, stayId))!;
-  };
-
-  let stay = await db.transaction().execute(store);
-  let approved = false;
-  if (Number(listing.auto_accept) === 1) {
-    // Accepted at once when the locks can take it; otherwise it waits for the host like any other.
-    try {
-      stay = await changeAccess(db, async (trx, touch) => {
-        const done = await approveIn(trx, touch, stay, listing, null, now);
-        await appendAuditEntry(trx, listing.portal_id, {
-          actorUserId: null,
-          action: 'stay.approve',
-          entityType: 'stay',
-          entityId: stayId,
-          after: { automatically: true, startDate: done.start_date, endDate: done.end_date },
-        });
-        return done;
-      });
-      approved = true;
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status !== 409) throw error;
-    }
-  }
-
-  const facts = {
-    guestName: stay.guest_name,
-    listingTitle: listing.title,
-    startDate: stay.start_date,
-    endDate: stay.end_date,
-  };
-  await db.transaction().execute(async (trx) => {
-    // The requester's own receipt: counted per address by the request limits (countRequestMail).
-    await sendMail(trx, 'to-requester', {
-      portalId: listing.portal_id,
-      template: 'stay_request_received',
-      to: stay.guest_email,
-      ...requestReceivedMail({ ...facts, approved }),
-    });
-    const link = `${deps.publicUrl}/app/listing/${listing.id}/request/${stay.id}`;
-    for (const to of await hostAddresses(trx, listing)) {
-      await sendMail(trx, 'system', {
-        portalId: listing.portal_id,
-        template: 'stay_request_host',
-        to,
-        ...newRequestMail({ ...facts, link, approved }),
-      });
-    }
-  });
-  deps.announce?.(stay);
-  return {
-    _id: stay.id,
-    state: approved ? 'approved' : 'requested',
-    startDate: stay.start_date,
-    endDate: stay.end_date,
-    message: approved
-      ? 'Your stay is booked. Your access code follows by mail once the lock has it.'
-      : 'Your request was sent. The host will answer by mail.',
-  };
-}
+import { approveIn, field, locksOf, todayAt } from './stay-rules';
 
 async function requireListing(db: Database, portalId: string, listingId: string) {
   const listing = await findListing(db, portalId, listingId);
