@@ -9,7 +9,7 @@ import { AppError } from '../../base/http/errors';
 import { recordChange } from '../../base/audit/audit.repository';
 import { changeAccess } from '../../base/access-changes/touched-locks';
 import { assertMayAddLocks, type LockAllowance } from '../subscriptions/plan-allowance';
-import { assertPortalMayGrow } from '../subscriptions/subscriptions.service';
+import { assertPortalMayGrow } from '../subscriptions/portal-standing.service';
 import { toDevice } from './device.presenter';
 import { deleteDevice, findDevice, insertDevice, listDevices, updateDevice } from './devices.repository';
 
@@ -45,7 +45,7 @@ export async function createDevice(
   alsoInside?: (trx: Database, device: DeviceRow) => Promise<void>,
   allowance: LockAllowance = 'enforced',
 ): Promise<DeviceCreated> {
-  // A lapsed portal (a paid plan not paid up) keeps its locks but adds none (subscriptions.service).
+  // A lapsed portal (a paid plan not paid up) keeps its locks but adds none (portal-standing.service).
   await assertPortalMayGrow(db, context.portalId);
   const deviceSecret = crypto.randomBytes(32).toString('base64url');
   const id = crypto.randomUUID();

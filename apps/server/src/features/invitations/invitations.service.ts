@@ -29,7 +29,7 @@ import {
   updateMembership,
 } from '../../base/tenancy/memberships.repository';
 import { findPortalById } from '../../base/tenancy/portals.repository';
-import { assertPortalMayGrow } from '../subscriptions/subscriptions.service';
+import { assertPortalMayGrow } from '../subscriptions/portal-standing.service';
 import type { InviteSender } from '../invites/invites.service';
 
 // Adding a person is an invitation (POST portal/user and POST user/invite alike): a membership in the
@@ -92,7 +92,7 @@ export async function invitePerson(
   sender: InviteSender,
   input: Required<UserInvite>,
 ) {
-  // A lapsed portal (a paid plan not paid up) keeps its people but adds none (subscriptions.service).
+  // A lapsed portal (a paid plan not paid up) keeps its people but adds none (portal-standing.service).
   await assertPortalMayGrow(db, context.portalId);
   return changeAccess(db, async (trx, touch) => {
     let invitee = await findUserByEmail(trx, input.email);

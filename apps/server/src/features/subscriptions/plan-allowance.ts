@@ -4,7 +4,7 @@ import type { Database } from '../../db/database';
 import { isPostgres } from '../../db/search';
 import { AppError } from '../../base/http/errors';
 import { countPortalLocks } from './subscriptions.repository';
-import { portalStanding } from './subscriptions.service';
+import { portalStanding } from './portal-standing.service';
 
 // How many locks a portal may have (issue 16, defect 7; decisions.md "One subscription per portal;
 // plans that hold"). A portal that is paid up (brief §1: current) may have what its plan allows

@@ -5,7 +5,7 @@ import {
   applySubscription,
   completePrepaidCheckout,
   completeSubscriptionCheckout,
-} from './subscriptions.service';
+} from './subscription-webhooks.service';
 
 /** Webhook events that may leave a portal with two running subscriptions. */
 const SUBSCRIPTION_EVENT = /^(checkout\.session|customer\.subscription|invoice)\./;
