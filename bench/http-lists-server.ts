@@ -15,7 +15,7 @@ import { loadConfig } from '../apps/server/src/config';
 import { toCount } from '../apps/server/src/db/mappers';
 import { largePortalSize, seedLargePortal } from '../apps/server/src/demo/seed-large';
 import { issueSessionToken } from '../apps/server/src/base/identity/sessions';
-import { findUserByEmail } from '../apps/server/src/features/auth/users.repository';
+import { findUserByEmail } from '../apps/server/src/base/identity/users.repository';
 import { toDevice } from '../apps/server/src/features/devices/device.presenter';
 import { listDevices, type DeviceSortField } from '../apps/server/src/features/devices/devices.repository';
 import { listPortalMembers } from '../apps/server/src/base/tenancy/memberships.repository';

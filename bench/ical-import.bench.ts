@@ -49,7 +49,7 @@ async function serve() {
   const { loadConfig } = await import('../apps/server/src/config');
   const { largePortalSize, seedLargePortal } = await import('../apps/server/src/demo/seed-large');
   const { issueSessionToken } = await import('../apps/server/src/base/identity/sessions');
-  const { findUserByEmail } = await import('../apps/server/src/features/auth/users.repository');
+  const { findUserByEmail } = await import('../apps/server/src/base/identity/users.repository');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-ical-bench-'));
   const app = await buildApp(
     loadConfig({

@@ -263,69 +263,24 @@ const inviteBody = () => ({
 });
 
 /**
- * A valid body for each route that needs one, so the call gets past validation to the
- * ownership checks; ids in a body come from the same side as the ids in the path.
+ * The route's example body (declared with the route: config.example) with its `{deviceId}`-style
+ * ids filled in from one side, so ids in a body come from the same side as the ids in the path.
  */
-const exampleBodies: Record<string, (tenant: Tenant) => object> = {
-  'POST /api3/portal/device/:id': () => ({ name: 'Renamed' }),
-  'POST /api3/portal/device/:id/schedule/:userId': () => ({ schedule: null }),
-  'POST /api3/portal/group/:id': () => ({ name: 'Renamed' }),
-  'POST /api3/portal/user/:id': () => ({ firstName: 'Renamed' }),
-  'POST /api3/portal/lockout/:id': (tenant) => ({
-    name: 'Renamed',
-    from: '2030-01-01T00:00:00Z',
-    deviceIds: [tenant.deviceId],
-  }),
-  'POST /api3/portal/rfid': (tenant) => ({ uid: '04A1B2C3', userId: tenant.userId }),
-  'POST /api3/portal/rfid/:id': (tenant) => ({ uid: '04A1B2C3', userId: tenant.userId }),
-  'POST /api3/user/accessCode': (tenant) => ({ userId: tenant.userId, code: '48151623' }),
-  'POST /api3/portal/fingerprint': (tenant) => ({
-    deviceId: tenant.deviceId,
-    userId: tenant.userId,
-    templateId: '8',
-    finger: 'left-thumb',
-  }),
-  'POST /api3/portal/fingerprint/:id': () => ({ finger: 'left-index' }),
-  'POST /api3/portal/keys': (tenant) => ({
-    name: 'Spare',
-    type: 'digital',
-    userId: tenant.userId,
-    deviceIds: [tenant.deviceId],
-  }),
-  'POST /api3/portal/keys/:id': () => ({ name: 'Renamed', number: 'K-2' }),
-  'POST /api3/device/:id/invite': inviteBody,
-  'POST /api3/device/:id/command': () => ({ action: 'unlock' }),
-  'POST /api3/device/:id/invite/:inviteId': inviteBody,
-  'POST /api3/user/:id/portal': () => ({ name: 'A place of my own' }),
-  'POST /api3/portal/alerts/rules': (tenant) => ({
-    kind: 'tamper',
-    name: 'Watch',
-    deviceIds: [tenant.deviceId],
-  }),
-  'POST /api3/portal/alerts/rules/:id': () => ({ kind: 'tamper', name: 'Renamed' }),
-  'POST /api3/listing/new': (tenant) => ({ title: 'Flat', deviceIds: [tenant.deviceId] }),
-  'POST /api3/listing/:id': (tenant) => ({ title: 'Flat', deviceIds: [tenant.deviceId] }),
-  'POST /api3/listingCategory/:id': () => ({ name: 'Renamed' }),
-  'POST /api3/listing/:id/accessList/new': () => ({ name: 'Cleaner' }),
-  'POST /api3/listing/:id/accessList/:entryId': () => ({ name: 'Renamed' }),
-  'POST /api3/listing/:id/image/:imageId': () => ({ alt: 'Renamed' }),
-  'POST /api3/device/:id/sharelock': () => ({ enabled: true }),
-  'POST /api3/device/:id/sharelock/landing': () => ({ text: 'Ring twice' }),
-  'POST /api3/device/:id/sharelock/landing/image/:imageId': () => ({ alt: 'Renamed' }),
-  'POST /api3/device/:id/request/:reqId': () => ({ action: 'decline', reason: 'Closed' }),
-  'POST /api3/device/:id/calendar': () => ({
-    action: 'block',
-    startDate: '2031-01-01',
-    endDate: '2031-01-03',
-  }),
-  'POST /api3/listing/:id/review/:reviewId': () => ({ action: 'answer', answer: 'Thank you' }),
-  'POST /api3/listing/:id/ical/feed/new': () => ({ name: 'Vrbo', url: 'https://vrbo.example.invalid/a.ics' }),
-  'POST /api3/listing/:id/ical/feed/:feedId': () => ({
-    name: 'Renamed',
-    url: 'https://calendar.example.invalid/private.ics',
-  }),
-  'POST /api3/system/inventory/:id': () => ({ onHand: 10, reason: 'Count' }),
-};
+function exampleBody(route: RegisteredRoute, tenant: Tenant): unknown {
+  const fill = (value: unknown): unknown => {
+    if (typeof value === 'string') {
+      const name = /^\{(\w+)\}$/.exec(value)?.[1];
+      if (!name) return value;
+      if (!(name in tenant)) throw new Error(`isolation test: no id {${name}} for ${described(route)}`);
+      return tenant[name as keyof Tenant];
+    }
+    if (Array.isArray(value)) return value.map(fill);
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, fill(inner)]));
+    return value;
+  };
+  return route.example && fill(route.example.body);
+}
 
 /** Routes a person calls about themselves: the right person to call them is the member, with their id. */
 const SELF_ROUTES = new Set(['POST /api3/user/:id/portal']);
@@ -340,8 +295,7 @@ function call(
     token: options.token,
     portal: options.portal,
   };
-  const example = exampleBodies[`${route.method} ${route.url}`];
-  if (example) request.payload = example(options.side === 'foreign' ? b : a);
+  if (route.example) request.payload = exampleBody(route, options.side === 'foreign' ? b : a) as object;
   else if (route.method === 'POST') request.payload = {};
   return t.request(request);
 }
@@ -535,6 +489,16 @@ describe('route registry', () => {
     expect(routes.map(described)).toContain('GET /api3/portal/users');
   });
 
+  it('has examples that are valid requests of their routes (declared with the route)', () => {
+    const withExamples = routes.filter((r) => r.example);
+    expect(withExamples.length).toBeGreaterThan(30);
+    for (const route of withExamples) {
+      const schema = route.schema.body as { safeParse: (value: unknown) => { success: boolean } };
+      expect(schema, described(route)).toBeDefined();
+      expect(schema.safeParse(exampleBody(route, a)).success, described(route)).toBe(true);
+    }
+  });
+
   it('answers 401 to anonymous callers on every non-public route', async () => {
     for (const route of routes.filter((r) => r.access.kind !== 'public')) {
       const response = await call(route, {});
@@ -573,7 +537,7 @@ describe('route registry', () => {
   });
 
   it("never answers another portal's data for its ids (403 or 404)", async () => {
-    const namesIds = (r: RegisteredRoute) => r.url.includes(':') || `${r.method} ${r.url}` in exampleBodies;
+    const namesIds = (r: RegisteredRoute) => r.url.includes(':') || r.example !== undefined;
     for (const route of routes.filter((r) => r.access.kind !== 'public' && namesIds(r))) {
       const response = await call(route, { token: a.admin, side: 'foreign' });
       expect([403, 404], `${described(route)} answered ${response.statusCode}`).toContain(

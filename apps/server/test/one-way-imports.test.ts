@@ -68,7 +68,9 @@ describe('folders depend one way', () => {
       while (queue.length > 0)
         for (const next of importsOfFolder(queue.shift()!)) {
           if (next === to) return true;
-          if (!seen.has(next)) (seen.add(next), queue.push(next));
+          if (seen.has(next)) continue;
+          seen.add(next);
+          queue.push(next);
         }
       return false;
     };

@@ -34,10 +34,22 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** The body arrives as a sealed envelope (see http/sealed-body.ts). */
     sealed?: boolean;
+    /** A valid request, for the tests the route registry drives (see RouteExample). */
+    example?: RouteExample;
   }
   interface FastifyRequest {
     auth: RequestAuth | null;
   }
+}
+
+/**
+ * A valid request body, declared with the route, so the registry-driven tests (isolation.test.ts)
+ * get past validation to the ownership checks without a central list. A string written `{deviceId}`
+ * (any id the tests' portals have: userId, groupId, listingId…) stands for the calling portal's id,
+ * or another portal's when the test plays the other tenant.
+ */
+export interface RouteExample {
+  body: unknown;
 }
 
 /** One line per API route: what the route registry knows, for docs and the isolation tests. */
@@ -46,6 +58,8 @@ export interface RegisteredRoute {
   url: string;
   access: RouteAccess;
   sealed: boolean;
+  /** The route's example request (config.example), if it declares one. */
+  example?: RouteExample;
   /** The route's request schemas (zod), so tests can check every field (safe-text-registry.test.ts). */
   schema: RouteRequestSchemas;
 }
@@ -120,7 +134,7 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
     // The API docs pages come from @fastify/swagger-ui, which cannot declare access itself.
     if (route.url.startsWith(`${apiPrefix}/docs`))
       route.config = { ...route.config, access: { kind: 'public' } };
-    const config = (route.config ?? {}) as { access?: RouteAccess; sealed?: boolean };
+    const config = (route.config ?? {}) as { access?: RouteAccess; sealed?: boolean; example?: RouteExample };
     if (!config.access) {
       throw new Error(`Route ${String(route.method)} ${route.url} declares no access (config.access)`);
     }
@@ -132,6 +146,7 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
         url: route.url,
         access: config.access,
         sealed: config.sealed === true,
+        ...(config.example && { example: config.example }),
         schema: { body, querystring, params, headers },
       });
     }

@@ -102,7 +102,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/device/:id/schedule/:userId',
     {
-      config,
+      config: { ...config, example: { body: { schedule: null } } },
       schema: {
         tags,
         summary: "Set a person's schedule at a lock they can reach (null: at any time)",

@@ -40,7 +40,16 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/alerts/rules',
     {
-      config,
+      config: {
+        ...config,
+        example: {
+          body: {
+            kind: 'tamper',
+            name: 'Watch',
+            deviceIds: ['{deviceId}'],
+          },
+        },
+      },
       schema: {
         tags,
         summary: 'Add an alert rule',
@@ -55,7 +64,7 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/alerts/rules/:id',
     {
-      config,
+      config: { ...config, example: { body: { kind: 'tamper', name: 'Renamed' } } },
       schema: {
         tags,
         summary: 'Save an alert rule',

@@ -60,7 +60,16 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/device/:id/calendar',
     {
-      config: admin,
+      config: {
+        ...admin,
+        example: {
+          body: {
+            action: 'block',
+            startDate: '2031-01-01',
+            endDate: '2031-01-03',
+          },
+        },
+      },
       schema: {
         tags,
         summary:
@@ -122,7 +131,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/:id/ical/feed/new',
     {
-      config: admin,
+      config: { ...admin, example: { body: { name: 'Vrbo', url: 'https://vrbo.example.invalid/a.ics' } } },
       schema: {
         tags,
         summary:
@@ -143,7 +152,15 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/:id/ical/feed/:feedId',
     {
-      config: admin,
+      config: {
+        ...admin,
+        example: {
+          body: {
+            name: 'Renamed',
+            url: 'https://calendar.example.invalid/private.ics',
+          },
+        },
+      },
       schema: {
         tags,
         summary: 'Rename an imported calendar, or change its address or how its events are read',

@@ -46,7 +46,17 @@ export const fingerprintRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/fingerprint',
     {
-      config,
+      config: {
+        ...config,
+        example: {
+          body: {
+            deviceId: '{deviceId}',
+            userId: '{userId}',
+            templateId: '8',
+            finger: 'left-thumb',
+          },
+        },
+      },
       schema: {
         tags,
         summary: 'Record a finger enrolled at a lock for a person who can reach it',
@@ -73,7 +83,7 @@ export const fingerprintRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/fingerprint/:id',
     {
-      config,
+      config: { ...config, example: { body: { finger: 'left-index' } } },
       schema: {
         tags,
         summary: "Change a fingerprint's finger, label or validity",

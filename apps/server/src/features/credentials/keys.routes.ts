@@ -55,7 +55,17 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/keys',
     {
-      config,
+      config: {
+        ...config,
+        example: {
+          body: {
+            name: 'Spare',
+            type: 'digital',
+            userId: '{userId}',
+            deviceIds: ['{deviceId}'],
+          },
+        },
+      },
       schema: {
         tags,
         summary: 'Add a key, optionally handed to a person and linked to locks',
@@ -74,7 +84,7 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/keys/:id',
     {
-      config,
+      config: { ...config, example: { body: { name: 'Renamed', number: 'K-2' } } },
       schema: {
         tags,
         summary: "Change a key's name, number or validity",

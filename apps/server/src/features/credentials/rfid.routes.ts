@@ -43,7 +43,7 @@ export const rfidRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/rfid',
     {
-      config,
+      config: { ...config, example: { body: { uid: '04A1B2C3', userId: '{userId}' } } },
       schema: {
         tags,
         summary: 'Register a card',
@@ -70,7 +70,7 @@ export const rfidRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/rfid/:id',
     {
-      config,
+      config: { ...config, example: { body: { uid: '04A1B2C3', userId: '{userId}' } } },
       schema: {
         tags,
         summary: "Change a card's label, holder or validity",

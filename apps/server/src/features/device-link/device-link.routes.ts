@@ -55,7 +55,7 @@ export const deviceLinkRoutes: FastifyPluginAsyncZod = async (app) => {
     '/device/:id/command',
     {
       // Admins command any lock; a basic user opens or locks one they may open right now.
-      config: { access: access.portalMember },
+      config: { access: access.portalMember, example: { body: { action: 'unlock' } } },
       schema: {
         tags,
         summary:

@@ -136,7 +136,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/device/:id',
     {
-      config,
+      config: { ...config, example: { body: { name: 'Renamed' } } },
       schema: {
         tags,
         summary: "Change a lock's name, time zone or low-battery level",

@@ -79,7 +79,7 @@ export const groupRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/group/:id',
     {
-      config,
+      config: { ...config, example: { body: { name: 'Renamed' } } },
       schema: {
         tags,
         summary: "Change a group's name and description",

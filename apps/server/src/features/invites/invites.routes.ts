@@ -41,7 +41,19 @@ export const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/device/:id/invite',
     {
-      config,
+      config: {
+        ...config,
+        example: {
+          body: {
+            name: 'Guest',
+            days: [1, 2],
+            start: '09:00',
+            end: '17:00',
+            startDate: '2030-01-01',
+            endDate: '2030-01-31',
+          },
+        },
+      },
       schema: {
         tags,
         summary: 'Invite a guest: a code for this lock in a weekly window between two dates',
@@ -66,7 +78,19 @@ export const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/device/:id/invite/:inviteId',
     {
-      config,
+      config: {
+        ...config,
+        example: {
+          body: {
+            name: 'Guest',
+            days: [1, 2],
+            start: '09:00',
+            end: '17:00',
+            startDate: '2030-01-01',
+            endDate: '2030-01-31',
+          },
+        },
+      },
       schema: {
         tags,
         summary: 'Change a guest invite (without a new code the guest keeps theirs)',

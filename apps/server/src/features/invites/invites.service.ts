@@ -20,7 +20,13 @@ import type { MailThrottle } from '../../base/mail/mail-throttle';
 import { sendMail } from '../../base/mail/send-mail';
 import { deviceInvitationMail } from '../../base/mail/mail.templates';
 import { findPortalById } from '../../base/tenancy/portals.repository';
-import { findInvite, insertInvite, listInvitesOfDevice, markInviteSent, updateInvite } from './invites.repository';
+import {
+  findInvite,
+  insertInvite,
+  listInvitesOfDevice,
+  markInviteSent,
+  updateInvite,
+} from './invites.repository';
 import { inviteWindowOf, type InviteWindow } from '../access/invite-schedule';
 
 // A device invite gives a guest without an account a code for one lock, in a weekly window between

@@ -91,7 +91,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/new',
     {
-      config,
+      config: { ...config, example: { body: { title: 'Flat', deviceIds: ['{deviceId}'] } } },
       schema: {
         tags,
         summary: 'Create a listing: one or more locks offered for stays',
@@ -118,7 +118,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/:id',
     {
-      config,
+      config: { ...config, example: { body: { title: 'Flat', deviceIds: ['{deviceId}'] } } },
       schema: {
         tags,
         summary: "Save a listing; its stays' access follows new locks and times at once",
@@ -176,7 +176,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listingCategory/:id',
     {
-      config,
+      config: { ...config, example: { body: { name: 'Renamed' } } },
       schema: {
         tags,
         summary: 'Rename a listing category',
@@ -222,7 +222,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/:id/accessList/new',
     {
-      config,
+      config: { ...config, example: { body: { name: 'Cleaner' } } },
       schema: {
         tags,
         summary: 'Add someone to the access list; current and upcoming stays give them a code at once',
@@ -239,7 +239,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/:id/accessList/:entryId',
     {
-      config,
+      config: { ...config, example: { body: { name: 'Renamed' } } },
       schema: {
         tags,
         summary: 'Change an access list entry; its windows move at once',
@@ -357,7 +357,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/:id/image/:imageId',
     {
-      config,
+      config: { ...config, example: { body: { alt: 'Renamed' } } },
       schema: {
         tags,
         summary: "Change an image's alt text or position",

@@ -63,7 +63,16 @@ export const lockoutRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/lockout/:id',
     {
-      config,
+      config: {
+        ...config,
+        example: {
+          body: {
+            name: 'Renamed',
+            from: '2030-01-01T00:00:00Z',
+            deviceIds: ['{deviceId}'],
+          },
+        },
+      },
       schema: {
         tags,
         summary: 'Change a lockout',

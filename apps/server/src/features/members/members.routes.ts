@@ -152,7 +152,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/user/:id',
     {
-      config,
+      config: { ...config, example: { body: { firstName: 'Renamed' } } },
       schema: {
         tags,
         summary: "Change a person's role, or this portal's name for them (never their account's name)",
@@ -199,7 +199,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/user/accessCode',
     {
-      config,
+      config: { ...config, example: { body: { userId: '{userId}', code: '48151623' } } },
       schema: {
         tags,
         summary: "Set or clear (null) a person's access code",

@@ -92,7 +92,7 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/user/:id/portal',
     {
-      config: { access: access.account },
+      config: { access: access.account, example: { body: { name: 'A place of my own' } } },
       schema: {
         tags,
         summary: 'Start a portal of your own (a person who owns none); platform staff for anyone',

@@ -85,7 +85,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/:id/review/:reviewId',
     {
-      config: admin,
+      config: { ...admin, example: { body: { action: 'answer', answer: 'Thank you' } } },
       schema: {
         tags,
         summary:

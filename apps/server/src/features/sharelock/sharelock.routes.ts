@@ -53,7 +53,7 @@ export const shareLockRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/device/:id/sharelock',
     {
-      config: admin,
+      config: { ...admin, example: { body: { enabled: true } } },
       schema: {
         tags,
         summary: "A listing's sharing (its public request page) on or off, and its share-lock settings",
@@ -101,7 +101,7 @@ export const shareLockRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/device/:id/sharelock/landing',
     {
-      config: admin,
+      config: { ...admin, example: { body: { text: 'Ring twice' } } },
       schema: {
         tags,
         summary: "Replace a lock's arrival instructions (what its guests see on /s)",
@@ -154,7 +154,7 @@ export const shareLockRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/device/:id/sharelock/landing/image/:imageId',
     {
-      config: admin,
+      config: { ...admin, example: { body: { alt: 'Renamed' } } },
       schema: {
         tags,
         summary: "Change an arrival image's alt text or position",

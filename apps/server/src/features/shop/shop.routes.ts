@@ -168,7 +168,7 @@ export const shopRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/system/inventory/:id',
     {
-      config: { access: access.platform },
+      config: { access: access.platform, example: { body: { onHand: 10, reason: 'Count' } } },
       schema: {
         tags,
         summary: "Set a product's units on hand (a delivery, a count)",

@@ -92,7 +92,7 @@ export const stayRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/device/:id/request/:reqId',
     {
-      config: admin,
+      config: { ...admin, example: { body: { action: 'decline', reason: 'Closed' } } },
       schema: {
         tags,
         summary:
