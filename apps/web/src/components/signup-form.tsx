@@ -6,9 +6,7 @@ import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { AuthCard } from '@/components/auth-card';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { startSession } from '@/lib/session';
 
 /** What every sign-up asks of the person. */
@@ -73,24 +71,23 @@ export function SignupForm<Extra extends object, Payload>(props: SignupFormProps
     validate: formResolver(props.schema, labels, props.toPayload),
   });
 
-  const submit = form.onSubmit(async (values) => {
-    setFormError(null);
-    setEmailTaken(false);
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
+      setFormError(null);
+      setEmailTaken(false);
       const { token } = await signup.mutateAsync(props.toPayload(values));
       startSession(token);
       notifications.show({ color: 'teal', ...props.welcome });
       await navigate(props.next, { replace: true });
-    } catch (error) {
-      if (isApiError(error) && error.status === 409) {
+    },
+    labels,
+    onStatus: {
+      409: () => {
         form.setFieldError('email', props.emailTakenMessage);
         setEmailTaken(true);
-        return;
-      }
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, labels) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else setFormError(errorMessage(error));
-    }
+      },
+    },
+    otherwise: (message) => setFormError(message),
   });
 
   return (

@@ -16,17 +16,17 @@ const LABELS = { name: 'Name', email: 'Email' };
 function submitFailing(error: unknown, options: Partial<FormMutationOptions<Values, keyof Values>> = {}) {
   const { result } = renderHook(() => {
     const form = useForm<Values>({ initialValues: { name: '', email: '' } });
-    const submit = useFormMutation(form, {
+    const { run } = useFormMutation(form, {
       labels: LABELS,
       otherwise: 'Could not save',
       ...options,
       run: () => Promise.reject(error),
     });
-    return { form, submit };
+    return { form, run };
   });
   return {
     errors: () => result.current.form.errors,
-    submit: () => act(() => result.current.submit({ name: 'Ada', email: 'ada@example.com' })),
+    submit: () => act(() => result.current.run({ name: 'Ada', email: 'ada@example.com' })),
   };
 }
 
@@ -41,12 +41,30 @@ describe('useFormMutation', () => {
     const run = vi.fn(() => Promise.resolve());
     const { result } = renderHook(() => {
       const form = useForm<Values>({ initialValues: { name: '', email: '' } });
-      return { form, submit: useFormMutation(form, { labels: LABELS, otherwise: 'Could not save', run }) };
+      return { form, ...useFormMutation(form, { labels: LABELS, otherwise: 'Could not save', run }) };
     });
-    await act(() => result.current.submit({ name: 'Ada', email: 'ada@example.com' }));
+    await act(() => result.current.run({ name: 'Ada', email: 'ada@example.com' }));
     expect(run).toHaveBeenCalledWith({ name: 'Ada', email: 'ada@example.com' });
     expect(result.current.form.errors).toEqual({});
     expect(show).not.toHaveBeenCalled();
+  });
+
+  it('submits the form with its values once they are valid', async () => {
+    const run = vi.fn(() => Promise.resolve());
+    const { result } = renderHook(() => {
+      const form = useForm<Values>({
+        initialValues: { name: '', email: 'ada@example.com' },
+        validate: { name: (value) => (value ? null : 'Enter a name') },
+      });
+      return { form, ...useFormMutation(form, { labels: LABELS, otherwise: 'Could not save', run }) };
+    });
+    act(() => result.current.submit());
+    expect(run).not.toHaveBeenCalled();
+    expect(result.current.form.errors).toEqual({ name: 'Enter a name' });
+
+    act(() => result.current.form.setFieldValue('name', 'Ada'));
+    await act(async () => result.current.submit());
+    expect(run).toHaveBeenCalledWith({ name: 'Ada', email: 'ada@example.com' });
   });
 
   it("puts a 400 answer's details under the fields they name, with the field's label", async () => {

@@ -26,8 +26,8 @@ export function formResolver<Values>(
   };
 }
 
-/** The part of a Mantine form (`useForm`) that shows errors. */
-type ErrorTarget<Values> = Pick<UseFormReturnType<Values>, 'setErrors' | 'setFieldError'>;
+/** The parts of a Mantine form (`useForm`) the hook uses. */
+type MutationForm<Values> = Pick<UseFormReturnType<Values>, 'onSubmit' | 'setErrors' | 'setFieldError'>;
 
 export interface FormMutationOptions<Values, Field extends string> {
   /** The call, and what follows when it succeeds. */
@@ -48,23 +48,25 @@ export interface FormMutationOptions<Values, Field extends string> {
 /**
  * Runs a form's mutation and shows what went wrong where it belongs: the API's validation details
  * (400) under the fields they name, an answer with a place of its own (a 409 under the field it is
- * about) there, and anything else as the form says. Answers the submit handler for `form.onSubmit`.
+ * about) there, and anything else as the form says. `submit` is the form's submit handler (values
+ * validated first); `run` does the same for values the caller checked itself.
  */
 export function useFormMutation<Values, Field extends string>(
-  form: ErrorTarget<Values>,
+  form: MutationForm<Values>,
   options: FormMutationOptions<Values, Field>,
-): (values: Values) => Promise<void> {
-  return async (values) => {
+) {
+  const run = async (values: Values) => {
     try {
       await options.run(values);
     } catch (error) {
       showFormError(form, options, error);
     }
   };
+  return { submit: form.onSubmit(run), run };
 }
 
 function showFormError<Values, Field extends string>(
-  form: ErrorTarget<Values>,
+  form: MutationForm<Values>,
   { labels, adjustErrors, onStatus, otherwise }: FormMutationOptions<Values, Field>,
   error: unknown,
 ) {

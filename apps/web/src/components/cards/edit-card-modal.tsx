@@ -5,10 +5,9 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMemo, useState, type ReactNode } from 'react';
 import { ValidityFields } from '@/components/validity-fields';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
+import { fieldErrorsFrom } from '@/lib/errors';
 import { formatUid } from '@/lib/format';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { isoToLocalInput, localInputToIso } from '@/lib/local-datetime';
 import { useUpdateCard } from '@/features/cards/api/update-card';
 import { useScopedUsers } from '@/features/members/api/get-scoped-users';
@@ -129,16 +128,18 @@ function EditCardForm({ card, onSaved, onCancel }: EditCardFormProps) {
     validate: validator(card.uid),
   });
 
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
+      setFailure(null);
       onSaved(await update.mutateAsync({ rfidId: card._id, ...toInput(card.uid)(values) }));
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      const { uid, ...onFields } = fieldErrors;
-      if (Object.keys(onFields).length > 0) form.setErrors(onFields);
-      else setFailure(uid ?? errorMessage(error));
-    }
+    },
+    labels: LABELS,
+    // The UID cannot be changed here: what the answer says about it is told above the form.
+    adjustErrors: ({ uid: _uid, ...onFields }) => onFields,
+    onStatus: {
+      400: (message, error) => setFailure(fieldErrorsFrom(error, { uid: LABELS.uid }).uid ?? message),
+    },
+    otherwise: (message) => setFailure(message),
   });
 
   return (

@@ -14,9 +14,8 @@ import {
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { PersonSelect } from '@/components/person-select';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { LOCK_OPTIONS_LIMIT, useLockOptions } from '@/features/devices/api/get-devices';
+import { useFormMutation } from '@/lib/forms';
 import { useSaveAlertRule } from '../api/save-alert-rule';
 import { ALERT_KIND_LABELS } from './alert-text';
 
@@ -84,8 +83,8 @@ export function AlertRuleModal({
   for (const device of rule?.devices ?? [])
     if (!options.has(device._id)) options.set(device._id, device.name);
 
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       const saved = await save.mutateAsync({
         ruleId: rule?._id,
         kind: values.kind,
@@ -99,11 +98,9 @@ export function AlertRuleModal({
       });
       notifications.show({ color: 'teal', title: rule ? 'Rule saved' : 'Rule added', message: saved.name });
       onClose();
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else form.setErrors({ form: errorMessage(error) });
-    }
+    },
+    labels: LABELS,
+    otherwise: (message) => form.setErrors({ form: message }),
   });
 
   return (

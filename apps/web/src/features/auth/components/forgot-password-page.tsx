@@ -6,9 +6,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { AuthCard } from '@/components/auth-card';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { useRequestPasswordReset } from '../api/password-reset';
 
 const LABELS = { email: 'Email' };
@@ -30,16 +28,14 @@ export function ForgotPasswordPage() {
     validate: formResolver(emailParamsSchema, LABELS),
   });
 
-  const submit = form.onSubmit(async ({ email }) => {
-    setFormError(null);
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async ({ email }) => {
+      setFormError(null);
       await request.mutateAsync(email);
       setSentTo(email.trim().toLowerCase());
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (fieldErrors.email) form.setErrors(fieldErrors);
-      else setFormError(errorMessage(error));
-    }
+    },
+    labels: LABELS,
+    otherwise: (message) => setFormError(message),
   });
 
   if (sentTo) {

@@ -6,8 +6,8 @@ import { useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { errorMessage } from '@/lib/errors';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { landingPath, safeRedirectPath } from '@/lib/safe-redirect';
 import { startSession } from '@/lib/session';
 import { isTwoFactorChallenge, useLogin } from '../api/login';
@@ -55,9 +55,9 @@ export function LoginPage() {
     validate: formResolver(loginFormSchema, LABELS),
   });
 
-  const submit = form.onSubmit(async (values) => {
-    setFormError(null);
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
+      setFormError(null);
       const answer = await loginMutation.mutateAsync({
         ...values,
         scope: target?.startsWith(paths.user.home.pattern) ? 'user' : 'app',
@@ -67,11 +67,9 @@ export function LoginPage() {
         return;
       }
       await signIn(answer.token);
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else setFormError(loginErrorMessage(error));
-    }
+    },
+    labels: LABELS,
+    otherwise: (_message, error) => setFormError(loginErrorMessage(error)),
   });
 
   if (preAuthToken) {

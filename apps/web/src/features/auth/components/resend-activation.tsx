@@ -3,9 +3,7 @@ import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertCircle, IconCircleCheck, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { useRequestActivation } from '../api/email-verification';
 
 const LABELS = { email: 'Email' };
@@ -28,17 +26,17 @@ export function ResendActivation({ email, label = 'Send the mail again' }: Resen
     validate: formResolver(emailParamsSchema, LABELS),
   });
 
-  const submit = form.onSubmit(async (values) => {
-    setFormError(null);
-    const address = (email ?? values.email).trim().toLowerCase();
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
+      setFormError(null);
+      const address = (email ?? values.email).trim().toLowerCase();
       await request.mutateAsync(address);
       setSentTo(address);
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (fieldErrors.email && !email) form.setErrors(fieldErrors);
-      else setFormError(errorMessage(error));
-    }
+    },
+    labels: LABELS,
+    // With the address given, a detail about it is no field's: it is told above the button.
+    adjustErrors: (errors) => (email ? {} : errors),
+    otherwise: (message) => setFormError(message),
   });
 
   return (

@@ -7,9 +7,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { AuthCard } from '@/components/auth-card';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { startSession } from '@/lib/session';
 import { useResetPassword, type ResetLink } from '../api/password-reset';
 
@@ -77,9 +75,9 @@ function ResetPasswordForm({ link }: { link: ResetLink }) {
     validate,
   });
 
-  const submit = form.onSubmit(async ({ password }) => {
-    setFormError(null);
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async ({ password }) => {
+      setFormError(null);
       const { token } = await reset.mutateAsync({ link, password });
       startSession(token);
       notifications.show({
@@ -88,15 +86,11 @@ function ResetPasswordForm({ link }: { link: ResetLink }) {
         message: 'You are signed in. Every other session has been signed out.',
       });
       await navigate(paths.auth.landing.href(), { replace: true });
-    } catch (error) {
-      if (isApiError(error) && error.status === 400) {
-        const fieldErrors = fieldErrorsFrom(error, { password: LABELS.password });
-        if (fieldErrors.password) form.setErrors(fieldErrors);
-        else setLinkError(sentence(error.message));
-        return;
-      }
-      setFormError(errorMessage(error));
-    }
+    },
+    labels: { password: LABELS.password },
+    // Any other rule the answer breaks is the link's: it is incomplete, used or expired.
+    onStatus: { 400: (message) => setLinkError(message) },
+    otherwise: (message) => setFormError(message),
   });
 
   if (linkError) return <InvalidLink message={linkError} />;

@@ -3,8 +3,7 @@ import { useForm } from '@mantine/form';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { AuthCard } from '@/components/auth-card';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
+import { useFormMutation } from '@/lib/forms';
 import { useTwoFactorCode } from '../api/login';
 
 type Mode = 'app' | 'recovery';
@@ -42,6 +41,23 @@ export function TwoFactorStep({ preAuthToken, onSignedIn, onStartAgain }: TwoFac
     setFormError(null);
   };
 
+  const { run: sendCode } = useFormMutation(form, {
+    run: async ({ code }) => {
+      setFormError(null);
+      const { token } = await submitCode.mutateAsync({ preAuthToken, code });
+      await onSignedIn(token);
+    },
+    labels: { code: 'That code' },
+    onStatus: {
+      400: () => form.setFieldError('code', 'That code is not valid (or was already used)'),
+      401: () => {
+        setExpired(true);
+        setFormError('This sign-in took too long. Start again with your email and password.');
+      },
+    },
+    otherwise: (message) => setFormError(message),
+  });
+
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const code = form.getValues().code.trim();
@@ -50,23 +66,7 @@ export function TwoFactorStep({ preAuthToken, onSignedIn, onStartAgain }: TwoFac
       form.setFieldError('code', invalid);
       return;
     }
-    setFormError(null);
-    try {
-      const { token } = await submitCode.mutateAsync({ preAuthToken, code });
-      await onSignedIn(token);
-    } catch (error) {
-      if (isApiError(error) && error.status === 400) {
-        const fieldErrors = fieldErrorsFrom(error, { code: 'That code' });
-        form.setFieldError('code', fieldErrors.code ?? 'That code is not valid (or was already used)');
-        return;
-      }
-      if (isApiError(error) && error.status === 401) {
-        setExpired(true);
-        setFormError('This sign-in took too long. Start again with your email and password.');
-        return;
-      }
-      setFormError(errorMessage(error));
-    }
+    await sendCode({ code });
   };
 
   return (

@@ -8,9 +8,7 @@ import {
 import { Button, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { useSaveBillingProfile } from '../api/save-billing-profile';
 import { countryName } from './bill-text';
 
@@ -79,8 +77,8 @@ export function BillingProfileForm({
   });
   const inEu = form.values.country !== '' && isEuCountry(form.values.country);
 
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       const saved = await save.mutateAsync(toInput(values));
       form.setValues(initialValues(saved, portalName));
       form.resetDirty();
@@ -89,16 +87,9 @@ export function BillingProfileForm({
         title: 'Billing details saved',
         message: 'They apply to this month’s bill and the ones after it.',
       });
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else
-        notifications.show({
-          color: 'red',
-          title: 'Could not save the billing details',
-          message: errorMessage(error),
-        });
-    }
+    },
+    labels: LABELS,
+    otherwise: 'Could not save the billing details',
   });
 
   return (

@@ -5,10 +5,9 @@ import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SectionCard } from '@/components/section-card';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
+import { errorMessage } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { useLinkReseller, useSetResellerActing, useUnlinkReseller } from '../api/reseller-link';
 
 const LABELS = { code: 'Reseller code', allowActing: 'Let the reseller act in this portal' };
@@ -20,8 +19,8 @@ function LinkForm() {
     initialValues: { code: '', allowActing: false },
     validate: formResolver<ResellerLinkInput>(resellerLinkInputSchema, LABELS),
   });
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       const linked = await link.mutateAsync(values);
       notifications.show({
         color: 'teal',
@@ -29,16 +28,9 @@ function LinkForm() {
         message: `${linked.name} now sees this portal's bills.`,
       });
       form.reset();
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else
-        notifications.show({
-          color: 'red',
-          title: 'Could not link the reseller',
-          message: errorMessage(error),
-        });
-    }
+    },
+    labels: LABELS,
+    otherwise: 'Could not link the reseller',
   });
   return (
     <form onSubmit={submit} noValidate aria-label="Link a reseller">

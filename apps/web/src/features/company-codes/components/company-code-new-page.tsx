@@ -10,9 +10,7 @@ import { PageHeader } from '@/components/page-header';
 import { SectionCard } from '@/components/section-card';
 import { ValidityFields } from '@/components/validity-fields';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import {
   checkValidity,
   friendlyValidity,
@@ -61,9 +59,9 @@ export function CompanyCodeNewPage() {
     validate,
   });
 
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
+      setFailure(null);
       const saved = await create.mutateAsync(toInput(values));
       notifications.show({
         color: 'teal',
@@ -71,15 +69,12 @@ export function CompanyCodeNewPage() {
         message: `${saved.name} opens every keypad lock of the portal.`,
       });
       await navigate(paths.app.companyCodes.href());
-    } catch (error) {
-      if (isApiError(error) && (error.status === 400 || error.status === 409)) {
-        // The rule the code breaks (a keypad's length, already in use) belongs on the field.
-        const fieldErrors = friendlyValidity(fieldErrorsFrom(error, LABELS));
-        form.setErrors(Object.keys(fieldErrors).length > 0 ? fieldErrors : { code: sentence(error.message) });
-        return;
-      }
-      setFailure(errorMessage(error));
-    }
+    },
+    labels: LABELS,
+    adjustErrors: (errors) => friendlyValidity(errors),
+    // The rule the code breaks (a keypad's length, already in use) belongs on the field.
+    onStatus: { 400: 'code', 409: 'code' },
+    otherwise: (message) => setFailure(message),
   });
 
   return (

@@ -3,9 +3,7 @@ import { Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@ma
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMemo } from 'react';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { timeZones } from '@/lib/format';
 import { useUpdatePortalData } from '../api/update-portal-data';
 
@@ -26,26 +24,19 @@ export function PortalSettingsForm({ portal }: { portal: Portal }) {
     validate: formResolver(portalDataSchema, LABELS),
   });
 
-  const submit = form.onSubmit(async (values) => {
-    const changes: PortalData = {};
-    if (values.name.trim() !== portal.name) changes.name = values.name.trim();
-    if (values.timeZone !== portal.timeZone) changes.timeZone = values.timeZone;
-    if (Object.keys(changes).length === 0) return;
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
+      const changes: PortalData = {};
+      if (values.name.trim() !== portal.name) changes.name = values.name.trim();
+      if (values.timeZone !== portal.timeZone) changes.timeZone = values.timeZone;
+      if (Object.keys(changes).length === 0) return;
       const saved = await update.mutateAsync(changes);
       form.setValues({ name: saved.name, timeZone: saved.timeZone });
       form.resetDirty({ name: saved.name, timeZone: saved.timeZone });
       notifications.show({ color: 'teal', title: 'Portal saved', message: `${saved.name} is up to date.` });
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else
-        notifications.show({
-          color: 'red',
-          title: 'Could not save the portal',
-          message: errorMessage(error),
-        });
-    }
+    },
+    labels: LABELS,
+    otherwise: 'Could not save the portal',
   });
 
   return (

@@ -1,11 +1,8 @@
 import { codeLockCreateSchema, LOCK_MODELS, type DeviceCreated } from '@latchkey/shared';
 import { Button, Group, Modal, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { timeZones } from '@/lib/format';
 import { useCreateCodeLock } from '../api/create-code-lock';
 import { PlanLimitAlert } from './plan-limit-alert';
@@ -58,20 +55,13 @@ function AddCodeLockForm({ defaultTimeZone, onCreated, onCancel }: AddCodeLockFo
     validate,
   });
 
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       onCreated(await create.mutateAsync(toInput(values)));
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else if (isApiError(error) && error.status === 402) setPlanRefusal(errorMessage(error));
-      else
-        notifications.show({
-          color: 'red',
-          title: 'Could not add the code lock',
-          message: errorMessage(error),
-        });
-    }
+    },
+    labels: LABELS,
+    onStatus: { 402: (message) => setPlanRefusal(message) },
+    otherwise: 'Could not add the code lock',
   });
 
   return (

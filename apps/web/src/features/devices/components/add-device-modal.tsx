@@ -1,11 +1,8 @@
 import { deviceCreateSchema, type DeviceCreated, type LockModel } from '@latchkey/shared';
 import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { timeZones } from '@/lib/format';
 import { useCreateDevice } from '../api/create-device';
 import { MODEL_OPTIONS } from './device-status';
@@ -58,18 +55,15 @@ function AddDeviceForm({ defaultTimeZone, onCreated, onCancel }: AddDeviceFormPr
     validate,
   });
 
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       const input = toInput(values);
       const created = await create.mutateAsync({ ...input, model: input.model as LockModel });
       onCreated(created);
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else if (isApiError(error) && error.status === 402) setPlanRefusal(errorMessage(error));
-      else
-        notifications.show({ color: 'red', title: 'Could not add the lock', message: errorMessage(error) });
-    }
+    },
+    labels: LABELS,
+    onStatus: { 402: (message) => setPlanRefusal(message) },
+    otherwise: 'Could not add the lock',
   });
 
   return (

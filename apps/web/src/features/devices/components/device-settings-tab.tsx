@@ -23,9 +23,8 @@ import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { errorMessage } from '@/lib/errors';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { formatDate, timeZones } from '@/lib/format';
 import { useDeleteDevice } from '../api/delete-device';
 import { deviceKeys } from '../api/query-keys';
@@ -82,22 +81,19 @@ function SettingsForm({ device }: { device: Device }) {
     validate,
   });
 
-  const submit = form.onSubmit(async (values) => {
-    const input = toInput(values);
-    const changes: DeviceUpdate = {};
-    if (input.name.trim() !== device.name) changes.name = input.name.trim();
-    if (input.timeZone !== device.timeZone) changes.timeZone = input.timeZone;
-    if (input.lowBatteryLevel !== device.lowBatteryLevel) changes.lowBatteryLevel = input.lowBatteryLevel;
-    if (Object.keys(changes).length === 0) return;
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
+      const input = toInput(values);
+      const changes: DeviceUpdate = {};
+      if (input.name.trim() !== device.name) changes.name = input.name.trim();
+      if (input.timeZone !== device.timeZone) changes.timeZone = input.timeZone;
+      if (input.lowBatteryLevel !== device.lowBatteryLevel) changes.lowBatteryLevel = input.lowBatteryLevel;
+      if (Object.keys(changes).length === 0) return;
       const saved = await update.mutateAsync({ deviceId: device._id, ...changes });
       notifications.show({ color: 'teal', title: 'Lock saved', message: `${saved.name} is up to date.` });
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else
-        notifications.show({ color: 'red', title: 'Could not save the lock', message: errorMessage(error) });
-    }
+    },
+    labels: LABELS,
+    otherwise: 'Could not save the lock',
   });
 
   return (

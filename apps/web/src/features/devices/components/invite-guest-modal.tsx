@@ -10,9 +10,7 @@ import { useForm, type FormErrors } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DAY_LONG, DAY_SHORT, WEEK_ORDER } from '@/components/schedule/describe-schedule';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { wallClockAt } from '@/lib/zoned-time';
 import { useCreateDeviceInvite } from '../api/create-device-invite';
 import { useUpdateDeviceInvite } from '../api/update-device-invite';
@@ -144,20 +142,19 @@ function InviteForm({ device, invite, onSaved, onCancel }: InviteFormProps) {
   const codeLength = LOCK_MODELS[device.model].codeLength;
   const codeRule = codeLength ? `${codeLength.min} to ${codeLength.max} digits` : 'digits';
 
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    const input = toInput(values);
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
+      setFailure(null);
+      const input = toInput(values);
       const saved = invite
         ? await update.mutateAsync({ deviceId: device._id, inviteId: invite._id, ...input })
         : await create.mutateAsync({ deviceId: device._id, ...input });
       onSaved(saved, values.send);
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(tidy(fieldErrors));
-      else if (isApiError(error) && error.status === 409) form.setFieldError('code', errorMessage(error));
-      else setFailure(errorMessage(error));
-    }
+    },
+    labels: LABELS,
+    adjustErrors: (errors) => tidy(errors),
+    onStatus: { 409: 'code' },
+    otherwise: (message) => setFailure(message),
   });
 
   const timeHint =

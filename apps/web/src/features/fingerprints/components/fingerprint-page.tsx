@@ -37,9 +37,9 @@ import { ValidityFields } from '@/components/validity-fields';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { FINGER_OPTIONS, fingerLabel } from '@/lib/credential-labels';
-import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
+import { errorMessage, sentence } from '@/lib/errors';
 import { formatDate, formatValidity } from '@/lib/format';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { browserTimeZone } from '@/lib/local-datetime';
 import {
   checkValidity,
@@ -140,20 +140,18 @@ function EditCard({ fingerprint }: { fingerprint: Fingerprint }) {
     validate: (values): FormErrors => checkValidity(values, resolve(values)),
   });
 
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       const saved = await update.mutateAsync({ fingerprintId: fingerprint._id, ...toInput(values) });
       notifications.show({
         color: 'teal',
         title: 'Fingerprint saved',
         message: `${titleOf(saved)} is up to date.`,
       });
-    } catch (error) {
-      const fieldErrors =
-        isApiError(error) && error.status === 400 ? friendlyValidity(fieldErrorsFrom(error, LABELS)) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else notifications.show({ color: 'red', title: 'Could not save', message: errorMessage(error) });
-    }
+    },
+    labels: LABELS,
+    adjustErrors: (errors) => friendlyValidity(errors),
+    otherwise: 'Could not save',
   });
 
   return (

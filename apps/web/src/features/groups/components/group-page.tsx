@@ -13,7 +13,8 @@ import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
+import { errorMessage } from '@/lib/errors';
+import { useFormMutation } from '@/lib/forms';
 import { displayName } from '@/lib/session';
 import { useAddGroupDevice } from '../api/add-group-device';
 import { useAddGroupUser } from '../api/add-group-user';
@@ -52,17 +53,13 @@ function DetailsCard({ group }: { group: PortalGroup }) {
     validate: validateGroup,
   });
 
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       const saved = await update.mutateAsync({ groupId: group._id, ...values });
       notifications.show({ color: 'teal', title: 'Group saved', message: `${saved.name} is up to date.` });
-    } catch (error) {
-      const fieldErrors =
-        isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, GROUP_LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else
-        notifications.show({ color: 'red', title: 'Could not save the group', message: errorMessage(error) });
-    }
+    },
+    labels: GROUP_LABELS,
+    otherwise: 'Could not save the group',
   });
 
   return (

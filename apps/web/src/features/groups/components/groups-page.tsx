@@ -11,9 +11,8 @@ import { PagedListBody } from '@/components/paged-list-body';
 import { SearchInput } from '@/components/search-input';
 import { SortableTh } from '@/components/sortable-th';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
+import { useFormMutation } from '@/lib/forms';
 import { useListParams } from '@/lib/use-list-params';
 import { useCreateGroup } from '../api/create-group';
 import { useGroups } from '../api/get-groups';
@@ -33,8 +32,8 @@ function CreateGroupForm({ onCancel }: { onCancel: () => void }) {
     validate: validateGroup,
   });
 
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       const group = await create.mutateAsync(values);
       notifications.show({
         color: 'teal',
@@ -43,18 +42,10 @@ function CreateGroupForm({ onCancel }: { onCancel: () => void }) {
       });
       onCancel();
       void navigate(paths.app.group.href(group._id));
-    } catch (error) {
-      const fieldErrors =
-        isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, GROUP_LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else if (isApiError(error) && error.status === 409) form.setFieldError('name', errorMessage(error));
-      else
-        notifications.show({
-          color: 'red',
-          title: 'Could not create the group',
-          message: errorMessage(error),
-        });
-    }
+    },
+    labels: GROUP_LABELS,
+    onStatus: { 409: 'name' },
+    otherwise: 'Could not create the group',
   });
 
   return (

@@ -30,9 +30,9 @@ import { QueryError } from '@/components/query-error';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { isSignedIn } from '@/lib/auth-token';
-import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
+import { sentence } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { signInPath } from '@/lib/safe-redirect';
 import { startSession } from '@/lib/session';
 import { useAnswerInvitation } from '../api/answer-invitation';
@@ -126,19 +126,9 @@ function InvitationAnswerForm({ token, invitation }: { token: string; invitation
     },
   });
 
-  const showError = (error: unknown) => {
-    if (isApiError(error) && error.status === 400) {
-      const fieldErrors = fieldErrorsFrom(error, LABELS);
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else setFormError(sentence(error.message));
-      return;
-    }
-    setFormError(errorMessage(error));
-  };
-
-  const accept = form.onSubmit(async (values) => {
-    setFormError(null);
-    try {
+  const { submit: accept } = useFormMutation(form, {
+    run: async (values) => {
+      setFormError(null);
       const answered = await answer.mutateAsync(
         needsPassword
           ? {
@@ -162,22 +152,25 @@ function InvitationAnswerForm({ token, invitation }: { token: string; invitation
       }
       const notice = `You joined ${portal.name}. Sign in with your Latchkey password to open it.`;
       await navigate(signInPath(paths.space.href(answered.portalId)), { replace: true, state: { notice } });
-    } catch (error) {
-      showError(error);
-    }
+    },
+    labels: LABELS,
+    otherwise: (message) => setFormError(message),
   });
 
-  const decline = async () => {
-    setFormError(null);
-    try {
-      await answer.mutateAsync({ token, accept: false });
-      setDeclining(false);
+  const { run: sendDecline } = useFormMutation(form, {
+    run: async () => {
+      setFormError(null);
+      try {
+        await answer.mutateAsync({ token, accept: false });
+      } finally {
+        setDeclining(false);
+      }
       setDeclined(true);
-    } catch (error) {
-      setDeclining(false);
-      showError(error);
-    }
-  };
+    },
+    labels: LABELS,
+    otherwise: (message) => setFormError(message),
+  });
+  const decline = () => sendDecline(form.getValues());
 
   if (declined) return <Declined portalName={portal.name} />;
 

@@ -4,9 +4,7 @@ import { useForm, type FormErrors } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { SectionCard } from '@/components/section-card';
 import { ValidityFields } from '@/components/validity-fields';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import {
   checkValidity,
   friendlyValidity,
@@ -55,22 +53,16 @@ export function KeyDetailsCard({ keyRecord: key }: { keyRecord: Key }) {
     validate: validator(key),
   });
 
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       const saved = await update.mutateAsync({ keyId: key._id, ...toInput(key)(values) });
       form.resetDirty({ name: saved.name, number: saved.number ?? '', ...validityValues(saved) });
       notifications.show({ color: 'teal', title: 'Key saved', message: `${saved.name} is up to date.` });
-    } catch (error) {
-      if (isApiError(error) && error.status === 409) {
-        form.setFieldError('number', sentence(error.message));
-        return;
-      }
-      const fieldErrors =
-        isApiError(error) && error.status === 400 ? friendlyValidity(fieldErrorsFrom(error, LABELS)) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else
-        notifications.show({ color: 'red', title: 'Could not save the key', message: errorMessage(error) });
-    }
+    },
+    labels: LABELS,
+    adjustErrors: (errors) => friendlyValidity(errors),
+    onStatus: { 409: 'number' },
+    otherwise: 'Could not save the key',
   });
 
   return (

@@ -5,10 +5,8 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { PersonSelect } from '@/components/person-select';
 import { ValidityFields } from '@/components/validity-fields';
-import { isApiError } from '@/lib/api-client';
 import { KEY_TYPE_OPTIONS } from '@/lib/credential-labels';
-import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import {
   checkValidity,
   friendlyValidity,
@@ -83,20 +81,15 @@ function NewKeyForm({ onCreated, onCancel }: NewKeyFormProps) {
     validate,
   });
 
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
+      setFailure(null);
       onCreated(await create.mutateAsync(toInput(values)));
-    } catch (error) {
-      if (isApiError(error) && error.status === 409) {
-        form.setFieldError('number', sentence(error.message));
-        return;
-      }
-      const fieldErrors =
-        isApiError(error) && error.status === 400 ? friendlyValidity(fieldErrorsFrom(error, LABELS)) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else setFailure(errorMessage(error));
-    }
+    },
+    labels: LABELS,
+    adjustErrors: (errors) => friendlyValidity(errors),
+    onStatus: { 409: 'number' },
+    otherwise: (message) => setFailure(message),
   });
 
   const physical = form.values.type === 'physical';

@@ -19,9 +19,8 @@ import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SectionCard } from '@/components/section-card';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { errorMessage } from '@/lib/errors';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { useDeleteAccessListEntry, useSaveAccessListEntry } from '../api/access-list';
 import { describeMinutes } from './stay-text';
 
@@ -80,8 +79,8 @@ function EntryForm({
     },
     validate,
   });
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       await save.mutateAsync({ listingId, entryId: entry?._id ?? null, ...values });
       notifications.show({
         color: 'teal',
@@ -89,11 +88,9 @@ function EntryForm({
         message: `${values.name}: current and upcoming stays follow at once.`,
       });
       onDone();
-    } catch (error) {
-      const errors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (Object.keys(errors).length > 0) form.setErrors(errors);
-      else notifications.show({ color: 'red', title: 'Could not save', message: errorMessage(error) });
-    }
+    },
+    labels: LABELS,
+    otherwise: 'Could not save',
   });
   return (
     <form onSubmit={submit} noValidate aria-label={entry ? `Edit ${entry.name}` : 'Add someone'}>

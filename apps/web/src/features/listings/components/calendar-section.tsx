@@ -29,9 +29,9 @@ import { Link } from 'react-router';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
+import { errorMessage } from '@/lib/errors';
 import { formatCalendarDate, formatDateTime } from '@/lib/format';
+import { useFormMutation } from '@/lib/forms';
 import { useCalendarAction, useListingCalendar } from '../api/calendar';
 import classes from './calendar.module.css';
 import { StayStateBadge } from './stay-text';
@@ -313,8 +313,8 @@ function BlockForm({ listingId }: { listingId: string }) {
             : null,
     },
   });
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       await action.mutateAsync({ action: 'block', ...values });
       form.reset();
       notifications.show({
@@ -322,16 +322,9 @@ function BlockForm({ listingId }: { listingId: string }) {
         title: 'Nights blocked',
         message: `${nightsBetween(values.startDate, values.endDate)} night(s) closed to requests and marked not available in the export feed.`,
       });
-    } catch (error) {
-      const errors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, BLOCK_LABELS) : {};
-      if (Object.keys(errors).length > 0) form.setErrors(errors);
-      else
-        notifications.show({
-          color: 'red',
-          title: 'Could not block the nights',
-          message: errorMessage(error),
-        });
-    }
+    },
+    labels: BLOCK_LABELS,
+    otherwise: 'Could not block the nights',
   });
   return (
     <form onSubmit={submit} noValidate aria-label="Block nights">

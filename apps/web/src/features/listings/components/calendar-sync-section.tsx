@@ -26,10 +26,9 @@ import { useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
+import { errorMessage } from '@/lib/errors';
 import { formatRelative } from '@/lib/format';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { useAddFeed, useListingIcal, useRemoveFeed, useRotateIcal, useSyncFeed } from '../api/calendar';
 
 const MODE_LABELS: Record<IcalFeedMode, string> = {
@@ -308,8 +307,8 @@ function AddFeed({ listingId }: { listingId: string }) {
     initialValues: { name: '', url: '', mode: 'auto' },
     validate: validateFeed,
   });
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       const feed = await add.mutateAsync(values);
       form.reset();
       // The first read at once, so the owner sees whether the address works.
@@ -319,16 +318,9 @@ function AddFeed({ listingId }: { listingId: string }) {
         title: 'Calendar added',
         message: `${feed.name} is being read now.`,
       });
-    } catch (error) {
-      const errors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, FEED_LABELS) : {};
-      if (Object.keys(errors).length > 0) form.setErrors(errors);
-      else
-        notifications.show({
-          color: 'red',
-          title: 'Could not add the calendar',
-          message: errorMessage(error),
-        });
-    }
+    },
+    labels: FEED_LABELS,
+    otherwise: 'Could not add the calendar',
   });
   return (
     <form onSubmit={submit} noValidate aria-label="Import a calendar">

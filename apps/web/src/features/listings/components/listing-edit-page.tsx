@@ -28,13 +28,13 @@ import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { LOCK_OPTIONS_LIMIT, useLockOptions } from '@/features/devices/api/get-devices';
+import { useFormMutation } from '@/lib/forms';
 import { useCategories, useCreateCategory } from '../api/categories';
 import { useListing, useSaveListing } from '../api/listings';
 import { listingKeys } from '../api/query-keys';
 import {
   initialListingValues,
   LISTING_LABELS,
-  listingErrorsFrom,
   toListingInput,
   validateListing,
   type ListingValues,
@@ -134,8 +134,8 @@ function ListingForm({ listing }: { listing?: Listing }) {
   for (const lock of listing?.locks ?? []) if (!options.has(lock._id)) options.set(lock._id, lock.name);
   const lockData = [...options].map(([value, label]) => ({ value, label }));
 
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       const saved = await save.mutateAsync({ listingId: listing?._id ?? null, ...toListingInput(values) });
       notifications.show({
         color: 'teal',
@@ -143,16 +143,9 @@ function ListingForm({ listing }: { listing?: Listing }) {
         message: saved.title,
       });
       await navigate(paths.app.listing.href(saved._id), { replace: true });
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? listingErrorsFrom(error) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else
-        notifications.show({
-          color: 'red',
-          title: listing ? 'Could not save the listing' : 'Could not create the listing',
-          message: errorMessage(error),
-        });
-    }
+    },
+    labels: LISTING_LABELS,
+    otherwise: listing ? 'Could not save the listing' : 'Could not create the listing',
   });
 
   return (

@@ -1,7 +1,5 @@
 import { listingInputSchema, type Listing, type ListingInput } from '@latchkey/shared';
-import { fieldErrorsFrom } from '@/lib/errors';
 import { formResolver } from '@/lib/forms';
-import type { ApiError } from '@/lib/api-client';
 
 /** The listing form's values: what the fields hold (text for times that may be empty). */
 export interface ListingValues {
@@ -74,7 +72,3 @@ export const validateListing = formResolver<ListingValues>(
   LISTING_LABELS,
   toListingInput,
 );
-
-export function listingErrorsFrom(error: ApiError) {
-  return fieldErrorsFrom(error, LISTING_LABELS);
-}

@@ -22,7 +22,7 @@ import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
-import { errorMessage } from '@/lib/errors';
+import { useFormMutation } from '@/lib/forms';
 import { browserTimeZone } from '@/lib/local-datetime';
 import { useCreateLockout } from '../api/create-lockout';
 import { LOCK_OPTIONS_LIMIT, useLockOptions } from '@/features/devices/api/get-devices';
@@ -30,9 +30,9 @@ import { useLockout } from '../api/get-lockout';
 import { useUpdateLockout } from '../api/update-lockout';
 import { BackLink } from './back-to-lockouts';
 import {
+  friendlyLockoutErrors,
   initialLockoutValues,
   LOCKOUT_LABELS,
-  lockoutErrorsFrom,
   toLockoutInput,
   validateLockout,
   type LockoutValues,
@@ -58,9 +58,9 @@ function LockoutForm({ lockout }: { lockout?: LockoutRecord }) {
     if (!options.has(device._id)) options.set(device._id, device.name);
   const data = [...options].map(([value, label]) => ({ value, label }));
 
-  const submit = form.onSubmit(async (values) => {
-    const input = toLockoutInput(values);
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
+      const input = toLockoutInput(values);
       const saved = lockout
         ? await update.mutateAsync({ lockoutId: lockout._id, ...input })
         : await create.mutateAsync(input);
@@ -70,16 +70,10 @@ function LockoutForm({ lockout }: { lockout?: LockoutRecord }) {
         message: `${saved.name} keeps ${saved.devices.length === 1 ? '1 lock' : `${saved.devices.length} locks`} shut.`,
       });
       await navigate(paths.app.lockout.href(saved._id), { replace: true });
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? lockoutErrorsFrom(error) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else
-        notifications.show({
-          color: 'red',
-          title: lockout ? 'Could not save the lockout' : 'Could not create the lockout',
-          message: errorMessage(error),
-        });
-    }
+    },
+    labels: LOCKOUT_LABELS,
+    adjustErrors: (errors) => friendlyLockoutErrors(errors),
+    otherwise: lockout ? 'Could not save the lockout' : 'Could not create the lockout',
   });
 
   const timeHint = `On your clock (${zone}); saved with its UTC offset.`;

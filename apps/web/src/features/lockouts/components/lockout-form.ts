@@ -1,7 +1,5 @@
 import { lockoutInputSchema, type LockoutInput, type LockoutRecord } from '@latchkey/shared';
 import type { FormErrors } from '@mantine/form';
-import type { ApiError } from '@/lib/api-client';
-import { fieldErrorsFrom } from '@/lib/errors';
 import { formResolver } from '@/lib/forms';
 import { isoToLocalInput, localInputToIso } from '@/lib/local-datetime';
 
@@ -58,7 +56,7 @@ export function toLockoutInput(values: LockoutValues): LockoutInput {
 const resolve = formResolver<LockoutValues>(lockoutInputSchema, LOCKOUT_LABELS, toLockoutInput);
 
 /** Messages that read well under these fields (the schema's speak of `from` and `deviceIds`). */
-function friendly(errors: FormErrors): FormErrors {
+export function friendlyLockoutErrors(errors: FormErrors): FormErrors {
   const out = { ...errors };
   if (typeof out.until === 'string' && /after/i.test(out.until)) out.until = 'Ends must be after it starts';
   if (typeof out.deviceIds === 'string' && /at least one/i.test(out.deviceIds)) {
@@ -80,10 +78,5 @@ export function validateLockout(values: LockoutValues): FormErrors {
     else if (!until) errors.until = 'Ends must be a date and time';
     else if (from && new Date(until) <= new Date(from)) errors.until = 'Ends must be after it starts';
   }
-  return friendly(errors);
-}
-
-/** A 400 answer's details on the form's fields. */
-export function lockoutErrorsFrom(error: ApiError): FormErrors {
-  return friendly(fieldErrorsFrom(error, LOCKOUT_LABELS));
+  return friendlyLockoutErrors(errors);
 }

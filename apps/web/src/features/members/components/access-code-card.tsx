@@ -5,9 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { IconDice5, IconEye, IconEyeOff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { SectionCard } from '@/components/section-card';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { displayName } from '@/lib/session';
 import { useSetAccessCode } from '../api/set-access-code';
 import { ACCESS_CODE_PATTERN, generateAccessCode } from './access-code';
@@ -44,9 +42,10 @@ export function AccessCodeCard({ member, accessCode }: AccessCodeCardProps) {
     },
   });
 
-  const send = async (code: string | null) => {
-    try {
-      const saved = await save.mutateAsync({ userId: member._id, code });
+  const { submit, run: send } = useFormMutation(form, {
+    // An empty code clears it (the Clear button; a submitted code is never empty).
+    run: async ({ code }) => {
+      const saved = await save.mutateAsync({ userId: member._id, code: code || null });
       form.reset();
       setRevealed(false);
       notifications.show({
@@ -56,22 +55,16 @@ export function AccessCodeCard({ member, accessCode }: AccessCodeCardProps) {
           ? `${displayName(member)} opens keypad locks with the new code.`
           : `${displayName(member)} has no access code now.`,
       });
-    } catch (error) {
-      if (isApiError(error) && error.status === 400) {
-        // The rule the code breaks (length on some keypad, already in use) belongs on the field.
-        const message = fieldErrorsFrom(error, LABELS).code ?? sentence(error.message);
-        form.setFieldError('code', message);
-        return;
-      }
-      notifications.show({ color: 'red', title: 'Could not save the code', message: errorMessage(error) });
-    }
-  };
-
-  const submit = form.onSubmit(async ({ code }) => send(code));
+    },
+    labels: LABELS,
+    // The rule the code breaks (length on some keypad, already in use) belongs on the field.
+    onStatus: { 400: 'code' },
+    otherwise: 'Could not save the code',
+  });
 
   const clear = async () => {
     setClearing(true);
-    await send(null);
+    await send({ code: '' });
     setClearing(false);
   };
 

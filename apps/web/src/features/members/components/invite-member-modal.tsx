@@ -2,11 +2,8 @@ import { userInviteSchema, type PortalMember } from '@latchkey/shared';
 import { Button, Group, Modal, MultiSelect, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { useGroupOptions } from '@/features/groups/api/get-groups';
 import { useInviteMember } from '../api/invite-member';
 import { PERSON_LABELS, PersonFields, type PersonValues } from './person-fields';
@@ -65,23 +62,13 @@ function InviteMemberForm({ onInvited, onCancel }: InviteMemberFormProps) {
     return [...chosen, ...found];
   }, [form.values.deviceIds, lockNames, locks.data]);
 
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       onInvited(await invite.mutateAsync(values));
-    } catch (error) {
-      if (isApiError(error) && error.status === 409) {
-        form.setFieldError('email', sentence(error.message));
-        return;
-      }
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else
-        notifications.show({
-          color: 'red',
-          title: 'Could not send the invitation',
-          message: errorMessage(error),
-        });
-    }
+    },
+    labels: LABELS,
+    onStatus: { 409: 'email' },
+    otherwise: 'Could not send the invitation',
   });
 
   return (

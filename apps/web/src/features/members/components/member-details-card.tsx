@@ -3,9 +3,7 @@ import { Button, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/co
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { SectionCard } from '@/components/section-card';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { displayName } from '@/lib/session';
 import { useUpdateMember } from '../api/update-member';
 
@@ -35,21 +33,19 @@ export function MemberDetailsCard({ member }: { member: PortalMember }) {
     validate: formResolver(memberUpdateSchema, LABELS),
   });
 
-  const submit = form.onSubmit(async (values) => {
-    const changes: MemberUpdate = {};
-    if (values.firstName.trim() !== member.firstName) changes.firstName = values.firstName.trim();
-    if (values.lastName.trim() !== member.lastName) changes.lastName = values.lastName.trim();
-    if (values.role !== member.role) changes.role = values.role;
-    if (Object.keys(changes).length === 0) return;
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
+      const changes: MemberUpdate = {};
+      if (values.firstName.trim() !== member.firstName) changes.firstName = values.firstName.trim();
+      if (values.lastName.trim() !== member.lastName) changes.lastName = values.lastName.trim();
+      if (values.role !== member.role) changes.role = values.role;
+      if (Object.keys(changes).length === 0) return;
       const saved = await update.mutateAsync({ userId: member._id, ...changes });
       notifications.show({ color: 'teal', title: 'Saved', message: `${displayName(saved)} is up to date.` });
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else if (isApiError(error) && error.status === 409) form.setFieldError('role', errorMessage(error));
-      else notifications.show({ color: 'red', title: 'Could not save', message: errorMessage(error) });
-    }
+    },
+    labels: LABELS,
+    onStatus: { 409: 'role' },
+    otherwise: 'Could not save',
   });
 
   return (

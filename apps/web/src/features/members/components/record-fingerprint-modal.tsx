@@ -11,10 +11,10 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { QueryError } from '@/components/query-error';
 import { ValidityFields } from '@/components/validity-fields';
-import { isApiError } from '@/lib/api-client';
+import type { ApiError } from '@/lib/api-client';
 import { FINGER_OPTIONS } from '@/lib/credential-labels';
-import { errorMessage, fieldErrorsFrom, fieldMessage, sentence } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { fieldMessage } from '@/lib/errors';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { displayName } from '@/lib/session';
 import {
   checkValidity,
@@ -64,14 +64,10 @@ function validator(userId: string) {
   };
 }
 
-/** A 400 or 409 answer on the form's fields: "cannot reach the lock" (userId) goes on the lock. */
-function answerErrors(error: unknown): FormErrors {
-  if (!isApiError(error)) return {};
-  if (error.status === 409) return { templateId: sentence(error.message) };
-  if (error.status !== 400) return {};
-  const errors: FormErrors = friendlyValidity(fieldErrorsFrom(error, LABELS));
+/** A 400 answer's field errors, and "cannot reach the lock" (about userId) on the lock. */
+function withPersonOnLock(errors: FormErrors, error: ApiError): FormErrors {
   const person = error.details.find((detail) => detail.path.split(/[./]/).pop() === 'userId');
-  if (person && !errors.deviceId) errors.deviceId = fieldMessage(undefined, person.message);
+  if (person && !errors.deviceId) return { ...errors, deviceId: fieldMessage(undefined, person.message) };
   return errors;
 }
 
@@ -93,15 +89,15 @@ function RecordFingerprintForm({ member, onRecorded, onCancel }: RecordFingerpri
   const lockOptions = (locks.data ?? []).map((lock) => ({ value: lock._id, label: lock.name }));
   const noLocks = locks.isSuccess && lockOptions.length === 0;
 
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
+      setFailure(null);
       onRecorded(await record.mutateAsync(toInput(member._id)(values)));
-    } catch (error) {
-      const fieldErrors = answerErrors(error);
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else setFailure(errorMessage(error));
-    }
+    },
+    labels: LABELS,
+    adjustErrors: (errors, error) => withPersonOnLock(friendlyValidity(errors), error),
+    onStatus: { 409: 'templateId' },
+    otherwise: (message) => setFailure(message),
   });
 
   if (locks.error) {

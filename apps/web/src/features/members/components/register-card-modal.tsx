@@ -3,10 +3,8 @@ import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
 import { ValidityFields } from '@/components/validity-fields';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { localInputToIso } from '@/lib/local-datetime';
 import { displayName } from '@/lib/session';
 import { useRegisterRfid } from '../api/register-rfid';
@@ -66,19 +64,14 @@ function RegisterCardForm({ member, onRegistered, onCancel }: RegisterCardFormPr
     validate: validator(member._id),
   });
 
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
+      setFailure(null);
       onRegistered(await register.mutateAsync(toInput(member._id)(values)));
-    } catch (error) {
-      if (isApiError(error) && error.status === 409) {
-        form.setFieldError('uid', sentence(error.message));
-        return;
-      }
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else setFailure(errorMessage(error));
-    }
+    },
+    labels: LABELS,
+    onStatus: { 409: 'uid' },
+    otherwise: (message) => setFailure(message),
   });
 
   return (

@@ -6,9 +6,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom, sentence } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { useChangeEmail } from '../api/change-email';
 
 interface EmailValues {
@@ -30,28 +28,19 @@ export function EmailSection({ user }: { user: Session['user'] }) {
     validate: formResolver(emailChangeSchema, LABELS),
   });
 
-  const submit = form.onSubmit(async (values) => {
-    setFormError(null);
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
+      setFormError(null);
       await change.mutateAsync(values);
       setSentTo(values.newEmail.trim().toLowerCase());
       setChanging(false);
       form.reset();
-    } catch (error) {
-      if (isApiError(error) && error.status === 409) {
-        form.setFieldError('newEmail', sentence(error.message));
-        return;
-      }
-      if (isApiError(error) && error.status === 400) {
-        const fieldErrors = fieldErrorsFrom(error, LABELS);
-        if (fieldErrors.password) fieldErrors.password = 'Current password is not right';
-        if (Object.keys(fieldErrors).length > 0) {
-          form.setErrors(fieldErrors);
-          return;
-        }
-      }
-      setFormError(errorMessage(error));
-    }
+    },
+    labels: LABELS,
+    adjustErrors: (errors) =>
+      errors.password ? { ...errors, password: 'Current password is not right' } : errors,
+    onStatus: { 409: 'newEmail' },
+    otherwise: (message) => setFormError(message),
   });
 
   return (

@@ -4,9 +4,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { useChangePassword } from '../api/change-password';
 
 interface PasswordValues {
@@ -45,9 +43,9 @@ export function PasswordForm() {
     validate,
   });
 
-  const submit = form.onSubmit(async ({ currentPassword, newPassword }) => {
-    setFormError(null);
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async ({ currentPassword, newPassword }) => {
+      setFormError(null);
       await change.mutateAsync({ currentPassword, newPassword });
       form.reset();
       notifications.show({
@@ -55,17 +53,11 @@ export function PasswordForm() {
         title: 'Password changed',
         message: 'Your other devices have been signed out.',
       });
-    } catch (error) {
-      if (isApiError(error) && error.status === 400) {
-        const fieldErrors = fieldErrorsFrom(error, LABELS);
-        if (fieldErrors.currentPassword) fieldErrors.currentPassword = 'Current password is not right';
-        if (Object.keys(fieldErrors).length > 0) {
-          form.setErrors(fieldErrors);
-          return;
-        }
-      }
-      setFormError(errorMessage(error));
-    }
+    },
+    labels: LABELS,
+    adjustErrors: (errors) =>
+      errors.currentPassword ? { ...errors, currentPassword: 'Current password is not right' } : errors,
+    otherwise: (message) => setFormError(message),
   });
 
   return (

@@ -2,9 +2,7 @@ import { profileUpdateSchema, type Session } from '@latchkey/shared';
 import { Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { useUpdateProfile } from '../api/update-profile';
 
 interface ProfileValues {
@@ -23,21 +21,14 @@ export function ProfileForm({ user }: { user: Session['user'] }) {
     validate: formResolver(profileUpdateSchema, LABELS),
   });
 
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       const saved = await update.mutateAsync(values);
       form.resetDirty({ firstName: saved.firstName, lastName: saved.lastName });
       notifications.show({ color: 'teal', title: 'Profile saved', message: 'Your name has been updated.' });
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else
-        notifications.show({
-          color: 'red',
-          title: 'Could not save your profile',
-          message: errorMessage(error),
-        });
-    }
+    },
+    labels: LABELS,
+    otherwise: 'Could not save your profile',
   });
 
   return (

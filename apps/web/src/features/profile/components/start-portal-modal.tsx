@@ -5,10 +5,8 @@ import { notifications } from '@mantine/notifications';
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { timeZones } from '@/lib/format';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { useStartOwnPortal } from '../api/start-own-portal';
 
 interface StartValues {
@@ -42,8 +40,8 @@ export function StartPortalModal({
     validate: formResolver(ownPortalCreateSchema, LABELS),
   });
 
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       const portal = await start.mutateAsync({ name: values.name.trim(), timeZone: values.timeZone });
       notifications.show({
         color: 'teal',
@@ -52,16 +50,9 @@ export function StartPortalModal({
       });
       onClose();
       await navigate(paths.app.dashboard.href());
-    } catch (error) {
-      const fieldErrors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else
-        notifications.show({
-          color: 'red',
-          title: 'Could not create the portal',
-          message: errorMessage(error),
-        });
-    }
+    },
+    labels: LABELS,
+    otherwise: 'Could not create the portal',
   });
 
   return (

@@ -22,8 +22,8 @@ import { IconAlertCircle, IconCheck, IconCopy, IconRefresh, IconShieldCheck } fr
 import { useState } from 'react';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
-import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
+import { errorMessage } from '@/lib/errors';
+import { useFormMutation } from '@/lib/forms';
 import { useChangeTwoFactor, useRefreshTwoFactor, useTwoFactor } from '../api/two-factor';
 import { RecoveryCodesModal } from './recovery-codes-modal';
 
@@ -65,20 +65,16 @@ function EnableTwoFactor({
     validate: { code: (value) => (APP_CODE.test(value) ? null : 'Enter the 6 digits your app shows') },
   });
 
-  const submit = form.onSubmit(async ({ code }) => {
-    setFormError(null);
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async ({ code }) => {
+      setFormError(null);
       const answer = await change.mutateAsync({ enable: true, code });
       onEnabled(answer.recoveryCodes);
-    } catch (error) {
-      if (isApiError(error) && error.status === 400) {
-        // The server says "is not a valid code": "This is not a valid code".
-        const fieldErrors = fieldErrorsFrom(error, { code: 'This' });
-        form.setFieldError('code', fieldErrors.code ?? 'That code is not right; try the newest one');
-        return;
-      }
-      setFormError(errorMessage(error));
-    }
+    },
+    // The server says "is not a valid code": "This is not a valid code".
+    labels: { code: 'This' },
+    onStatus: { 400: () => form.setFieldError('code', 'That code is not right; try the newest one') },
+    otherwise: (message) => setFormError(message),
   });
 
   const makeNewSecret = () => {
@@ -234,26 +230,20 @@ function DisableTwoFactor({ state }: { state: TwoFactorState }) {
   });
   const low = state.recoveryCodesLeft <= 3;
 
-  const submit = form.onSubmit(async ({ password, code }) => {
-    setFormError(null);
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async ({ password, code }) => {
+      setFormError(null);
       await change.mutateAsync({ enable: false, password, code: code.trim().toLowerCase() });
       notifications.show({
         color: 'teal',
         title: 'Two-factor sign-in is off',
         message: 'Signing in asks only for your password again.',
       });
-    } catch (error) {
-      if (isApiError(error) && error.status === 400) {
-        const fieldErrors = fieldErrorsFrom(error, { ...DISABLE_LABELS, code: 'This' });
-        if (fieldErrors.password) fieldErrors.password = 'Current password is not right';
-        if (Object.keys(fieldErrors).length > 0) {
-          form.setErrors(fieldErrors);
-          return;
-        }
-      }
-      setFormError(errorMessage(error));
-    }
+    },
+    labels: { ...DISABLE_LABELS, code: 'This' },
+    adjustErrors: (errors) =>
+      errors.password ? { ...errors, password: 'Current password is not right' } : errors,
+    otherwise: (message) => setFormError(message),
   });
 
   return (

@@ -34,9 +34,9 @@ import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
+import { errorMessage } from '@/lib/errors';
 import { formatDate, timeZones } from '@/lib/format';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { useSwitchPortal } from '@/features/portal/api/switch-portal';
 import { useCreateCustomer } from '../api/create-customer';
 import { useCreateReseller } from '../api/create-reseller';
@@ -59,25 +59,17 @@ function OpenResellerAccount() {
     initialValues: { companyName: '', country: '', vatNumber: '' },
     validate: formResolver(resellerCreateSchema, COMPANY_LABELS, companyInput),
   });
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       await create.mutateAsync(companyInput(values));
       notifications.show({
         color: 'teal',
         title: 'Reseller account opened',
         message: 'Add your first customer portal.',
       });
-    } catch (error) {
-      const fieldErrors =
-        isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, COMPANY_LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else
-        notifications.show({
-          color: 'red',
-          title: 'Could not open the account',
-          message: errorMessage(error),
-        });
-    }
+    },
+    labels: COMPANY_LABELS,
+    otherwise: 'Could not open the account',
   });
   return (
     <SectionCard
@@ -241,8 +233,8 @@ function NewCustomerDialog({ opened, onClose }: { opened: boolean; onClose: () =
     initialValues: { portalName: '', timeZone: 'UTC', adminEmail: '' },
     validate: formResolver(resellerCustomerInputSchema, CUSTOMER_LABELS),
   });
-  const submit = form.onSubmit(async (values) => {
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
       const customer = await create.mutateAsync(values);
       notifications.show({
         color: 'teal',
@@ -251,19 +243,10 @@ function NewCustomerDialog({ opened, onClose }: { opened: boolean; onClose: () =
       });
       form.reset();
       onClose();
-    } catch (error) {
-      const fieldErrors =
-        isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, CUSTOMER_LABELS) : {};
-      if (Object.keys(fieldErrors).length > 0) form.setErrors(fieldErrors);
-      else if (isApiError(error) && error.status === 409)
-        form.setFieldError('adminEmail', errorMessage(error));
-      else
-        notifications.show({
-          color: 'red',
-          title: 'Could not create the portal',
-          message: errorMessage(error),
-        });
-    }
+    },
+    labels: CUSTOMER_LABELS,
+    onStatus: { 409: 'adminEmail' },
+    otherwise: 'Could not create the portal',
   });
   return (
     <Modal opened={opened} onClose={onClose} title="New customer portal" centered>

@@ -19,9 +19,8 @@ import { useState } from 'react';
 import { useParams } from 'react-router';
 import { QueryError } from '@/components/query-error';
 import { isApiError } from '@/lib/api-client';
-import { errorMessage, fieldErrorsFrom } from '@/lib/errors';
 import { formatCalendarDate } from '@/lib/format';
-import { formResolver } from '@/lib/forms';
+import { formResolver, useFormMutation } from '@/lib/forms';
 import { usePublicListing, useRequestStay } from '../api/public';
 import { AvailabilityCalendar } from './availability-calendar';
 import { ImageCarousel } from './image-carousel';
@@ -61,16 +60,14 @@ function RequestForm({ listing }: { listing: PublicListing }) {
       : null;
 
   const [failure, setFailure] = useState<string | null>(null);
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    try {
+  const { submit } = useFormMutation(form, {
+    run: async (values) => {
+      setFailure(null);
       const answer = await request.mutateAsync(values);
       setReceipt({ message: answer.message, approved: answer.state === 'approved' });
-    } catch (error) {
-      const errors = isApiError(error) && error.status === 400 ? fieldErrorsFrom(error, LABELS) : {};
-      if (Object.keys(errors).length > 0) form.setErrors(errors);
-      else setFailure(errorMessage(error));
-    }
+    },
+    labels: LABELS,
+    otherwise: (message) => setFailure(message),
   });
 
   if (receipt) {
