@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RegisteredRoute } from '../src/base/http/access';
+import type { IdKind, RegisteredRoute } from '../src/base/http/access';
 import { seedCatalogue } from '../src/features/shop/catalogue';
 import { TestApp } from './test-app';
 
@@ -388,8 +388,8 @@ const EXAMPLE_BODIES: Record<string, () => unknown> = {
 let emails = 0;
 const uniqueEmail = () => `fuzz-${SEED}-${++emails}-${crypto.randomUUID().slice(0, 6)}@example.com`;
 
-/** What a path parameter names: `{id}` depends on the path, the others on their name. */
-function pathValue(path: string, name: string): string {
+/** What a path parameter names: `{id}` as its route declares, the others by their name. */
+function pathValue(operation: Operation, name: string): string {
   const byName: Record<string, string | undefined> = {
     email: fx.adminEmail,
     status: 'active',
@@ -402,7 +402,6 @@ function pathValue(path: string, name: string): string {
     listingId: fx.listingId,
     reqId: fx.stayId,
     entryId: fx.accessListId,
-    imageId: path.includes('/sharelock/landing/') ? fx.landingImageId : fx.listingImageId,
     portalId: fx.portalId,
     size: 'thumb',
     token: fx.shareToken,
@@ -412,30 +411,31 @@ function pathValue(path: string, name: string): string {
     reviewId: fx.reviewId,
   };
   if (byName[name]) return byName[name];
-  if (name !== 'id') throw new Error(`fuzz test: no value for {${name}} of ${path}`);
-  const byPath: [RegExp, string][] = [
-    [/^\/api3\/portal\/(\{id\}\/name|user\/portal\/)/, fx.portalId],
-    // In the share-lock calls and requests, device/{id} names a listing (but not in …/landing).
-    [/^\/api3\/device\/\{id\}\/(sharelock$|sharelock\/token$|request\/|calendar$)/, fx.listingId],
-    [/^\/api3\/listing\//, fx.listingId],
-    [/^\/api3\/listingCategory\//, fx.categoryId],
-    [/^\/api3\/(portal\/)?device\//, fx.deviceId],
-    [/^\/api3\/portal\/code\/company\//, fx.companyCodeId],
-    [/^\/api3\/portal\/fingerprint\//, fx.fingerprintId],
-    [/^\/api3\/(portal\/)?keys\//, fx.keyId],
-    [/^\/api3\/(portal\/)?group\//, fx.groupId],
-    [/^\/api3\/portal\/lockout\//, fx.lockoutId],
-    [/^\/api3\/portal\/rfid\//, fx.rfidId],
-    [/^\/api3\/portal\/alerts\/rules\//, fx.alertRuleId],
-    [/^\/api3\/portal\/billing\/bill\//, fx.portalId],
-    [/^\/api3\/(portal\/)?user\//, fx.userId],
-    // The shop's products (seeded in makeFixtures), and a checkout id (unknown: its token decides).
-    [/^\/api3\/(product|system\/inventory)\//, 'smart-lock'],
-    [/^\/api3\/payments\/checkout\//, fx.portalId],
-  ];
-  const found = byPath.find(([pattern]) => pattern.test(path));
-  if (!found) throw new Error(`fuzz test: say what {id} of ${path} names`);
-  return found[1];
+  // `:id` and `:imageId` say what they name with the route (config.ids, which the server requires).
+  const declared = operation.route.ids[name as keyof RegisteredRoute['ids']];
+  if (!declared) throw new Error(`fuzz test: no value for {${name}} of ${operation.path}`);
+  const byKind: Record<IdKind, string> = {
+    portalId: fx.portalId,
+    userId: fx.userId,
+    deviceId: fx.deviceId,
+    groupId: fx.groupId,
+    lockoutId: fx.lockoutId,
+    rfidId: fx.rfidId,
+    companyCodeId: fx.companyCodeId,
+    fingerprintId: fx.fingerprintId,
+    keyId: fx.keyId,
+    alertRuleId: fx.alertRuleId,
+    listingId: fx.listingId,
+    categoryId: fx.categoryId,
+    listingImageId: fx.listingImageId,
+    landingImageId: fx.landingImageId,
+    // No bill or checkout of the fixtures: an id that names none (their 404s are documented).
+    billId: fx.portalId,
+    checkoutId: fx.portalId,
+    // The shop's products, seeded in makeFixtures.
+    productId: 'smart-lock',
+  };
+  return byKind[declared];
 }
 
 /** Ids in bodies and queries are real ones of the portal; emails and zones need a valid form. */
@@ -579,7 +579,7 @@ const spiked = (valid: unknown, character: string) =>
  * of the value the valid body holds there (withValueAt calls it).
  */
 function spikedValueFor(operation: Operation, target: Target, character: string): unknown {
-  if (target.in === 'path') return spiked(pathValue(operation.path, target.name), character);
+  if (target.in === 'path') return spiked(pathValue(operation, target.name), character);
   if (target.in === 'query') {
     const parameter = operation.query.find((candidate) => candidate.name === target.name);
     return spiked(asText(exampleFor(parameter?.schema, target.name)), character);
@@ -684,7 +684,7 @@ function buildRequest(
   token?: string;
 } {
   const pathValues = Object.fromEntries(
-    operation.pathParams.map((name) => [name, pathValue(operation.path, name)]),
+    operation.pathParams.map((name) => [name, pathValue(operation, name)]),
   );
   const query: [string, string][] = operation.query
     .filter((parameter) => parameter.required)

@@ -50,49 +50,35 @@ let routes: RegisteredRoute[];
 const FOREIGN_PORTAL_NAME = 'Portal B private name';
 const UNKNOWN_COMMAND_ID = crypto.randomUUID();
 
-/** What a path parameter names: `:id` depends on the path, the others on their name. */
+/**
+ * What a path parameter names: `:id` and `:imageId` as the route declares (config.ids, which the
+ * server requires), the others by their name.
+ */
 function paramKind(
-  url: string,
+  route: RegisteredRoute,
   name: string,
 ): keyof Tenant | 'status' | 'commandId' | 'year' | 'month' | 'productId' {
+  const declared = route.ids[name as keyof RegisteredRoute['ids']];
+  if (declared === 'checkoutId') throw new Error(`isolation test: no checkout for ${route.url}`);
+  if (declared) return declared;
   if (name === 'deviceId') return 'deviceId';
   if (name === 'commandId') return 'commandId';
   if (name === 'userId') return 'userId';
   if (name === 'status') return 'status';
   if (name === 'inviteId') return 'inviteId';
   if (name === 'year' || name === 'month') return name;
-  // Rentals (issue 12): a listing's requests, access list and images, a lock's arrival images.
+  // Rentals (issue 12): a listing's requests, access list, feeds and reviews.
   if (name === 'reqId') return 'stayId';
   if (name === 'entryId') return 'accessListId';
   if (name === 'feedId') return 'feedId';
   if (name === 'reviewId') return 'reviewId';
-  if (name === 'imageId') return url.includes('/sharelock/landing/') ? 'landingImageId' : 'listingImageId';
-  if (name !== 'id') throw new Error(`isolation test: no values for path parameter :${name} of ${url}`);
-  if (/^\/api3\/portal\/(:id\/name|user\/portal\/)/.test(url)) return 'portalId';
-  // In the share-lock calls and requests, device/{id} names a listing (but not in …/landing).
-  if (/^\/api3\/device\/:id\/(sharelock$|sharelock\/token$|request\/|calendar$)/.test(url))
-    return 'listingId';
-  if (/^\/api3\/listing\//.test(url)) return 'listingId';
-  if (/^\/api3\/listingCategory\//.test(url)) return 'categoryId';
-  if (/^\/api3\/(portal\/)?device\//.test(url)) return 'deviceId';
-  if (/^\/api3\/portal\/code\/company\//.test(url)) return 'companyCodeId';
-  if (/^\/api3\/portal\/fingerprint\//.test(url)) return 'fingerprintId';
-  if (/^\/api3\/(portal\/)?keys\//.test(url)) return 'keyId';
-  if (/^\/api3\/(portal\/)?group\//.test(url)) return 'groupId';
-  if (/^\/api3\/portal\/lockout\//.test(url)) return 'lockoutId';
-  if (/^\/api3\/portal\/rfid\//.test(url)) return 'rfidId';
-  if (/^\/api3\/portal\/alerts\/rules\//.test(url)) return 'alertRuleId';
-  if (/^\/api3\/portal\/billing\/bill\//.test(url)) return 'billId';
-  if (/^\/api3\/(portal\/)?user\//.test(url)) return 'userId';
-  // The shop's catalogue is the platform's: a product id names no portal's data.
-  if (/^\/api3\/system\/inventory\//.test(url)) return 'productId';
-  throw new Error(`isolation test: say what :id of ${url} names`);
+  throw new Error(`isolation test: no values for path parameter :${name} of ${route.url}`);
 }
 
 /** The URL with ids from portal A (the caller's) or portal B (another tenant's). */
-function fillUrl(url: string, side: 'own' | 'foreign'): string {
-  return url.replace(/:(\w+)/g, (_, name: string) => {
-    const kind = paramKind(url, name);
+function fillUrl(route: RegisteredRoute, side: 'own' | 'foreign'): string {
+  return route.url.replace(/:(\w+)/g, (_, name: string) => {
+    const kind = paramKind(route, name);
     if (kind === 'status') return 'suspended';
     // A command id alone opens nothing: the lock's id beside it decides whose command it is.
     if (kind === 'commandId') return UNKNOWN_COMMAND_ID;
@@ -291,7 +277,7 @@ function call(
 ) {
   const request: InjectOptions & { token?: string; portal?: string } = {
     method: route.method as InjectOptions['method'],
-    url: fillUrl(route.url, options.side ?? 'own'),
+    url: fillUrl(route, options.side ?? 'own'),
     token: options.token,
     portal: options.portal,
   };

@@ -296,6 +296,7 @@ describe('the walk itself', () => {
     url,
     access: { kind: 'public' },
     sealed: false,
+    ids: {},
     schema,
   });
   const problemsOf = async (routes: RegisteredRoute[]) => {

@@ -36,6 +36,8 @@ declare module 'fastify' {
     sealed?: boolean;
     /** A valid request, for the tests the route registry drives (see RouteExample). */
     example?: RouteExample;
+    /** What the path's `:id` (and `:imageId`) names: required where the path has one (see IdKind). */
+    ids?: Partial<Record<'id' | 'imageId', IdKind>>;
   }
   interface FastifyRequest {
     auth: RequestAuth | null;
@@ -52,6 +54,34 @@ export interface RouteExample {
   body: unknown;
 }
 
+/**
+ * What an id in a path names. `:deviceId` or `:userId` say it themselves; `:id` does not, so a route
+ * with one declares it (`config.ids`), and the server refuses to start otherwise. The tests the
+ * route registry drives (isolation, fuzz) fill each id with the right record of one portal or
+ * another from this, so a new route needs no central edit.
+ */
+export type IdKind =
+  | 'portalId'
+  | 'userId'
+  | 'deviceId'
+  | 'groupId'
+  | 'lockoutId'
+  | 'rfidId'
+  | 'companyCodeId'
+  | 'fingerprintId'
+  | 'keyId'
+  | 'alertRuleId'
+  | 'billId'
+  | 'listingId'
+  | 'categoryId'
+  | 'listingImageId'
+  | 'landingImageId'
+  | 'productId'
+  | 'checkoutId';
+
+/** Path parameters whose name does not say what they name. */
+const UNNAMED_IDS = ['id', 'imageId'] as const;
+
 /** One line per API route: what the route registry knows, for docs and the isolation tests. */
 export interface RegisteredRoute {
   method: string;
@@ -60,6 +90,8 @@ export interface RegisteredRoute {
   sealed: boolean;
   /** The route's example request (config.example), if it declares one. */
   example?: RouteExample;
+  /** What its `:id` (and `:imageId`) names (config.ids). */
+  ids: Partial<Record<'id' | 'imageId', IdKind>>;
   /** The route's request schemas (zod), so tests can check every field (safe-text-registry.test.ts). */
   schema: RouteRequestSchemas;
 }
@@ -134,9 +166,21 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
     // The API docs pages come from @fastify/swagger-ui, which cannot declare access itself.
     if (route.url.startsWith(`${apiPrefix}/docs`))
       route.config = { ...route.config, access: { kind: 'public' } };
-    const config = (route.config ?? {}) as { access?: RouteAccess; sealed?: boolean; example?: RouteExample };
+    const config = (route.config ?? {}) as {
+      access?: RouteAccess;
+      sealed?: boolean;
+      example?: RouteExample;
+      ids?: Partial<Record<'id' | 'imageId', IdKind>>;
+    };
     if (!config.access) {
       throw new Error(`Route ${String(route.method)} ${route.url} declares no access (config.access)`);
+    }
+    for (const name of UNNAMED_IDS) {
+      if (new RegExp(`/:${name}(/|$)`).test(route.url) && !config.ids?.[name]) {
+        throw new Error(
+          `Route ${String(route.method)} ${route.url} does not say what :${name} names (config.ids)`,
+        );
+      }
     }
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
@@ -147,6 +191,7 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
         access: config.access,
         sealed: config.sealed === true,
         ...(config.example && { example: config.example }),
+        ids: config.ids ?? {},
         schema: { body, querystring, params, headers },
       });
     }

@@ -38,7 +38,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/device/:id/users',
     {
-      config,
+      config: { ...config, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: 'The people who may use a lock, how, and their schedule there',
@@ -52,7 +52,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/device/:id/possibleUsers',
     {
-      config,
+      config: { ...config, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: 'Members who cannot use the lock yet',
@@ -66,7 +66,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/portal/device/:id/access',
     {
-      config,
+      config: { ...config, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: 'Who can open the lock at an instant (default now), and why the others cannot',
@@ -88,7 +88,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/portal/device/:id/schedule/:userId',
     {
-      config,
+      config: { ...config, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: "A person's schedule at a lock (null: at any time)",
@@ -102,7 +102,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/device/:id/schedule/:userId',
     {
-      config: { ...config, example: { body: { schedule: null } } },
+      config: { ...config, example: { body: { schedule: null } }, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: "Set a person's schedule at a lock they can reach (null: at any time)",
@@ -125,7 +125,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/user/:id/device/:deviceId',
     {
-      config,
+      config: { ...config, ids: { id: 'userId' } },
       schema: {
         tags,
         summary: 'Give a person direct access to a lock',
@@ -142,7 +142,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/user/:id/device/:deviceId',
     {
-      config,
+      config: { ...config, ids: { id: 'userId' } },
       schema: {
         tags,
         summary: "Remove a person's direct access to a lock (access through groups stays)",
@@ -159,7 +159,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user/:id/devices',
     {
-      config: selfConfig,
+      config: { ...selfConfig, ids: { id: 'userId' } },
       schema: {
         tags,
         summary: 'The locks a person can reach, how and when',
@@ -176,7 +176,7 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user/:id/accessTime',
     {
-      config: selfConfig,
+      config: { ...selfConfig, ids: { id: 'userId' } },
       schema: {
         tags,
         summary: 'Whether the person can open each of their locks at an instant (default now), and why not',

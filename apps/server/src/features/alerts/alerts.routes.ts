@@ -64,7 +64,11 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/alerts/rules/:id',
     {
-      config: { ...config, example: { body: { kind: 'tamper', name: 'Renamed' } } },
+      config: {
+        ...config,
+        example: { body: { kind: 'tamper', name: 'Renamed' } },
+        ids: { id: 'alertRuleId' },
+      },
       schema: {
         tags,
         summary: 'Save an alert rule',
@@ -79,7 +83,7 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/portal/alerts/rules/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'alertRuleId' } },
       schema: {
         tags,
         summary: 'Delete an alert rule (its notifications stay)',

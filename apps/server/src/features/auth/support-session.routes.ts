@@ -17,7 +17,7 @@ export const supportSessionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/user/:id/session',
     {
-      config: { access: access.platform },
+      config: { access: access.platform, ids: { id: 'userId' } },
       schema: {
         tags: ['auth'],
         summary: 'Platform staff: act as a person for 30 minutes (audited; the app shows a banner)',

@@ -91,7 +91,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/portal/billing/bill/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'billId' } },
       schema: {
         tags,
         summary: 'A closed bill (invoice) by id, for the print layout',
@@ -105,7 +105,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/portal/billing/bill/:id/pdf',
     {
-      config,
+      config: { ...config, ids: { id: 'billId' } },
       schema: {
         tags,
         summary: 'A closed bill (invoice) as a PDF',

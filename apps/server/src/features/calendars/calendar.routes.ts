@@ -41,7 +41,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/device/:id/calendar',
     {
-      config: admin,
+      config: { ...admin, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary:
@@ -61,6 +61,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
     '/device/:id/calendar',
     {
       config: {
+        ids: { id: 'listingId' },
         ...admin,
         example: {
           body: {
@@ -101,7 +102,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/listing/:id/ical',
     {
-      config: admin,
+      config: { ...admin, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary: "A listing's private export feed address and its imported calendars with their sync state",
@@ -116,7 +117,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/:id/ical/rotate',
     {
-      config: admin,
+      config: { ...admin, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary:
@@ -131,7 +132,11 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/:id/ical/feed/new',
     {
-      config: { ...admin, example: { body: { name: 'Vrbo', url: 'https://vrbo.example.invalid/a.ics' } } },
+      config: {
+        ...admin,
+        example: { body: { name: 'Vrbo', url: 'https://vrbo.example.invalid/a.ics' } },
+        ids: { id: 'listingId' },
+      },
       schema: {
         tags,
         summary:
@@ -153,6 +158,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
     '/listing/:id/ical/feed/:feedId',
     {
       config: {
+        ids: { id: 'listingId' },
         ...admin,
         example: {
           body: {
@@ -183,7 +189,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/listing/:id/ical/feed/:feedId',
     {
-      config: admin,
+      config: { ...admin, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary: 'Stop importing a calendar (its blocks go; the stays it brought stay, with their codes)',
@@ -200,7 +206,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/:id/ical/feed/:feedId/sync',
     {
-      config: admin,
+      config: { ...admin, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary: 'Read an imported calendar now (queued: the import job reads it in the background)',

@@ -39,7 +39,7 @@ export const companyCodeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/portal/code/company/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'companyCodeId' } },
       schema: {
         tags,
         summary: 'Retire a company code',

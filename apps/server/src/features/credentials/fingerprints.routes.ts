@@ -70,7 +70,7 @@ export const fingerprintRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/portal/fingerprint/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'fingerprintId' } },
       schema: {
         tags,
         summary: 'A fingerprint',
@@ -83,7 +83,7 @@ export const fingerprintRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/fingerprint/:id',
     {
-      config: { ...config, example: { body: { finger: 'left-index' } } },
+      config: { ...config, example: { body: { finger: 'left-index' } }, ids: { id: 'fingerprintId' } },
       schema: {
         tags,
         summary: "Change a fingerprint's finger, label or validity",
@@ -97,7 +97,7 @@ export const fingerprintRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/portal/fingerprint/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'fingerprintId' } },
       schema: {
         tags,
         summary: 'Delete a fingerprint',
@@ -113,7 +113,7 @@ export const fingerprintRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/portal/fingerprint/:id/user/:userId',
     {
-      config,
+      config: { ...config, ids: { id: 'fingerprintId' } },
       schema: {
         tags,
         summary: 'Link the fingerprint to another person who can reach its lock',
@@ -127,7 +127,7 @@ export const fingerprintRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user/:id/fingerprints',
     {
-      config,
+      config: { ...config, ids: { id: 'userId' } },
       schema: {
         tags,
         summary: "A person's fingerprints",
@@ -140,7 +140,7 @@ export const fingerprintRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/device/:id/fingerprints',
     {
-      config,
+      config: { ...config, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: 'The fingerprints enrolled at a lock',

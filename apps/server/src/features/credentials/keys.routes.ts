@@ -78,13 +78,16 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/portal/keys/:id',
-    { config, schema: { tags, summary: 'A key', params: idParams, response: keyResponse } },
+    {
+      config: { ...config, ids: { id: 'keyId' } },
+      schema: { tags, summary: 'A key', params: idParams, response: keyResponse },
+    },
     async (request) => getKey(app.db, portalOf(request), request.params.id),
   );
   app.post(
     '/portal/keys/:id',
     {
-      config: { ...config, example: { body: { name: 'Renamed', number: 'K-2' } } },
+      config: { ...config, example: { body: { name: 'Renamed', number: 'K-2' } }, ids: { id: 'keyId' } },
       schema: {
         tags,
         summary: "Change a key's name, number or validity",
@@ -98,7 +101,7 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/portal/keys/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'keyId' } },
       schema: {
         tags,
         summary: 'Retire a key',
@@ -114,7 +117,7 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/keys/:id/user/:userId',
     {
-      config,
+      config: { ...config, ids: { id: 'keyId' } },
       schema: { tags, summary: 'Hand the key to a person', params: userParams, response: keyResponse },
     },
     async (request) => handOverKey(app.db, changeContext(request), request.params.id, request.params.userId),
@@ -122,7 +125,7 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/keys/:id/user/:userId',
     {
-      config,
+      config: { ...config, ids: { id: 'keyId' } },
       schema: { tags, summary: 'The person gave the key back', params: userParams, response: keyResponse },
     },
     async (request) => takeBackKey(app.db, changeContext(request), request.params.id, request.params.userId),
@@ -130,7 +133,7 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/keys/:id/device/:deviceId',
     {
-      config,
+      config: { ...config, ids: { id: 'keyId' } },
       schema: { tags, summary: 'The key works at this lock', params: deviceParams, response: keyResponse },
     },
     async (request) =>
@@ -139,7 +142,7 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/keys/:id/device/:deviceId',
     {
-      config,
+      config: { ...config, ids: { id: 'keyId' } },
       schema: {
         tags,
         summary: 'The key no longer works at this lock',
@@ -153,7 +156,7 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/keys/:id/devices',
     {
-      config,
+      config: { ...config, ids: { id: 'keyId' } },
       schema: {
         tags,
         summary: 'The locks a key works at',
@@ -166,7 +169,7 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/keys/:id/history',
     {
-      config,
+      config: { ...config, ids: { id: 'keyId' } },
       schema: {
         tags,
         summary: "A key's history: changes to it and the lock events where it was used, newest first",
@@ -180,7 +183,7 @@ export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user/:id/keys',
     {
-      config,
+      config: { ...config, ids: { id: 'userId' } },
       schema: {
         tags,
         summary: 'The keys a person holds',

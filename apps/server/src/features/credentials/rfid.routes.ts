@@ -57,7 +57,7 @@ export const rfidRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/portal/rfid/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'rfidId' } },
       schema: {
         tags,
         summary: 'A card',
@@ -70,7 +70,11 @@ export const rfidRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/rfid/:id',
     {
-      config: { ...config, example: { body: { uid: '04A1B2C3', userId: '{userId}' } } },
+      config: {
+        ...config,
+        example: { body: { uid: '04A1B2C3', userId: '{userId}' } },
+        ids: { id: 'rfidId' },
+      },
       schema: {
         tags,
         summary: "Change a card's label, holder or validity",
@@ -84,7 +88,7 @@ export const rfidRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/portal/rfid/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'rfidId' } },
       schema: {
         tags,
         summary: 'Revoke a card',
@@ -100,7 +104,7 @@ export const rfidRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user/:id/rfids',
     {
-      config,
+      config: { ...config, ids: { id: 'userId' } },
       schema: {
         tags,
         summary: 'The cards a person holds',
@@ -113,7 +117,7 @@ export const rfidRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/device/:id/rfids',
     {
-      config,
+      config: { ...config, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: 'The cards that reach a lock',

@@ -40,7 +40,7 @@ export const deviceLinkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/device/:id/sync',
     {
-      config,
+      config: { ...config, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: "A lock's credential set: desired, sent and confirmed version, rejected entries, liveness",
@@ -55,7 +55,11 @@ export const deviceLinkRoutes: FastifyPluginAsyncZod = async (app) => {
     '/device/:id/command',
     {
       // Admins command any lock; a basic user opens or locks one they may open right now.
-      config: { access: access.portalMember, example: { body: { action: 'unlock' } } },
+      config: {
+        access: access.portalMember,
+        example: { body: { action: 'unlock' } },
+        ids: { id: 'deviceId' },
+      },
       schema: {
         tags,
         summary:
@@ -87,7 +91,7 @@ export const deviceLinkRoutes: FastifyPluginAsyncZod = async (app) => {
     '/device/:id/command/:commandId',
     {
       // A basic user follows the commands they sent; admins any.
-      config: { access: access.portalMember },
+      config: { access: access.portalMember, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: 'A remote command: pending, ok, failed (with the lock’s error) or expired',
@@ -128,7 +132,7 @@ export const deviceLinkRoutes: FastifyPluginAsyncZod = async (app) => {
     '/user/:id/sync',
     {
       // A person may follow their own credentials; admins anyone's.
-      config: { access: access.portalMember },
+      config: { access: access.portalMember, ids: { id: 'userId' } },
       schema: {
         tags,
         summary: "A person's credentials on each lock they reach: pending, sent, confirmed or refused",
@@ -161,7 +165,7 @@ export const deviceLinkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/device/:id/synclock/user/token',
     {
-      config: { access: access.portalMember },
+      config: { access: access.portalMember, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary:

@@ -84,7 +84,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/portal/device/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: 'A lock',
@@ -98,7 +98,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/portal/device/:id/name',
     {
-      config,
+      config: { ...config, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: "A lock's name",
@@ -115,7 +115,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/portal/device/:id/groups',
     {
-      config,
+      config: { ...config, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: 'The groups that open a lock',
@@ -136,7 +136,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/device/:id',
     {
-      config: { ...config, example: { body: { name: 'Renamed' } } },
+      config: { ...config, example: { body: { name: 'Renamed' } }, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: "Change a lock's name, time zone or low-battery level",
@@ -151,7 +151,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/portal/device/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: 'Delete a lock: access to it goes, its history stays',

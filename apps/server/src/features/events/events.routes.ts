@@ -48,7 +48,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/device/:id/history',
     {
-      config,
+      config: { ...config, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: "A lock's history: its events and the admin changes about it, newest first, paged by time",
@@ -63,7 +63,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/device/:id/events',
     {
-      config,
+      config: { ...config, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: 'A page of what the lock reported, newest first',
@@ -79,7 +79,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     '/user/:id/history',
     {
       // A person may read their own history; admins anyone's.
-      config: { access: access.portalMember },
+      config: { access: access.portalMember, ids: { id: 'userId' } },
       schema: {
         tags,
         summary: "A person's history: the locks they opened or were refused at, and the changes about them",

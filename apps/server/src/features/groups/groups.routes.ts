@@ -65,7 +65,7 @@ export const groupRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/portal/group/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'groupId' } },
       schema: {
         tags,
         summary: 'A group',
@@ -79,7 +79,7 @@ export const groupRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/group/:id',
     {
-      config: { ...config, example: { body: { name: 'Renamed' } } },
+      config: { ...config, example: { body: { name: 'Renamed' } }, ids: { id: 'groupId' } },
       schema: {
         tags,
         summary: "Change a group's name and description",
@@ -94,7 +94,7 @@ export const groupRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/portal/group/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'groupId' } },
       schema: {
         tags,
         summary: 'Delete a group (its people lose the access it gave)',
@@ -118,7 +118,7 @@ export const groupRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       `/group/:id/${path}`,
       {
-        config,
+        config: { ...config, ids: { id: 'groupId' } },
         schema: {
           tags,
           summary,
@@ -153,7 +153,7 @@ export const groupRoutes: FastifyPluginAsyncZod = async (app) => {
       app.route({
         method,
         url: `/group/:id/${kind.path}/:${kind.param}`,
-        config,
+        config: { ...config, ids: { id: 'groupId' } },
         schema: {
           tags,
           summary: linked ? kind.added : kind.removed,

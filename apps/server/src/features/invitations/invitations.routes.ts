@@ -54,7 +54,7 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/user/re-invite/:id',
     {
-      config: { access: access.portalAdmin },
+      config: { access: access.portalAdmin, ids: { id: 'userId' } },
       schema: {
         tags,
         summary: 'Send an invitation again, with a new link and a new period',
@@ -108,7 +108,7 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       `/portal/user/portal/:id/${answer}`,
       {
-        config: { access: access.account },
+        config: { access: access.account, ids: { id: 'portalId' } },
         schema: {
           tags,
           summary:

@@ -28,7 +28,7 @@ export const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/device/:id/invite',
     {
-      config,
+      config: { ...config, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: "A lock's guest invites, newest first",
@@ -42,6 +42,7 @@ export const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
     '/device/:id/invite',
     {
       config: {
+        ids: { id: 'deviceId' },
         ...config,
         example: {
           body: {
@@ -79,6 +80,7 @@ export const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
     '/device/:id/invite/:inviteId',
     {
       config: {
+        ids: { id: 'deviceId' },
         ...config,
         example: {
           body: {
@@ -112,7 +114,7 @@ export const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/device/:id/invite/:inviteId',
     {
-      config,
+      config: { ...config, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: "Delete a guest invite; the guest's code stops working",
@@ -128,7 +130,7 @@ export const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/device/:id/invite/:inviteId/resend',
     {
-      config,
+      config: { ...config, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: 'Email the invitation to the guest again',

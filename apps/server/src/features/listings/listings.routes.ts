@@ -105,7 +105,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/listing/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary: 'A listing',
@@ -118,7 +118,11 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/:id',
     {
-      config: { ...config, example: { body: { title: 'Flat', deviceIds: ['{deviceId}'] } } },
+      config: {
+        ...config,
+        example: { body: { title: 'Flat', deviceIds: ['{deviceId}'] } },
+        ids: { id: 'listingId' },
+      },
       schema: {
         tags,
         summary: "Save a listing; its stays' access follows new locks and times at once",
@@ -132,7 +136,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/listing/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary: 'Delete a listing (409 while it has stays that have not ended)',
@@ -176,7 +180,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listingCategory/:id',
     {
-      config: { ...config, example: { body: { name: 'Renamed' } } },
+      config: { ...config, example: { body: { name: 'Renamed' } }, ids: { id: 'categoryId' } },
       schema: {
         tags,
         summary: 'Rename a listing category',
@@ -190,7 +194,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/listingCategory/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'categoryId' } },
       schema: {
         tags,
         summary: 'Delete a listing category (its listings keep going without one)',
@@ -209,7 +213,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/listing/:id/accessList',
     {
-      config,
+      config: { ...config, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary: 'Who else gets the locks around every stay (the cleaner after check-out)',
@@ -222,7 +226,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/:id/accessList/new',
     {
-      config: { ...config, example: { body: { name: 'Cleaner' } } },
+      config: { ...config, example: { body: { name: 'Cleaner' } }, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary: 'Add someone to the access list; current and upcoming stays give them a code at once',
@@ -239,7 +243,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/:id/accessList/:entryId',
     {
-      config: { ...config, example: { body: { name: 'Renamed' } } },
+      config: { ...config, example: { body: { name: 'Renamed' } }, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary: 'Change an access list entry; its windows move at once',
@@ -260,7 +264,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/listing/:id/accessList/:entryId',
     {
-      config,
+      config: { ...config, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary: 'Remove an access list entry; its codes stop working',
@@ -279,7 +283,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/listing/:id/users',
     {
-      config,
+      config: { ...config, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary: "The people who look after a listing (they get its requests' mail)",
@@ -292,7 +296,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/listing/:id/user/:userId',
     {
-      config,
+      config: { ...config, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary: 'A person of the portal looks after the listing',
@@ -306,7 +310,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/listing/:id/user/:userId',
     {
-      config,
+      config: { ...config, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary: 'A person no longer looks after the listing',
@@ -328,7 +332,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
     uploads.post(
       '/listing/:id/image',
       {
-        config,
+        config: { ...config, ids: { id: 'listingId' } },
         bodyLimit: IMAGE_MAX_BYTES + 1,
         schema: {
           tags,
@@ -357,7 +361,11 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/:id/image/:imageId',
     {
-      config: { ...config, example: { body: { alt: 'Renamed' } } },
+      config: {
+        ...config,
+        example: { body: { alt: 'Renamed' } },
+        ids: { id: 'listingId', imageId: 'listingImageId' },
+      },
       schema: {
         tags,
         summary: "Change an image's alt text or position",
@@ -381,7 +389,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/listing/:id/image/:imageId',
     {
-      config,
+      config: { ...config, ids: { id: 'listingId', imageId: 'listingImageId' } },
       schema: {
         tags,
         summary: 'Remove an image',
@@ -405,7 +413,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/image/:portalId/:imageId/:size',
     {
-      config: { access: access.public },
+      config: { access: access.public, ids: { imageId: 'listingImageId' } },
       schema: {
         tags,
         summary: 'An image (WebP), for anyone holding its address (listing pages, arrival instructions)',

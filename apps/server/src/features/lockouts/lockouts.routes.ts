@@ -49,7 +49,7 @@ export const lockoutRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/portal/lockout/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'lockoutId' } },
       schema: {
         tags,
         summary: 'A lockout',
@@ -64,6 +64,7 @@ export const lockoutRoutes: FastifyPluginAsyncZod = async (app) => {
     '/portal/lockout/:id',
     {
       config: {
+        ids: { id: 'lockoutId' },
         ...config,
         example: {
           body: {
@@ -87,7 +88,7 @@ export const lockoutRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/portal/lockout/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'lockoutId' } },
       schema: {
         tags,
         summary: 'Delete a lockout',

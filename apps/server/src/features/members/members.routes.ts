@@ -135,7 +135,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
     '/portal/user/:id',
     {
       // A basic user reads their own (their code, in the basic-user area); admins anyone's.
-      config: { access: access.portalMember },
+      config: { access: access.portalMember, ids: { id: 'userId' } },
       schema: {
         tags,
         summary: 'A person in this portal, with their access code (a basic user: only themselves)',
@@ -152,7 +152,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/user/:id',
     {
-      config: { ...config, example: { body: { firstName: 'Renamed' } } },
+      config: { ...config, example: { body: { firstName: 'Renamed' } }, ids: { id: 'userId' } },
       schema: {
         tags,
         summary: "Change a person's role, or this portal's name for them (never their account's name)",
@@ -167,7 +167,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/portal/user/:id/:status',
     {
-      config,
+      config: { ...config, ids: { id: 'userId' } },
       schema: {
         tags,
         summary: 'Suspend or reactivate a person (status: active or suspended)',
@@ -182,7 +182,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/portal/user/:id',
     {
-      config,
+      config: { ...config, ids: { id: 'userId' } },
       schema: {
         tags,
         summary: 'Take a person out of the portal',

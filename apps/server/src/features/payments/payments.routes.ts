@@ -51,7 +51,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/payments/checkout/:id',
     {
-      config: { access: access.public },
+      config: { access: access.public, ids: { id: 'checkoutId' } },
       schema: {
         tags,
         summary: 'What became of a checkout (the success and canceled pages), with the token from its link',
@@ -66,7 +66,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payments/checkout/:id/cancel',
     {
-      config: { access: access.public },
+      config: { access: access.public, ids: { id: 'checkoutId' } },
       schema: {
         tags,
         summary: 'The buyer turned back: end the checkout and release what it held, unless it was paid',

@@ -60,7 +60,11 @@ export function sandboxRoutes(sandbox: SandboxProvider): FastifyPluginAsync {
       { parseAs: 'string', bodyLimit: 16 * 1024 },
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
-    const options = { config: { access: access.public }, schema: { hide: true } } as const;
+    // The hosted pages' :id is the provider's checkout session; :token a billing-page link.
+    const options = {
+      config: { access: access.public, ids: { id: 'checkoutId' } },
+      schema: { hide: true },
+    } as const;
     const notFound = (reply: FastifyReply) =>
       sendPage(reply, 404, closedPage('Checkout not found', 'This payment link is not valid.', null));
 

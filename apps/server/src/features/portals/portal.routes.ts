@@ -50,7 +50,7 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/portal/:id/name',
     {
-      config: { access: access.account },
+      config: { access: access.account, ids: { id: 'portalId' } },
       schema: {
         tags,
         summary: "A portal's name, for its members",
@@ -64,7 +64,7 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/portal/user/portal/:id',
     {
-      config: { access: access.account },
+      config: { access: access.account, ids: { id: 'portalId' } },
       schema: {
         tags,
         summary: "The signed-in person's membership in a portal, invitations included",
@@ -78,7 +78,7 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/portal/user/portal/current/:id',
     {
-      config: { access: access.account },
+      config: { access: access.account, ids: { id: 'portalId' } },
       schema: {
         tags,
         summary: 'Check that the person may act in a portal now, before switching to it',
@@ -92,7 +92,11 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/user/:id/portal',
     {
-      config: { access: access.account, example: { body: { name: 'A place of my own' } } },
+      config: {
+        access: access.account,
+        example: { body: { name: 'A place of my own' } },
+        ids: { id: 'userId' },
+      },
       schema: {
         tags,
         summary: 'Start a portal of your own (a person who owns none); platform staff for anyone',

@@ -10,7 +10,7 @@ export const publicListingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/listing/:id/public',
     {
-      config: { access: access.public },
+      config: { access: access.public, ids: { id: 'listingId' } },
       schema: {
         tags: ['stays'],
         summary:

@@ -70,7 +70,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/listing/:id/review',
     {
-      config: admin,
+      config: { ...admin, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary: "A page of a listing's reviews (filter state: published, hidden; or rating 1–5)",
@@ -85,7 +85,11 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/:id/review/:reviewId',
     {
-      config: { ...admin, example: { body: { action: 'answer', answer: 'Thank you' } } },
+      config: {
+        ...admin,
+        example: { body: { action: 'answer', answer: 'Thank you' } },
+        ids: { id: 'listingId' },
+      },
       schema: {
         tags,
         summary:

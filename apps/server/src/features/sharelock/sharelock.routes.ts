@@ -53,7 +53,7 @@ export const shareLockRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/device/:id/sharelock',
     {
-      config: { ...admin, example: { body: { enabled: true } } },
+      config: { ...admin, example: { body: { enabled: true } }, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary: "A listing's sharing (its public request page) on or off, and its share-lock settings",
@@ -70,7 +70,7 @@ export const shareLockRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/device/:id/sharelock/token',
     {
-      config: admin,
+      config: { ...admin, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary:
@@ -87,7 +87,7 @@ export const shareLockRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/portal/device/:id/landing',
     {
-      config: admin,
+      config: { ...admin, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: "A lock's arrival instructions (text, images, Wi-Fi, parking)",
@@ -101,7 +101,7 @@ export const shareLockRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/device/:id/sharelock/landing',
     {
-      config: { ...admin, example: { body: { text: 'Ring twice' } } },
+      config: { ...admin, example: { body: { text: 'Ring twice' } }, ids: { id: 'deviceId' } },
       schema: {
         tags,
         summary: "Replace a lock's arrival instructions (what its guests see on /s)",
@@ -124,7 +124,7 @@ export const shareLockRoutes: FastifyPluginAsyncZod = async (app) => {
     uploads.post(
       '/device/:id/sharelock/landing/image',
       {
-        config: admin,
+        config: { ...admin, ids: { id: 'deviceId' } },
         bodyLimit: IMAGE_MAX_BYTES + 1,
         schema: {
           tags,
@@ -154,7 +154,11 @@ export const shareLockRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/device/:id/sharelock/landing/image/:imageId',
     {
-      config: { ...admin, example: { body: { alt: 'Renamed' } } },
+      config: {
+        ...admin,
+        example: { body: { alt: 'Renamed' } },
+        ids: { id: 'deviceId', imageId: 'landingImageId' },
+      },
       schema: {
         tags,
         summary: "Change an arrival image's alt text or position",
@@ -178,7 +182,7 @@ export const shareLockRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/device/:id/sharelock/landing/image/:imageId',
     {
-      config: admin,
+      config: { ...admin, ids: { id: 'deviceId', imageId: 'landingImageId' } },
       schema: {
         tags,
         summary: 'Remove an arrival image',

@@ -77,7 +77,7 @@ export const shopRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/product/:id',
     {
-      config: { access: access.public },
+      config: { access: access.public, ids: { id: 'productId' } },
       schema: {
         tags,
         summary: 'One product',
@@ -168,7 +168,11 @@ export const shopRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/system/inventory/:id',
     {
-      config: { access: access.platform, example: { body: { onHand: 10, reason: 'Count' } } },
+      config: {
+        access: access.platform,
+        example: { body: { onHand: 10, reason: 'Count' } },
+        ids: { id: 'productId' },
+      },
       schema: {
         tags,
         summary: "Set a product's units on hand (a delivery, a count)",

@@ -54,7 +54,7 @@ export const stayRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/listing/:id/request',
     {
-      config: admin,
+      config: { ...admin, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary: "A page of a listing's requests and stays (filter state or when: upcoming, past)",
@@ -70,7 +70,7 @@ export const stayRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/device/:id/request/:reqId',
     {
-      config: admin,
+      config: { ...admin, ids: { id: 'listingId' } },
       schema: {
         tags,
         summary:
@@ -92,7 +92,11 @@ export const stayRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/device/:id/request/:reqId',
     {
-      config: { ...admin, example: { body: { action: 'decline', reason: 'Closed' } } },
+      config: {
+        ...admin,
+        example: { body: { action: 'decline', reason: 'Closed' } },
+        ids: { id: 'listingId' },
+      },
       schema: {
         tags,
         summary:
