@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { axeViolations } from './axe';
 import { demo, signIn } from './helpers';
 import { linkTo, waitForMail } from './mailbox';
 
@@ -9,7 +9,6 @@ import { linkTo, waitForMail } from './mailbox';
 // the owner answers it. The new screens are also checked with axe (WCAG 2.1 AA).
 
 const LISBON = 'Europe/Lisbon';
-const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /** Calls the API from the page (signed in or not) with its stored token, if any. */
 function api(page: Page, method: string, path: string, body?: unknown) {
@@ -44,7 +43,7 @@ function lisbonDay(days: number): string {
 async function expectAccessible(page: Page, what: string) {
   await page.waitForLoadState('networkidle');
   await expect(page.locator('[role="status"][aria-label^="Loading"]')).toHaveCount(0);
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_AA).analyze();
+  const violations = await axeViolations(page);
   expect(
     violations.map(
       (v) =>
