@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Migrates one database for the whole run, which every TestApp copies (test-app.ts).
+    globalSetup: ['./test/global-setup.ts'],
     // The server's modules are loaded once per worker, not once per test file (3.6 s each): every
     // file builds its own apps on its own database, and what the modules keep for the process
     // (domain-event listeners, the decoy hash) serves every app alike.

@@ -12,6 +12,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createAccount } from '../src/features/auth/accounts';
@@ -30,7 +31,15 @@ export class TestApp {
 
   static async start(env: Record<string, string> = {}): Promise<TestApp> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-test-'));
-    const { databaseUrl, dropDatabase } = await freshPostgresDatabase();
+    // A second server of a test names the first one's database (or, on SQLite, its folder) in `env`.
+    const { databaseUrl, dropDatabase } = env.DATABASE_URL
+      ? { databaseUrl: undefined, dropDatabase: async () => {} }
+      : await freshPostgresDatabase();
+    if (!databaseUrl && !env.DATABASE_URL && !env.DATA_DIR) {
+      // The migrations ran once for the suite (global-setup.ts); the app finds none left to apply.
+      const migrated = inject('migratedSqliteFile');
+      fs.copyFileSync(migrated, path.join(dataDir, path.basename(migrated)));
+    }
     const config = loadConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
@@ -198,9 +207,10 @@ async function freshPostgresDatabase(): Promise<{ databaseUrl?: string; dropData
   const base = process.env.TEST_DATABASE_URL;
   if (!base) return { dropDatabase: async () => {} };
   const name = `latchkey_test_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const template = inject('migratedPostgresTemplate');
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
