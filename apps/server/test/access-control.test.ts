@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeMember, makeOwner } from './factories';
 import { TestApp } from './test-app';
 
 let t: TestApp;
-let admin: Awaited<ReturnType<TestApp['signUp']>>;
+let admin: Awaited<ReturnType<typeof makeOwner>>;
 
 beforeAll(async () => {
   t = await TestApp.start();
-  admin = await t.signUp({ email: 'operator@example.com', firstName: 'Olive' });
+  admin = await makeOwner(t, { email: 'operator@example.com', firstName: 'Olive' });
 });
 afterAll(() => t.close());
 
@@ -19,14 +20,14 @@ async function addLock(name: string, timeZone = 'America/New_York', model = 'lat
   return response.json().device._id as string;
 }
 
-/** Adds a person (an invitation) who then joins through the mailed link; answers their session too. */
+/** A person who has joined the portal (as after accepting an invitation); answers their session too. */
 async function addPerson(email: string, extra: { lastName?: string; role?: 'admin' | 'user' } = {}) {
-  const { userId, token } = await t.addPerson(admin.token, {
+  const { userId, token } = await makeMember(t, admin.portalId, {
     email,
     firstName: email.split('@')[0],
     ...extra,
   });
-  return { member: { _id: userId }, token: token! };
+  return { member: { _id: userId }, token };
 }
 
 describe('locks', () => {

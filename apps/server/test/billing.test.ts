@@ -11,6 +11,7 @@ import { closeDueBills, closeMonth, issuerOf, type Issuer } from '../src/feature
 import { recordPlanChange, type PlanPeriod } from '../src/features/billing/plan-history';
 import { insertOwnedPortal } from '../src/base/tenancy/portals.repository';
 import { addLock, backdatePortal } from './billing-helpers';
+import { makeOwner } from './factories';
 import { TestApp } from './test-app';
 
 const before = '2025-08-20T08:00:00.000Z';
@@ -180,7 +181,7 @@ afterAll(() => t.close());
 
 /** A portal on pro since August 2025 with 3 locks all September and 2 more from the 11th. */
 async function portalWithSeptemberLocks() {
-  const admin = await t.signUp();
+  const admin = await makeOwner(t);
   await backdatePortal(t, admin.portalId);
   await recordPlanChange(t.app.db, admin.portalId, 'pro', '2025-08-01T00:00:00Z');
   for (const name of ['Front door', 'Back door', 'Garage']) await addLock(t, admin.portalId, name, before);
@@ -239,14 +240,14 @@ describe('closing a month', () => {
   });
 
   it('refuses to close a month that has not ended', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     await expect(
       closeMonth(t.app.db, issuer, admin.portalId, 2025, 9, new Date('2025-09-30T23:59:59.000Z')),
     ).rejects.toMatchObject({ status: 409 });
   });
 
   it('gives a bill with nothing to pay no invoice number', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     await backdatePortal(t, admin.portalId);
     await addLock(t, admin.portalId, 'Only door', before);
     const bill = await closeMonth(
@@ -265,7 +266,7 @@ describe('closing a month', () => {
     const concurrent: Issuer = { ...issuer, prefix: 'CONC' };
     const portals: string[] = [];
     for (let i = 0; i < 10; i++) {
-      const admin = await t.signUp();
+      const admin = await makeOwner(t);
       await backdatePortal(t, admin.portalId);
       // Every third portal stays free: its bill has nothing to pay and takes no number.
       if (i % 3 !== 0) await recordPlanChange(t.app.db, admin.portalId, 'pro', '2025-01-01T00:00:00Z');
@@ -407,7 +408,7 @@ describe('billing API', () => {
     expect(byId.json()).toEqual(bill);
 
     // Another portal's admin: not found, by id or through the override.
-    const stranger = await t.signUp();
+    const stranger = await makeOwner(t);
     for (const url of [
       `/api3/portal/billing/bill/${bill._id}`,
       `/api3/portal/billing/bill/${bill._id}/pdf`,
@@ -423,7 +424,7 @@ describe('billing API', () => {
     });
     expect(override.statusCode).toBe(403);
     // A basic user of the portal: no money.
-    const member = await t.signUp();
+    const member = await makeOwner(t);
     await t.addMember(admin.portalId, member.userId, 'user');
     const basic = await t.request({
       method: 'GET',
@@ -436,7 +437,7 @@ describe('billing API', () => {
   });
 
   it('answers 400 for a month that is not one, 404 before the portal or in the future', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     await backdatePortal(t, admin.portalId, '2025-03-15T00:00:00.000Z');
     const status = async (url: string) =>
       (await t.request({ method: 'GET', url, token: admin.token })).statusCode;
@@ -451,7 +452,7 @@ describe('billing API', () => {
   });
 
   it('shows the running month so far and its projection', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     await recordPlanChange(t.app.db, admin.portalId, 'business', '2025-01-01T00:00:00Z');
     await addLock(t, admin.portalId, 'Door', '2025-01-01T00:00:00.000Z');
     const potential = await t.request({
@@ -483,7 +484,7 @@ describe('billing API', () => {
   });
 
   it('keeps billing details, checked per country, and applies them to bills not closed yet', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     await recordPlanChange(t.app.db, admin.portalId, 'pro', '2025-01-01T00:00:00Z');
     await addLock(t, admin.portalId, 'Door', '2025-01-01T00:00:00.000Z');
     const save = (payload: object) =>

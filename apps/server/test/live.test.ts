@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import { LIVE_CLOSE_CODES, type Device, type DeviceEvent } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveClient, listen } from './live-client';
+import { makeOwner } from './factories';
 import { TestApp } from './test-app';
 
 function sampleEvent(
@@ -65,7 +66,7 @@ describe('live channel', () => {
   });
 
   it('closes a socket whose token is not valid, saying why', async () => {
-    const { token } = await t.signUp();
+    const { token } = await makeOwner(t);
     const client = await open();
     client.send({ type: 'auth', token: token.slice(0, -4) + (token.endsWith('AAAA') ? 'BBBB' : 'AAAA') });
     expect((await client.closed).code).toBe(LIVE_CLOSE_CODES.unauthorized);
@@ -81,8 +82,8 @@ describe('live channel', () => {
   });
 
   it("refuses another portal's subscription, and sends none of its messages", async () => {
-    const mine = await t.signUp();
-    const theirs = await t.signUp();
+    const mine = await makeOwner(t);
+    const theirs = await makeOwner(t);
     const client = await open();
     client.send({ type: 'auth', token: mine.token });
     await client.next('ready');
@@ -93,8 +94,8 @@ describe('live channel', () => {
   });
 
   it("delivers a published message to that portal's subscribers only", async () => {
-    const alice = await t.signUp();
-    const bob = await t.signUp();
+    const alice = await makeOwner(t);
+    const bob = await makeOwner(t);
     const aliceSocket = await open();
     const aliceSecondTab = await open();
     const bobSocket = await open();
@@ -123,7 +124,7 @@ describe('live channel', () => {
   });
 
   it('sends device status, with an alert when a lock goes offline', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     const created = await t.request({
       method: 'POST',
       url: '/api3/portal/device/new',
@@ -148,7 +149,7 @@ describe('live channel', () => {
   });
 
   it("carries a real lock's status and events from the device link to the portal's sockets", async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     const created = await t.request({
       method: 'POST',
       url: '/api3/portal/device/new',
@@ -214,8 +215,8 @@ describe('live channel', () => {
   });
 
   it('switches portals on a new subscribe', async () => {
-    const owner = await t.signUp();
-    const other = await t.signUp();
+    const owner = await makeOwner(t);
+    const other = await makeOwner(t);
     await t.addMember(other.portalId, owner.userId, 'user');
     const client = await open();
     await client.join(owner.token, owner.portalId);
@@ -241,13 +242,13 @@ describe('live channel', () => {
 
   it('lets platform staff subscribe to any portal', async () => {
     const { token } = await t.createSuperAdmin();
-    const someone = await t.signUp();
+    const someone = await makeOwner(t);
     const client = await open();
     await client.join(token, someone.portalId);
   });
 
   it('ends the socket when the person signs out', async () => {
-    const person = await t.signUp();
+    const person = await makeOwner(t);
     const client = await open();
     await client.join(person.token, person.portalId);
     const logout = await t.request({ method: 'POST', url: '/api3/auth/logout', token: person.token });
@@ -256,8 +257,8 @@ describe('live channel', () => {
   });
 
   it('ends the socket when the person is suspended', async () => {
-    const admin = await t.signUp();
-    const member = await t.signUp();
+    const admin = await makeOwner(t);
+    const member = await makeOwner(t);
     await t.addMember(admin.portalId, member.userId, 'user');
     const client = await open();
     await client.join(member.token, admin.portalId);
@@ -270,8 +271,8 @@ describe('live channel', () => {
   });
 
   it('stops sending a portal once the membership there is suspended', async () => {
-    const admin = await t.signUp();
-    const member = await t.signUp();
+    const admin = await makeOwner(t);
+    const member = await makeOwner(t);
     await t.addMember(admin.portalId, member.userId, 'user');
     const client = await open();
     await client.join(member.token, admin.portalId);
@@ -291,8 +292,8 @@ describe('live channel', () => {
 
   /** A portal with an admin, a basic user and three locks: one the user reaches directly, one through a group, one not. */
   async function portalWithMember() {
-    const admin = await t.signUp();
-    const member = await t.signUp();
+    const admin = await makeOwner(t);
+    const member = await makeOwner(t);
     await t.addMember(admin.portalId, member.userId, 'user');
     const asAdmin = async (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) => {
       const response = await t.request({ method, url: `/api3${url}`, token: admin.token, payload });
@@ -473,7 +474,7 @@ describe('live channel', () => {
     expect(await receivedLocks(memberSocket, from, direct.device)).toEqual(['Server room', 'Own door']);
 
     // A second admin made a basic user: their socket stops getting alerts and others' locks.
-    const deputy = await t.signUp();
+    const deputy = await makeOwner(t);
     await t.addMember(admin.portalId, deputy.userId, 'admin');
     const deputySocket = await open();
     await deputySocket.join(deputy.token, admin.portalId);
@@ -506,7 +507,7 @@ describe('live channel', () => {
   });
 
   it('cuts off a client that floods it with messages', async () => {
-    const person = await t.signUp();
+    const person = await makeOwner(t);
     const client = await open();
     client.send({ type: 'auth', token: person.token });
     for (let i = 0; i < 100; i++) client.send({ type: 'subscribe', portalId: person.portalId });
@@ -524,7 +525,7 @@ describe('live channel shutdown', () => {
   it('closes its sockets with "going away" when the app closes', async () => {
     const t = await TestApp.start();
     const url = await listen(t);
-    const person = await t.signUp();
+    const person = await makeOwner(t);
     const client = await LiveClient.open(url);
     await client.join(person.token, person.portalId);
     await t.close();
@@ -554,8 +555,8 @@ describe.skipIf(!redisUrl)('live channel across servers (Redis)', () => {
   });
 
   it('delivers a message published on one server to a socket on the other', async () => {
-    const person = await first.signUp();
-    const outsider = await first.signUp();
+    const person = await makeOwner(first);
+    const outsider = await makeOwner(first);
     const client = await LiveClient.open(secondUrl);
     const outsiderClient = await LiveClient.open(secondUrl);
     try {
@@ -577,8 +578,8 @@ describe.skipIf(!redisUrl)('live channel across servers (Redis)', () => {
   });
 
   it('sends a basic user only their own events, whichever server published them', async () => {
-    const admin = await first.signUp();
-    const member = await first.signUp();
+    const admin = await makeOwner(first);
+    const member = await makeOwner(first);
     await first.addMember(admin.portalId, member.userId, 'user');
     const client = await LiveClient.open(secondUrl);
     try {

@@ -7,6 +7,7 @@ import { seedCatalogue } from '../src/features/shop/catalogue';
 import { seedLapsedSubscription } from '../src/features/subscriptions/demo-subscription';
 import { addLock as insertLockRow } from './billing-helpers';
 import { CARDS, payOnSandbox } from './sandbox-checkout';
+import { makeOwner } from './factories';
 import { TestApp } from './test-app';
 
 /**
@@ -144,7 +145,7 @@ async function expectCancelEndsIt(admin: Admin) {
 
 describe('one running subscription per portal (defect 6)', () => {
   it('opening a second plan checkout ends the first, which can no longer be paid', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     const first = await openPlanCheckout(admin, 'pro');
     const second = await openPlanCheckout(admin, 'business');
     const firstRow = await t.app.db
@@ -172,7 +173,7 @@ describe('one running subscription per portal (defect 6)', () => {
   });
 
   it('both paid, the earlier first: the later payment replaces the earlier subscription', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     await addLocks(admin, 1);
     const { pro, business } = await twoPayableCheckouts(admin);
     expect((await payOnSandbox(t, pro.url, CARDS.success)).headers.location).toMatch(/\/success\?/);
@@ -182,7 +183,7 @@ describe('one running subscription per portal (defect 6)', () => {
   });
 
   it('both paid, in the other order: the later payment (Pro) replaces Business', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     const { pro, business } = await twoPayableCheckouts(admin);
     await payOnSandbox(t, business.url, CARDS.success);
     await payOnSandbox(t, pro.url, CARDS.success);
@@ -191,7 +192,7 @@ describe('one running subscription per portal (defect 6)', () => {
   });
 
   it('both paid at the same moment: exactly one runs, the one the portal shows', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     const { pro, business } = await twoPayableCheckouts(admin);
     const results = await Promise.all([
       payOnSandbox(t, pro.url, CARDS.success),
@@ -206,7 +207,7 @@ describe('one running subscription per portal (defect 6)', () => {
   });
 
   it('a replacement the provider could not make is made by the payments sweep', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     const { pro, business } = await twoPayableCheckouts(admin);
     await payOnSandbox(t, pro.url, CARDS.success);
     // The provider does not answer while the later payment's webhooks arrive (each one tries).
@@ -234,7 +235,7 @@ describe('plans that hold (defect 7)', () => {
   };
 
   it('a free portal adds up to the Free plan’s 2 locks, by either path, and is told why not more', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     await addLocks(admin, 2);
     expect(refusal(await addLock(admin))).toBe(
       'The Free plan allows 2 locks and this portal has 2. Its locks keep working; choose a paid plan (Upgrade) to add more.',
@@ -250,7 +251,7 @@ describe('plans that hold (defect 7)', () => {
   });
 
   it('two locks added at the same moment to a portal with one place left: one is refused', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     await addLocks(admin, 1);
     const results = await Promise.all([addLock(admin), addLock(admin), addLock(admin)]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 402, 402]);
@@ -258,7 +259,7 @@ describe('plans that hold (defect 7)', () => {
   });
 
   it('a lapsed portal moved to Free may have the Free plan’s locks, not more', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     await addLocks(admin, 1);
     await seedLapsedSubscription(t.app.db, admin.portalId, {
       plan: 'pro',
@@ -279,7 +280,7 @@ describe('plans that hold (defect 7)', () => {
   });
 
   it('a portal over the allowance keeps its locks and may change them, but cannot grow', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     const ids: string[] = [];
     for (let i = 1; i <= 4; i++) {
       ids.push(await insertLockRow(t, admin.portalId, `Old door ${i}`, new Date().toISOString()));
@@ -303,7 +304,7 @@ describe('plans that hold (defect 7)', () => {
   });
 
   it('the shop does not pre-register more locks than the buyer’s portal may have', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     await addLocks(admin, 1);
     const before = await t.app.db.selectFrom('orders').select('id').execute();
     const order = await t.request({
@@ -329,7 +330,7 @@ describe('plans that hold (defect 7)', () => {
   });
 
   it('a paid portal grows past the Free allowance and its subscription’s quantity follows its locks', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     await addLocks(admin, 1);
     const { url } = await openPlanCheckout(admin, 'pro');
     await payOnSandbox(t, url, CARDS.success);

@@ -12,6 +12,7 @@ import {
   postEvent,
   redeliver,
 } from './sandbox-checkout';
+import { makeOwner } from './factories';
 import { TestApp } from './test-app';
 
 /**
@@ -31,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function portalWithLock() {
-  const admin = await t.signUp();
+  const admin = await makeOwner(t);
   const lock = await t.request({
     method: 'POST',
     url: '/api3/portal/device/new',
@@ -71,7 +72,7 @@ describe('the standing of a new portal', () => {
       canManageCard: false,
     });
     expect((await t.request({ method: 'GET', url: '/api3/portal/subscription' })).statusCode).toBe(401);
-    const member = await t.signUp();
+    const member = await makeOwner(t);
     await t.addMember(admin.portalId, member.userId, 'user');
     const asMember = await t.request({
       method: 'GET',
@@ -83,7 +84,7 @@ describe('the standing of a new portal', () => {
   });
 
   it('refuses a plan that is not a paid one', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     for (const plan of ['free', 'gold', '', 7]) {
       const response = await t.request({
         method: 'POST',
@@ -270,7 +271,7 @@ describe('gopro: subscribing through the sandbox checkout', () => {
   });
 
   it('changes no plan for a portal without a subscription', async () => {
-    const admin = await t.signUp();
+    const admin = await makeOwner(t);
     for (const [method, url] of [
       ['POST', '/api3/portal/subscription/plan'],
       ['DELETE', '/api3/stripe/cancel'],
@@ -403,7 +404,7 @@ describe('stripe/cancel and the end of a period', () => {
     ).toBe(1);
 
     // Going back to Free is refused while paid up, allowed once lapsed (not done here: it pays again).
-    const active = await t.signUp();
+    const active = await makeOwner(t);
     expect(
       (await t.request({ method: 'POST', url: '/api3/portal/subscription/free', token: active.token }))
         .statusCode,
