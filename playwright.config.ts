@@ -10,7 +10,8 @@ const smtpPort = port + 15;
 const mailboxPort = port + 16;
 // The embedded MQTT broker on a known port: the device-link tests run their own simulated locks.
 const mqttPort = port + 17;
-const dataDir = path.join(os.tmpdir(), 'latchkey-e2e');
+// A folder per port, so runs on other ports (E2E_PORT) do not clear each other's data.
+const dataDir = path.join(os.tmpdir(), `latchkey-e2e-${port}`);
 // Test workers load this file too, so they learn where the mailbox is from here.
 process.env.E2E_MAILBOX_URL = `http://127.0.0.1:${mailboxPort}`;
 process.env.E2E_MQTT_URL = `mqtt://127.0.0.1:${mqttPort}`;
