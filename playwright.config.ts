@@ -20,10 +20,11 @@ export default defineConfig({
   testDir: 'e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  // Two browsers at once, test by test: the tests share the one server and its demo data, and each
-  // makes what it changes under names of its own (new accounts, locks, listings, addresses).
-  fullyParallel: true,
-  workers: 2,
+  // One browser at a time: with two at once, the journeys that make accounts from 127.0.0.1 ran
+  // into the server's per-address limits (429 "Too many attempts" on a guest's and an invited
+  // person's first password), in CI on 2026-11-27. Sharding them safely is still to do.
+  fullyParallel: false,
+  workers: 1,
   retries: process.env.CI ? 1 : 0,
   reporter: [['list']],
   use: {
