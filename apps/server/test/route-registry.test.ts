@@ -1,58 +1,93 @@
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { access, registerAccessControl } from '../src/base/http/access';
+import { access, registerAccessControl, routesOfFeature } from '../src/base/http/access';
 
-// What every API route must declare with itself, so the tests the registry drives (isolation,
-// fuzz) cover a new route without a central edit: its access, and what an `:id` in its path names.
+// What every API route must declare with itself, so the tests the registry drives (the feature
+// specs, isolation, fuzz) cover a new route without a central edit: its feature, its access, and
+// what an `:id` in its path names.
 describe('the route registry', () => {
-  const appWithRegistry = () => {
-    const app = Fastify();
-    return { app, registry: registerAccessControl(app, '/api3') };
+  /** The registry after a routes plugin of `feature` (none: a plugin that names none) declared its routes. */
+  const registryOf = async (feature: string | null, declare: (app: FastifyInstance) => void) => {
+    const root = Fastify();
+    const registry = registerAccessControl(root, '/api3');
+    await root.register(async (app) => {
+      if (feature) routesOfFeature(app, feature);
+      declare(app);
+    });
+    await root.close();
+    return registry;
   };
   const handler = async () => ({});
 
-  it('refuses a route that declares no access', () => {
-    const { app } = appWithRegistry();
-    expect(() => app.get('/api3/things', {}, handler)).toThrow(/declares no access/);
+  it('refuses a route that declares no access', async () => {
+    await expect(registryOf('things', (app) => app.get('/api3/things', {}, handler))).rejects.toThrow(
+      /declares no access/,
+    );
   });
 
-  it('refuses a route whose :id or :imageId says nothing of what it names', () => {
-    const { app } = appWithRegistry();
-    expect(() => app.get('/api3/thing/:id', { config: { access: access.portalAdmin } }, handler)).toThrow(
-      'Route GET /api3/thing/:id does not say what :id names (config.ids)',
-    );
-    expect(() =>
-      app.post(
-        '/api3/listing/:id/image/:imageId',
-        { config: { access: access.portalAdmin, ids: { id: 'listingId' } } },
-        handler,
+  it('refuses a route whose :id or :imageId says nothing of what it names', async () => {
+    await expect(
+      registryOf('things', (app) =>
+        app.get('/api3/thing/:id', { config: { access: access.portalAdmin } }, handler),
       ),
-    ).toThrow(/does not say what :imageId names/);
+    ).rejects.toThrow('Route GET /api3/thing/:id does not say what :id names (config.ids)');
+    await expect(
+      registryOf('things', (app) =>
+        app.post(
+          '/api3/listing/:id/image/:imageId',
+          { config: { access: access.portalAdmin, ids: { id: 'listingId' } } },
+          handler,
+        ),
+      ),
+    ).rejects.toThrow(/does not say what :imageId names/);
   });
 
-  it('keeps what a route declares: access, ids and its example request', () => {
-    const { app, registry } = appWithRegistry();
-    app.post(
-      '/api3/thing/:id/rename',
-      {
-        config: {
-          access: access.portalAdmin,
-          ids: { id: 'deviceId' },
-          example: { body: { name: 'Renamed', deviceIds: ['{deviceId}'] } },
+  it('refuses a route of a plugin that names no feature', async () => {
+    await expect(
+      registryOf(null, (app) => app.get('/api3/things', { config: { access: access.public } }, handler)),
+    ).rejects.toThrow('Route GET /api3/things belongs to no feature (routesOfFeature in its plugin)');
+  });
+
+  it('names the feature only for the plugin that declares it', async () => {
+    const root = Fastify();
+    const registry = registerAccessControl(root, '/api3');
+    await root.register(async (app) => {
+      routesOfFeature(app, 'things');
+      app.get('/api3/things', { config: { access: access.public } }, handler);
+    });
+    await expect(
+      root.register(async (app) => {
+        app.get('/api3/others', { config: { access: access.public } }, handler);
+      }),
+    ).rejects.toThrow(/GET \/api3\/others belongs to no feature/);
+    expect(registry.map((r) => [r.url, r.feature])).toEqual([['/api3/things', 'things']]);
+  });
+
+  it('keeps what a route declares: feature, access, ids and its example request', async () => {
+    const registry = await registryOf('things', (app) => {
+      app.post(
+        '/api3/thing/:id/rename',
+        {
+          config: {
+            access: access.portalAdmin,
+            ids: { id: 'deviceId' },
+            example: { body: { name: 'Renamed', deviceIds: ['{deviceId}'] } },
+          },
         },
-      },
-      handler,
-    );
-    app.get('/api3/person/:userId', { config: { access: access.portalAdmin } }, handler); // named: no ids
+        handler,
+      );
+      app.get('/api3/person/:userId', { config: { access: access.portalAdmin } }, handler); // named: no ids
+    });
     expect(registry).toEqual([
       expect.objectContaining({
         method: 'POST',
         url: '/api3/thing/:id/rename',
+        feature: 'things',
         access: access.portalAdmin,
         ids: { id: 'deviceId' },
         example: { body: { name: 'Renamed', deviceIds: ['{deviceId}'] } },
       }),
-      expect.objectContaining({ method: 'GET', url: '/api3/person/:userId', ids: {} }),
+      expect.objectContaining({ method: 'GET', url: '/api3/person/:userId', feature: 'things', ids: {} }),
     ]);
   });
 });

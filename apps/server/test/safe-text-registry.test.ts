@@ -294,6 +294,7 @@ describe('the walk itself', () => {
   const route = (url: string, schema: RegisteredRoute['schema']): RegisteredRoute => ({
     method: 'POST',
     url,
+    feature: 'test',
     access: { kind: 'public' },
     sealed: false,
     ids: {},

@@ -42,7 +42,24 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: RequestAuth | null;
   }
+  interface FastifyInstance {
+    /** The feature whose routes this plugin registers (see routesOfFeature). */
+    routeFeature?: string;
+  }
 }
+
+/**
+ * Names the feature (its folder under src/features) whose routes the calling plugin registers: the
+ * first line of every routes plugin. The registry records it with each route and the server refuses
+ * an API route without one, so each feature's spec (test/specs/<feature>.spec.test.ts) walks all of
+ * its routes. A decoration of the plugin's own instance, so it names only the routes registered there.
+ */
+export function routesOfFeature(app: FastifyInstance, feature: string): void {
+  app.decorate('routeFeature', feature);
+}
+
+/** Where the API document and its browsable page are served (base/http/openapi.ts): no feature's. */
+const API_DOCS_FEATURE = 'openapi';
 
 /**
  * A valid request body, declared with the route, so the registry-driven tests (isolation.test.ts)
@@ -86,6 +103,8 @@ const UNNAMED_IDS = ['id', 'imageId'] as const;
 export interface RegisteredRoute {
   method: string;
   url: string;
+  /** The feature folder whose plugin registered it (routesOfFeature), which its spec is named after. */
+  feature: string;
   access: RouteAccess;
   sealed: boolean;
   /** The route's example request (config.example), if it declares one. */
@@ -161,7 +180,8 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
   const registry: RegisteredRoute[] = [];
   app.decorateRequest('auth', null);
 
-  app.addHook('onRoute', (route) => {
+  // A function, not an arrow: Fastify calls it with the instance the route is registered on.
+  app.addHook('onRoute', function (route) {
     if (!route.url.startsWith(`${apiPrefix}/`) && route.url !== apiPrefix) return;
     // The API docs pages come from @fastify/swagger-ui, which cannot declare access itself.
     if (route.url.startsWith(`${apiPrefix}/docs`))
@@ -182,12 +202,21 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
         );
       }
     }
+    const isApiDocument =
+      route.url.startsWith(`${apiPrefix}/docs`) || route.url === `${apiPrefix}/openapi.json`;
+    const feature = isApiDocument ? API_DOCS_FEATURE : this.routeFeature;
+    if (!feature) {
+      throw new Error(
+        `Route ${String(route.method)} ${route.url} belongs to no feature (routesOfFeature in its plugin)`,
+      );
+    }
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
       const { body, querystring, params, headers } = (route.schema ?? {}) as RouteRequestSchemas;
       registry.push({
         method,
         url: route.url,
+        feature,
         access: config.access,
         sealed: config.sealed === true,
         ...(config.example && { example: config.example }),

@@ -4,7 +4,7 @@ import { aboutSchema } from '@latchkey/shared';
 // paths relative to this source file no longer lead to them.
 import rootPackageJson from '../../../../../package.json' with { type: 'json' };
 import serverPackageJson from '../../../package.json' with { type: 'json' };
-import { access } from '../../base/http/access';
+import { access, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 
 const serverPackage: { version?: string; license?: string } = serverPackageJson;
@@ -13,6 +13,7 @@ const startedAt = new Date().toISOString();
 
 /** What this installation runs (the about screen). */
 export const aboutRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'about');
   app.get(
     '/portal/about',
     {

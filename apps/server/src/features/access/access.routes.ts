@@ -11,7 +11,13 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext, requireSelfOrAdmin } from '../../base/http/access';
+import {
+  access,
+  actingPortal,
+  changeContext,
+  requireSelfOrAdmin,
+  routesOfFeature,
+} from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import {
   getDeviceAccessAt,
@@ -33,6 +39,7 @@ const tags = ['access'];
 
 /** Who may use which lock, when (brief §7 Devices and Users: schedules, device users, user devices). */
 export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'access');
   const portalOf = (request: Parameters<typeof actingPortal>[0]) => actingPortal(request).portal.id;
 
   app.get(

@@ -8,7 +8,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext, signedIn } from '../../base/http/access';
+import { access, actingPortal, changeContext, signedIn, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import {
   getAlertRules,
@@ -24,6 +24,7 @@ const tags = ['alerts'];
 
 /** Alert rules and the notifications they make (the notificationAndAlert screen). */
 export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'alerts');
   app.get(
     '/portal/alerts/rules',
     {

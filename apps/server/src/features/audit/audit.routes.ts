@@ -1,13 +1,14 @@
 import { auditPageSchema, auditQuerySchema } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { toCount } from '../../db/mappers';
-import { access, actingPortal } from '../../base/http/access';
+import { access, actingPortal, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { toAuditEntry } from './audit.presenter';
 import { listAuditEntries } from '../../base/audit/audit.repository';
 
 /** The admin change log (brief §2 adminChangeLog): every admin change, newest first by default. */
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'audit');
   app.get(
     '/portal/audit',
     {

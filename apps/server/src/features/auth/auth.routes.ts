@@ -21,7 +21,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicUrlOf } from '../../config';
-import { access, signedIn } from '../../base/http/access';
+import { access, signedIn, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import {
   confirmPassword,
@@ -41,6 +41,7 @@ import { bumpTokenVersion } from './users.repository';
 
 /** Account creation, sign-in and the signed-in person's own account (brief §7 Auth). */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'auth');
   const ttlHours = app.config.SESSION_TTL_HOURS;
   const tags = ['auth'];
   const publicUrl = publicUrlOf(app.config);

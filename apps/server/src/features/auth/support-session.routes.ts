@@ -1,7 +1,7 @@
 import { idSchema, supportSessionInputSchema, supportSessionSchema } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, signedIn } from '../../base/http/access';
+import { access, signedIn, routesOfFeature } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
 import { errorResponses } from '../../base/http/responses';
 import { recordChange } from '../../base/audit/audit.repository';
@@ -14,6 +14,7 @@ const SUPPORT_SESSION_HOURS = 0.5;
 
 /** Support sessions: platform staff act as a person to help them (brief §7 Users: user/{id}/session). */
 export const supportSessionRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'auth');
   app.post(
     '/user/:id/session',
     {

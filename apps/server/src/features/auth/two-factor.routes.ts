@@ -6,7 +6,7 @@ import {
   twoFactorStateSchema,
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { access, signedIn } from '../../base/http/access';
+import { access, signedIn, routesOfFeature } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
 import { errorResponses } from '../../base/http/responses';
 import { authenticatePreAuthToken, issueSessionToken, spendPreAuthToken } from '../../base/identity/sessions';
@@ -20,6 +20,7 @@ import {
 
 /** Two-factor sign-in (TOTP) for the signed-in person, and the second step of signing in. */
 export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'auth');
   const box = new SecretBox(app.secrets.jwtKey);
   const tags = ['auth'];
 

@@ -10,7 +10,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext, signedIn } from '../../base/http/access';
+import { access, actingPortal, changeContext, signedIn, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { billPdf, billPdfFileName } from './bill-pdf';
 import {
@@ -31,6 +31,7 @@ const idParams = z.object({ id: idSchema });
 
 /** Bills, invoices and billing details of the acting portal (issue 13 item 3). */
 export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'billing');
   const issuer = issuerOf(app.config);
   const portalId = (request: Parameters<typeof actingPortal>[0]) => actingPortal(request).portal.id;
 

@@ -13,7 +13,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../base/http/access';
+import { access, actingPortal, changeContext, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { changeCalendar, getListingCalendar, getUpcoming } from './calendar.service';
 import { exportFeed } from './ical-export.service';
@@ -38,6 +38,7 @@ const feedParams = z.object({ id, feedId: id });
  * under the listing (`listing/{id}/ical…`); the export feed is public at `ical/{token}.ics`.
  */
 export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'calendars');
   app.get(
     '/device/:id/calendar',
     {

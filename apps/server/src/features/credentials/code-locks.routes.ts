@@ -1,6 +1,6 @@
 import { codeLockCreateSchema, deviceCreatedSchema } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { access, changeContext } from '../../base/http/access';
+import { access, changeContext, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { lockAllowanceOf } from '../subscriptions/plan-allowance';
 import { keepQuantityInStep } from '../subscriptions/subscription-upkeep';
@@ -8,6 +8,7 @@ import { createCodeLock } from './code-locks.service';
 
 /** Code locks: a keypad-only lock added with its master code (brief §7 Devices). */
 export const codeLockRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'credentials');
   app.post(
     '/device/codelock/add',
     {

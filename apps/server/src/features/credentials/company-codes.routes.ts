@@ -1,7 +1,7 @@
 import { companyCodeInputSchema, companyCodeSchema, idSchema } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../base/http/access';
+import { access, actingPortal, changeContext, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { createCompanyCode, deleteCompanyCode, listCompanyCodes } from './company-codes.service';
 
@@ -10,6 +10,7 @@ const tags = ['company codes'];
 
 /** Company codes: portal-wide access codes not tied to a person (brief §7 Portal). */
 export const companyCodeRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'credentials');
   app.get(
     '/portal/code/company',
     {

@@ -8,7 +8,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../base/http/access';
+import { access, actingPortal, changeContext, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import {
   createFingerprint,
@@ -28,6 +28,7 @@ const tags = ['fingerprints'];
 
 /** Fingerprints: a finger enrolled on one lock's reader, held by a person (brief §7 Fingerprint). */
 export const fingerprintRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'credentials');
   const portalOf = (request: Parameters<typeof actingPortal>[0]) => actingPortal(request).portal.id;
 
   app.get(

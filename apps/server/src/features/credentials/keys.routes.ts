@@ -10,7 +10,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../base/http/access';
+import { access, actingPortal, changeContext, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import {
   createKey,
@@ -37,6 +37,7 @@ const keyResponse = { 200: keySchema, ...errorResponses };
 
 /** Keys, physical and digital: who holds which key to which locks (brief §7 Keys). */
 export const keyRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'credentials');
   const portalOf = (request: Parameters<typeof actingPortal>[0]) => actingPortal(request).portal.id;
 
   app.get(

@@ -7,7 +7,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../base/http/access';
+import { access, actingPortal, changeContext, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import {
   getCard,
@@ -25,6 +25,7 @@ const tags = ['rfid'];
 
 /** RFID cards: register, hand to a person, limit in time, revoke (brief §7 Rfid). */
 export const rfidRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'credentials');
   const portalOf = (request: Parameters<typeof actingPortal>[0]) => actingPortal(request).portal.id;
 
   app.get(

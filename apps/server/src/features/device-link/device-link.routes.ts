@@ -13,7 +13,14 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext, requireSelfOrAdmin, signedIn } from '../../base/http/access';
+import {
+  access,
+  actingPortal,
+  changeContext,
+  requireSelfOrAdmin,
+  signedIn,
+  routesOfFeature,
+} from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
 import { decideRemoteOpening } from '../access/access.service';
 import { errorResponses } from '../../base/http/responses';
@@ -37,6 +44,7 @@ const REFUSALS: Record<AccessDenialReason, string> = {
 
 /** A lock's credential sync and remote commands (device protocol v1, docs/device-protocol.md). */
 export const deviceLinkRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'device-link');
   app.get(
     '/device/:id/sync',
     {

@@ -10,7 +10,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../base/http/access';
+import { access, actingPortal, changeContext, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { lockAllowanceOf } from '../subscriptions/plan-allowance';
 import { keepQuantityInStep } from '../subscriptions/subscription-upkeep';
@@ -24,6 +24,7 @@ const tags = ['devices'];
 
 /** Locks: add, list, read, change, delete (brief §7 Devices). */
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'devices');
   app.get(
     '/portal/devices',
     {

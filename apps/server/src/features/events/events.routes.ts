@@ -8,7 +8,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, requireSelfOrAdmin } from '../../base/http/access';
+import { access, actingPortal, requireSelfOrAdmin, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { getActivity, getDeviceLogs, getEventsOfDevice, getHistory } from './events.service';
 
@@ -18,6 +18,7 @@ const tags = ['events'];
 
 /** What locks report, and the portal-wide activity feed (brief §2 activity). */
 export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'events');
   app.get(
     '/portal/device/logs',
     {

@@ -9,7 +9,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../base/http/access';
+import { access, actingPortal, changeContext, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import {
   changeGroupLink,
@@ -31,6 +31,7 @@ const noContent = { 204: z.null(), ...errorResponses };
 
 /** Groups: people and locks together (brief §7 Groups). */
 export const groupRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'groups');
   const portalOf = (request: Parameters<typeof actingPortal>[0]) => actingPortal(request).portal.id;
 
   app.get(

@@ -11,7 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicUrlOf } from '../../config';
-import { access, changeContext, signedIn } from '../../base/http/access';
+import { access, changeContext, signedIn, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import type { InviteSender } from '../invites/invites.service';
 import { issueSessionToken } from '../../base/identity/sessions';
@@ -28,6 +28,7 @@ const portalAnswerSchema = z.object({ status: z.enum(['accepted', 'declined']), 
 
 /** Inviting people by email, and answering invitations (brief §7 Users and Portal). */
 export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'invitations');
   const publicUrl = publicUrlOf(app.config);
   const sender = (request: FastifyRequest): InviteSender => ({
     user: signedIn(request).user,

@@ -2,7 +2,7 @@ import { deviceInviteInputSchema, deviceInviteSchema, idSchema } from '@latchkey
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
-import { access, actingPortal, changeContext, signedIn } from '../../base/http/access';
+import { access, actingPortal, changeContext, signedIn, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import {
   createInvite,
@@ -21,6 +21,7 @@ const tags = ['device invites'];
 
 /** Device invites: guests get a time-bounded access code for one lock (brief §7 Devices). */
 export const inviteRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'invites');
   const sender = (request: FastifyRequest): InviteSender => ({
     user: signedIn(request).user,
     throttle: app.mailThrottle,

@@ -16,7 +16,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../base/http/access';
+import { access, actingPortal, changeContext, routesOfFeature } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
 import { errorResponses } from '../../base/http/responses';
 import { IMAGE_MAX_BYTES, IMAGE_SIZES } from './image-processing';
@@ -75,6 +75,7 @@ export const imageUploadDescription =
 
 /** Listings, their categories, access lists, people and images (issue 12; admins of the portal). */
 export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'listings');
   app.get(
     '/listing',
     {

@@ -7,7 +7,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../base/http/access';
+import { access, actingPortal, changeContext, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { getLockout, getLockoutsPage, putLockout, removeLockout } from './lockouts.service';
 
@@ -17,6 +17,7 @@ const tags = ['lockouts'];
 
 /** Lockouts: block a set of locks for a period, optionally letting admins through. */
 export const lockoutRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'lockouts');
   app.get(
     '/portal/lockouts',
     {

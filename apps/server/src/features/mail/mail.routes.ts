@@ -1,12 +1,13 @@
 import { outboxPageSchema, outboxQuerySchema } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { toCount, toIso } from '../../db/mappers';
-import { access } from '../../base/http/access';
+import { access, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { listOutbox } from '../../base/mail/mail.repository';
 
 /** The dev mailbox: every message the portal wrote, for platform staff (sent or not). */
 export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'mail');
   app.get(
     '/admin/mail',
     {

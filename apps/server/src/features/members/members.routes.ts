@@ -16,7 +16,14 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicUrlOf } from '../../config';
-import { access, actingPortal, changeContext, requireSelfOrAdmin, signedIn } from '../../base/http/access';
+import {
+  access,
+  actingPortal,
+  changeContext,
+  requireSelfOrAdmin,
+  signedIn,
+  routesOfFeature,
+} from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import type { InviteSender } from '../invites/invites.service';
 import { setAccessCode } from '../credentials/access-code.service';
@@ -32,6 +39,7 @@ const tags = ['people'];
 
 /** The portal's people: add, read, change, suspend, remove, access code (brief §7 Users). */
 export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'members');
   const publicUrl = publicUrlOf(app.config);
   const sender = (request: FastifyRequest): InviteSender => ({
     user: signedIn(request).user,

@@ -8,7 +8,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access } from '../../base/http/access';
+import { access, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { handleWebhook } from './payment-events.service';
 import { cancelCheckout, getCheckout } from './payments.service';
@@ -17,6 +17,7 @@ import { SIGNATURE_HEADER } from './webhook-signature';
 
 /** The provider's webhook, the outcome of a checkout for its browser, and staff payment alerts. */
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'payments');
   const tags = ['payments'];
 
   // The webhook's signature is over the exact bytes sent: this route keeps the body raw.

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { access } from '../../base/http/access';
+import { access, routesOfFeature } from '../../base/http/access';
 import {
   billingPage,
   checkCardForm,
@@ -55,6 +55,7 @@ function cardValues(body: Form): Partial<CardFormValues> {
 
 export function sandboxRoutes(sandbox: SandboxProvider): FastifyPluginAsync {
   return async (app) => {
+    routesOfFeature(app, 'payments');
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: 16 * 1024 },

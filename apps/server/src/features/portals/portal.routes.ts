@@ -8,7 +8,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, signedIn } from '../../base/http/access';
+import { access, actingPortal, signedIn, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { toPortal } from '../../base/tenancy/portal.presenter';
 import { createOwnPortal, getPortalContext, getPortalName, updatePortalData } from './portal.service';
@@ -17,6 +17,7 @@ const portalIdParams = z.object({ id: idSchema });
 
 /** The portal a request acts in, its members, and the person's place in other portals (brief §7 Portal). */
 export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'portals');
   const tags = ['portal'];
 
   app.get(

@@ -1,12 +1,13 @@
 import { idSchema, publicListingSchema } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access } from '../../base/http/access';
+import { access, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { getPublicListing } from './public-listing';
 
 /** The public request page's data: what a stranger may see of a published listing. */
 export const publicListingRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'public-listing');
   app.get(
     '/listing/:id/public',
     {

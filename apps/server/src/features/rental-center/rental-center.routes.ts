@@ -4,7 +4,7 @@ import {
   rentalCenterStaysQuerySchema,
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { access, signedIn } from '../../base/http/access';
+import { access, signedIn, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { getRentalCenter, getRentalCenterStays } from './rental-center.service';
 
@@ -15,6 +15,7 @@ const tags = ['rental center'];
  * listings they administer or look after in the portal they act in, and their own stays as a guest.
  */
 export const rentalCenterRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'rental-center');
   app.get(
     '/rentalcenter',
     {

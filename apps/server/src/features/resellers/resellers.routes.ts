@@ -15,7 +15,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicUrlOf } from '../../config';
-import { access, changeContext, signedIn } from '../../base/http/access';
+import { access, changeContext, signedIn, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { sendVerificationMail } from '../auth/account-recovery.service';
 import { createAccount } from '../auth/accounts';
@@ -40,6 +40,7 @@ const portalAdmin = { access: access.portalAdmin };
 
 /** Reseller sign-up, the reseller area and a portal's link to its reseller (issue 13 item 5). */
 export const resellerRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'resellers');
   const issuer = issuerOf(app.config);
   const publicUrl = publicUrlOf(app.config);
   const mail = { publicUrl, throttle: app.mailThrottle };

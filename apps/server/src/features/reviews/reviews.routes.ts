@@ -9,7 +9,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../base/http/access';
+import { access, actingPortal, changeContext, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { getReviewInvitation, listReviews, moderateReview, submitReview } from './reviews.service';
 
@@ -25,6 +25,7 @@ const tokenSchema = z
 
 /** Reviews (issue 12, R2; the brief's `review` screen and `reviews` collection). */
 export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'reviews');
   app.get(
     '/review/:token',
     {

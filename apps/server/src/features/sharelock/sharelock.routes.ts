@@ -17,7 +17,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext } from '../../base/http/access';
+import { access, actingPortal, changeContext, routesOfFeature } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
 import { errorResponses } from '../../base/http/responses';
 import { findDevice } from '../devices/devices.repository';
@@ -50,6 +50,7 @@ const tokenSchema = z
  * listing; `device/{id}/sharelock/landing` and `portal/device/{id}/landing` name a lock.
  */
 export const shareLockRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'sharelock');
   app.post(
     '/device/:id/sharelock',
     {

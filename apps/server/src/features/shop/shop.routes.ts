@@ -18,7 +18,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { access, signedIn } from '../../base/http/access';
+import { access, signedIn, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { consume } from '../../base/rate-limits/rate-limiters';
 import { authenticateToken } from '../../base/identity/sessions';
@@ -57,6 +57,7 @@ async function optionalBuyer(app: FastifyInstance, request: FastifyRequest): Pro
 
 /** The hardware shop: catalogue, priced carts, orders through the provider's checkout, and staff views. */
 export const shopRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'shop');
   const tags = ['shop'];
   // Orders hold stock while they are paid for: one address may start a few an hour, not a flood.
   const orderLimiter = new RateLimiterMemory({ keyPrefix: 'shop-orders', points: 20, duration: 3600 });

@@ -9,7 +9,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext, signedIn } from '../../base/http/access';
+import { access, actingPortal, changeContext, signedIn, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { actOnStay, getStay, listStays } from './stays.service';
 import { requestStay } from './stay-requests.service';
@@ -23,6 +23,7 @@ const admin = { access: access.portalAdmin };
  * brief's share-lock product shared one lock per listing; the screen is listing/{id}/request/{reqId}).
  */
 export const stayRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'stays');
   app.post(
     '/device/:listingId/request',
     {

@@ -8,7 +8,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { access, changeContext, signedIn } from '../../base/http/access';
+import { access, changeContext, signedIn, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import {
   cardPortalLink,
@@ -28,6 +28,7 @@ const buyer = (request: FastifyRequest): BuyerContext => ({
 
 /** The portal's plan and payments (gopro, upgrade, upgradeLegacy, stripe/cancel), for its admins. */
 export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
+  routesOfFeature(app, 'subscriptions');
   const tags = ['billing'];
   const subscription = { 200: portalSubscriptionSchema, ...errorResponses };
   const started = { 201: checkoutStartedSchema, ...errorResponses };
