@@ -77,6 +77,11 @@ const envSchema = z.object({
     .regex(/^(mqtts?|wss?):\/\//, 'must be an mqtt://, mqtts://, ws:// or wss:// URL')
     .optional(),
   /**
+   * With MQTT_URL: how long start-up waits for that broker to answer, trying again with back-off
+   * (a first deployment may start the servers before the broker), before it stops with a message.
+   */
+  MQTT_WAIT_S: z.coerce.number().int().min(0).max(3600).default(60),
+  /**
    * Port of the embedded broker. Unset: 1883, or any free port (logged) when 1883 is taken; set:
    * exactly this port, and a taken one stops start-up. 0 takes any free port.
    */

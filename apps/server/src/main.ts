@@ -2,7 +2,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, publicUrlOf } from './config';
 import { saveDemoLockSecrets, startDemoLocks } from './demo/demo-locks';
 import { seedDemoPortal } from './demo/seed-demo';
-import { BrokerPortError } from './features/device-link/embedded-broker';
+import { BrokerStartError } from './features/device-link/device-transport';
 
 /** Starts the portal: configuration, server, demo data on first start, graceful shutdown. */
 async function main(): Promise<void> {
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   try {
     app = await buildApp(config);
   } catch (error) {
-    if (error instanceof BrokerPortError) {
+    if (error instanceof BrokerStartError) {
       console.error(error.message);
       process.exit(1);
     }
@@ -38,9 +38,18 @@ async function main(): Promise<void> {
     );
     if (connectedLocks) await saveDemoLockSecrets(config.DATA_DIR, connectedLocks);
   }
-  const demoLocks = config.DEMO_LOCKS
-    ? await startDemoLocks(app.deviceLink.transport.url, config.DATA_DIR, app.log)
-    : null;
+  // The demo's simulated locks log in to the embedded broker. With MQTT_URL that address is the
+  // servers' own listener, where locks cannot log in, and the broker knows a lock only once its
+  // files are exported: the cluster command plays them on the locks' listener instead.
+  if (config.DEMO_LOCKS && config.MQTT_URL) {
+    app.log.info(
+      "DEMO_LOCKS: the demo's simulated locks run with the embedded broker only, so they stay off with MQTT_URL (npm run cluster runs them against Mosquitto's locks' listener; DEMO_LOCKS=false silences this line)",
+    );
+  }
+  const demoLocks =
+    config.DEMO_LOCKS && !config.MQTT_URL
+      ? await startDemoLocks(app.deviceLink.transport.url, config.DATA_DIR, app.log)
+      : null;
 
   let closing = false;
   const shutdown = (signal: string) => {

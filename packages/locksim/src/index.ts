@@ -3,3 +3,4 @@ export * from './lock-fleet';
 export * from './lock-model';
 export * from './lock-memory';
 export * from './cli-commands';
+export * from './event-flood';

@@ -25,7 +25,7 @@ const EVENT_COMMITS_IN_FLIGHT = { sqlite: 1, postgres: 4 } as const;
  */
 export async function registerDeviceLink(app: FastifyInstance, config: Config): Promise<DeviceLink> {
   const transport = config.MQTT_URL
-    ? new ExternalBroker(config.MQTT_URL, app.log)
+    ? new ExternalBroker(config.MQTT_URL, app.log, { waitSeconds: config.MQTT_WAIT_S })
     : new EmbeddedBroker(app.db, app.log, {
         port: config.MQTT_PORT,
         host: config.HOST,

@@ -1,5 +1,8 @@
 import type { LockTopic, ServerTopic } from '@latchkey/shared';
 
+/** Start-up cannot go on: the broker's port is taken, or MQTT_URL's broker cannot be reached or refuses the server. */
+export class BrokerStartError extends Error {}
+
 /** What a transport hands the device link: a message a lock published on one of its own topics. */
 export interface LockMessage {
   deviceId: string;

@@ -16,11 +16,8 @@ import type { Database } from '../../db/database';
 import { hashDeviceSecret } from '../devices/devices.service';
 import { AddressGuard, PacketTooLargeError, SizeLimitedConnection } from './broker-guard';
 import { findLockById } from './device-link.repository';
-import type { DeviceTransport, LockMessage } from './device-transport';
+import { BrokerStartError, type DeviceTransport, type LockMessage } from './device-transport';
 import { findRetainedByTopic } from './retained-by-topic';
-
-/** Start-up cannot go on: the embedded broker's port is not available. */
-export class BrokerPortError extends Error {}
 
 const DEFAULT_PORT = 1883;
 // CONNACK return codes (MQTT 3.1.1 §3.2.2.3).
@@ -208,7 +205,7 @@ export class EmbeddedBroker implements DeviceTransport {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
       if (port !== undefined) {
         await this.closeBroker();
-        throw new BrokerPortError(
+        throw new BrokerStartError(
           `MQTT_PORT ${port} is taken (another broker?); set MQTT_PORT to a free port, 0 for any, or MQTT_URL to use that broker`,
         );
       }

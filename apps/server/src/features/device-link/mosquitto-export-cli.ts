@@ -1,10 +1,33 @@
+import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../../config';
 import { openDatabase } from '../../db/database';
-import { exportMosquittoFiles, mosquittoConf } from './mosquitto-export';
+import { migrateToLatest } from '../../db/migrate';
+import {
+  exportMosquittoFiles,
+  fileOwnerNamed,
+  mosquittoConf,
+  watchMosquittoFiles,
+  type FileOwner,
+} from './mosquitto-export';
 
-/** Where locks connect; the servers' listener is elsewhere. */
-const LOCK_PORT = 1883;
+const USAGE = `usage: npm run mqtt:export -- <directory> [options]
+
+Writes Mosquitto's password and ACL files for every lock in the database (DATABASE_URL, or the
+SQLite file in DATA_DIR; migrated first, so a fresh database works) and for the servers' account
+from MQTT_URL, and prints the part of mosquitto.conf they need.
+
+  --lock-port <port>       the locks' listener port (default 1883)
+  --lock-address <addr>    bind the locks' listener to this address only (default: every interface)
+  --owner <user>           give the files to this user, the one Mosquitto runs as (default when run
+                           as root: mosquitto, if that user exists); needs root
+  --pid-file <path>        where Mosquitto writes its process id (printed into the configuration)
+  --watch                  keep running: rewrite the files when a lock is added, deleted or given a
+                           new secret, and reload Mosquitto (SIGHUP to --pid-file's process)
+  --every <seconds>        with --watch: how often the database is read (default 5)
+  -h, --help               this text`;
+
 /** MQTT_URL's port when it names none. */
 const DEFAULT_PORTS: Record<string, string> = {
   'mqtt:': '1883',
@@ -13,25 +36,73 @@ const DEFAULT_PORTS: Record<string, string> = {
   'wss:': '443',
 };
 
+function fail(message: string): never {
+  console.error(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function portOption(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`${name} must be a port (1–65535)`);
+  return port;
+}
+
 /**
- * npm run mqtt:export -- <dir>: writes Mosquitto's password and ACL files for every lock in the
- * database (DATABASE_URL or the SQLite file in DATA_DIR) and for the server's account from
- * MQTT_URL, and prints the listeners mosquitto.conf needs for them.
+ * Whom the files should belong to: --owner, or, run as root, the `mosquitto` user Debian's package
+ * and the official image drop to (otherwise Mosquitto cannot read the owner-only password files).
  */
-async function main(): Promise<void> {
-  const dir = process.argv[2];
-  if (!dir) {
-    console.error('usage: npm run mqtt:export -- <directory>');
-    process.exit(2);
+function ownerOf(requested: string | undefined): FileOwner | null {
+  const root = process.getuid?.() === 0;
+  if (requested) {
+    const owner = fileOwnerNamed(requested);
+    if (!owner) fail(`--owner ${requested}: no such user on this machine`);
+    if (!root && owner.uid !== process.getuid?.())
+      fail(`--owner ${requested}: only root can give files away`);
+    return owner;
   }
+  return root ? fileOwnerNamed('mosquitto') : null;
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      'lock-port': { type: 'string' },
+      'lock-address': { type: 'string' },
+      owner: { type: 'string' },
+      'pid-file': { type: 'string' },
+      watch: { type: 'boolean', default: false },
+      every: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (positionals.length !== 1) fail('name one directory to write the files into');
+  const dir = path.resolve(positionals[0]!);
+  const lockPort = portOption(values['lock-port'], '--lock-port', 1883);
+  const everySeconds = values.every === undefined ? 5 : Number(values.every);
+  if (!(everySeconds >= 1 && everySeconds <= 3600)) fail('--every must be 1–3600 seconds');
+  const pidFile = values['pid-file'] ? path.resolve(values['pid-file']) : null;
+  const owner = ownerOf(values.owner);
+
   const config = loadConfig();
   const { db, description } = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
-    const result = await exportMosquittoFiles(db, path.resolve(dir), config.MQTT_URL);
-    console.log(`database: ${description}`);
+    const applied = await migrateToLatest(db);
+    console.log(`database: ${description}${applied.length ? ` (migrated: ${applied.length} steps)` : ''}`);
+    const result = await exportMosquittoFiles(db, dir, config.MQTT_URL, { owner });
     console.log(`wrote ${result.passwordPath} (${result.locks} locks) and ${result.aclPath}`);
     console.log(
       `wrote ${result.serverPasswordPath} and ${result.serverAclPath}${result.serverUsername ? ` (server account ${result.serverUsername})` : ''}`,
+    );
+    console.log(
+      owner
+        ? `the files belong to ${owner.name} (uid ${owner.uid}); the password files are readable by that user only, so Mosquitto must run as ${owner.name}`
+        : `the files belong to ${os.userInfo().username}; the password files are readable by that user only, so Mosquitto must run as ${os.userInfo().username} (as root: --owner <the user Mosquitto drops to>)`,
     );
     if (!result.serverUsername) {
       console.log(
@@ -47,19 +118,20 @@ async function main(): Promise<void> {
     const serverUrl = config.MQTT_URL ? new URL(config.MQTT_URL) : null;
     const serverPort = serverUrl ? serverUrl.port || DEFAULT_PORTS[serverUrl.protocol]! : '1884';
     const serverHost = serverUrl?.hostname ?? '<an address only the servers reach>';
-    if (serverPort === String(LOCK_PORT)) {
+    if (serverPort === String(lockPort)) {
       console.log(
-        `MQTT_URL uses port ${LOCK_PORT}, which the locks' listener below takes: give the servers' listener its own port and MQTT_URL with it`,
+        `MQTT_URL uses port ${lockPort}, which the locks' listener below takes: give the servers' listener its own port and MQTT_URL with it (or the locks another with --lock-port)`,
       );
     }
-    const conf = mosquittoConf(path.resolve(dir), {
-      lockListener: String(LOCK_PORT),
+    const conf = mosquittoConf(dir, {
+      lockListener: values['lock-address'] ? `${lockPort} ${values['lock-address']}` : String(lockPort),
       serverListener: `${serverPort} ${serverHost}`,
+      ...(pidFile && { pidFile }),
     });
     console.log(
       [
         '',
-        'Mosquitto configuration (restart Mosquitto after changing it; after every export, reload it: kill -HUP <pid>):',
+        `Mosquitto configuration (restart Mosquitto after changing it; ${values.watch ? 'this command reloads it after each change to the locks' : 'after every export, reload it: kill -HUP <pid>, or run this with --watch'}):`,
         ...conf
           .trimEnd()
           .split('\n')
@@ -71,6 +143,21 @@ async function main(): Promise<void> {
           : []),
       ].join('\n'),
     );
+    if (!values.watch) return;
+
+    if (!pidFile)
+      console.log('\nwatching without --pid-file: the files are rewritten, Mosquitto is not reloaded');
+    console.log(`\nwatching the database every ${everySeconds} s (Ctrl-C to stop)`);
+    const stop = new AbortController();
+    process.once('SIGINT', () => stop.abort());
+    process.once('SIGTERM', () => stop.abort());
+    await watchMosquittoFiles(db, dir, config.MQTT_URL, {
+      everyMs: everySeconds * 1000,
+      pidFile,
+      owner,
+      signal: stop.signal,
+      report: (line) => console.log(`${new Date().toISOString()} ${line}`),
+    });
   } finally {
     await db.destroy();
   }

@@ -28,6 +28,15 @@ export function brokerPasswordHash(secret: string, salt = crypto.randomBytes(12)
   return `$7$${iterations}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
+/** Whether `secret` matches a `$7$` hash written by brokerPasswordHash (Mosquitto's own check). */
+export function verifyBrokerPassword(secret: string, passwordHash: string): boolean {
+  const [, kind, iterations, salt, hash] = passwordHash.split('$');
+  if (kind !== '7' || !iterations || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = crypto.pbkdf2Sync(secret, Buffer.from(salt, 'base64'), Number(iterations), 64, 'sha512');
+  return expected.length === actual.length && crypto.timingSafeEqual(expected, actual);
+}
+
 async function requireDevice(db: Database, portalId: string, deviceId: string) {
   const device = await findDevice(db, portalId, deviceId);
   if (!device) throw AppError.notFound('Lock');
