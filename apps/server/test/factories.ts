@@ -71,3 +71,14 @@ export async function makeMember(
   await t.addMember(portalId, person.userId, input.role ?? 'user');
   return person;
 }
+
+/** Platform staff (superAdmin: there is no public way to become one) and their session. */
+export async function makeStaff(t: TestApp, input: PersonInput = {}) {
+  const person = await insertPerson(t, { firstName: 'Staff', ...input });
+  await t.app.db
+    .updateTable('users')
+    .set({ platform_role: 'superAdmin' })
+    .where('id', '=', person.userId)
+    .execute();
+  return person;
+}
