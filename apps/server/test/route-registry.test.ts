@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { access, registerAccessControl, routesOfFeature } from '../src/base/http/access';
+import { TestApp } from './test-app';
 
 // What every API route must declare with itself, so the tests the registry drives (the feature
 // specs, isolation, fuzz) cover a new route without a central edit: its feature, its access, and
@@ -89,5 +92,27 @@ describe('the route registry', () => {
       }),
       expect.objectContaining({ method: 'GET', url: '/api3/person/:userId', feature: 'things', ids: {} }),
     ]);
+  });
+});
+
+// Each feature's routes are specified in its spec file (route-spec.ts walks them): a feature with
+// routes and no spec file fails here, so a new feature cannot skip one.
+describe("the server's routes", () => {
+  it('are API routes, each of a feature that has its folder and its spec file', async () => {
+    const t = await TestApp.start();
+    const routes = t.app.routeRegistry;
+    await t.close();
+    expect(routes.length).toBeGreaterThan(10);
+    expect(routes.map((r) => `${r.method} ${r.url}`)).toContain('GET /api3/portal/users');
+    const features = [...new Set(routes.map((r) => r.feature))];
+    for (const feature of features) {
+      // The API document is served by base/http/openapi.ts, not a feature folder.
+      if (feature !== 'openapi') {
+        expect(fs.existsSync(path.join(import.meta.dirname, '../src/features', feature)), feature).toBe(true);
+      }
+      const spec = path.join(import.meta.dirname, 'specs', `${feature}.spec.test.ts`);
+      expect(fs.existsSync(spec), `test/specs/${feature}.spec.test.ts`).toBe(true);
+      expect(fs.readFileSync(spec, 'utf8'), spec).toContain(`specifyRoutes('${feature}'`);
+    }
   });
 });
