@@ -5,7 +5,7 @@ import { storage } from './storage';
 /**
  * Acting in another portal (brief §4): the chosen id is stored and sent as the override header
  * on every later call; choosing one's own portal removes the override. Switching to a portal
- * asks the server first: `features/portal/api/switch-portal.ts`.
+ * asks the server first: the portal feature's `api/switch-portal.ts`.
  */
 
 /** Removes the override: calls act in the person's own portal again. */

@@ -4,7 +4,7 @@ import { portalContextSchema, type PortalContext } from '@latchkey/shared';
  * Support sessions: platform staff act as a person to help them. The staff member's own token,
  * portal override and the page they came from are kept in this tab's sessionStorage while the
  * support token is the session, and restored when it ends. Starting and ending one call the
- * server: `features/auth/api/start-support-session.ts` and `end-support-session.ts`.
+ * server: the auth feature's `api/start-support-session.ts` and `api/end-support-session.ts`.
  */
 
 const STORAGE_KEY = 'latchkey.supportSession';

@@ -4,7 +4,9 @@ import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Logo, LogoMark } from '@/components/logo';
-import { SessionBanners } from '@/components/session-banners';
+import { UnverifiedEmailBanner } from '@/components/unverified-email-banner';
+import { SupportSessionBanner } from '@/features/auth/components/support-session-banner';
+import { PaymentBanner } from '@/features/plans/components/payment-banner';
 import { hasRequiredRole } from '@/lib/authorization';
 import type { NavItem } from '../route-handle';
 import classes from './app-frame.module.css';
@@ -100,7 +102,10 @@ export function AppFrame({
       </AppShell.Navbar>
       <AppShell.Main id="main" className={classes.main}>
         <Container size="lg" p={0}>
-          <SessionBanners session={session} />
+          {/* The account banners of the signed-in shells, and admins' payment banner. */}
+          <SupportSessionBanner session={session} />
+          <UnverifiedEmailBanner session={session} />
+          <PaymentBanner session={session} />
           {children}
         </Container>
       </AppShell.Main>

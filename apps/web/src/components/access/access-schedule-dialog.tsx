@@ -3,21 +3,35 @@ import { notifications } from '@mantine/notifications';
 import { describeSchedule } from '@/components/schedule/describe-schedule';
 import { ScheduleDialog } from '@/components/schedule/schedule-dialog';
 import { scheduleErrorsFrom } from '@/components/schedule/schedule-form';
-import { useAccessSchedule } from '@/features/devices/api/get-access-schedule';
-import { useSetAccessSchedule } from '@/features/devices/api/set-access-schedule';
 import { isApiError } from '@/lib/api-client';
 import { displayName } from '@/lib/session';
 
 interface AccessScheduleDialogProps {
   person: { _id: string; firstName: string; lastName: string; email: string };
   lock: { _id: string; name: string; timeZone: string };
+  /** The person's schedule at the lock, read afresh (the devices feature's `useAccessSchedule`). */
+  query: {
+    data?: { schedule: Schedule | null };
+    error: unknown;
+    isFetchedAfterMount: boolean;
+    refetch: () => unknown;
+  };
+  /** Saving it (the devices feature's `useSetAccessSchedule`). */
+  save: {
+    mutateAsync: (input: {
+      deviceId: string;
+      userId: string;
+      schedule: Schedule | null;
+    }) => Promise<{ schedule: Schedule | null }>;
+  };
   onClose: () => void;
 }
 
-/** A person's schedule at a lock: loads it afresh, then edits it. Mounted only while open. */
-export function AccessScheduleDialog({ person, lock, onClose }: AccessScheduleDialogProps) {
-  const query = useAccessSchedule(lock._id, person._id);
-  const save = useSetAccessSchedule();
+/**
+ * A person's schedule at a lock: shown once read afresh, then edited. Mounted only while open;
+ * the screen passes the query and the mutation, as shared parts call no endpoint.
+ */
+export function AccessScheduleDialog({ person, lock, query, save, onClose }: AccessScheduleDialogProps) {
   const name = displayName(person);
 
   const onSave = async (schedule: Schedule | null) => {

@@ -1,7 +1,7 @@
 import type { AuditEntry, DeviceEvent } from '@latchkey/shared';
 import { Divider, Group, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconHistory, IconPencil, IconPlugConnectedX } from '@tabler/icons-react';
-import { Fragment, useState, type ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { DeviceEventIcon } from '@/components/events/device-event-icon';
 import { ListPagination } from '@/components/list-pagination';
 import { QueryError } from '@/components/query-error';
@@ -10,15 +10,24 @@ import { TableSkeleton } from '@/components/table-skeleton';
 import { actionText, entityName } from '@/lib/audit-text';
 import { eventSentence } from '@/lib/device-events';
 import { formatDateTime, formatRelative } from '@/lib/format';
-import { HISTORY_CHANGES_PAGE_SIZE, useSubjectChanges } from '@/features/audit/api/get-audit';
-import {
-  HISTORY_EVENTS_PAGE_SIZE,
-  useSubjectEvents,
-  type HistorySubject,
-} from '@/features/devices/api/get-device-logs';
 
 // The history of a lock (its History tab) or of a person (their page): lock events and admin
-// changes, each paged on the server.
+// changes, each paged on the server. The screen asks for the page shown (the devices feature's
+// `useSubjectEvents`, the audit feature's `useSubjectChanges`): shared parts call no endpoint.
+
+/** One page of a history, as the screen asked for it. */
+export interface HistoryPage<T> {
+  query: {
+    isPending: boolean;
+    error: unknown;
+    data: { total: number; items: readonly T[] } | undefined;
+    isPlaceholderData: boolean;
+    refetch: () => unknown;
+  };
+  page: number;
+  pageSize: number;
+  onPage: (page: number) => void;
+}
 
 function When({ iso }: { iso: string }) {
   return (
@@ -105,13 +114,15 @@ function List<T extends { _id: string }>({
 /** The lock events of a lock or a person, paged; with the lock's name when listing a person's. */
 export function LockEventsSection({
   subject,
+  events,
   description,
 }: {
-  subject: HistorySubject;
+  /** Whose events: a lock's, or a person's (then each names its lock). */
+  subject: { by: 'deviceId' | 'userId' };
+  events: HistoryPage<DeviceEvent>;
   description: string;
 }) {
-  const [page, setPage] = useState(1);
-  const logs = useSubjectEvents(subject, page);
+  const { query: logs, page, pageSize, onPage } = events;
 
   let body;
   if (logs.isPending) body = <TableSkeleton rows={4} label="Loading lock events" />;
@@ -123,6 +134,8 @@ export function LockEventsSection({
         onRetry={() => void logs.refetch()}
       />
     );
+  } else if (!logs.data) {
+    body = null;
   } else if (logs.data.total === 0) {
     body = (
       <Stack align="center" gap={6} py="lg" ta="center">
@@ -146,9 +159,9 @@ export function LockEventsSection({
         />
         <ListPagination
           page={page}
-          pageSize={HISTORY_EVENTS_PAGE_SIZE}
+          pageSize={pageSize}
           total={logs.data.total}
-          onChange={setPage}
+          onChange={onPage}
           noun={logs.data.total === 1 ? 'event' : 'events'}
         />
       </>
@@ -164,15 +177,12 @@ export function LockEventsSection({
 
 /** The admin changes about a lock or a person, paged. */
 export function AdminChangesSection({
-  subject,
+  changes: { query: changes, page, pageSize, onPage },
   description,
 }: {
-  subject: HistorySubject;
+  changes: HistoryPage<AuditEntry>;
   description: string;
 }) {
-  const [page, setPage] = useState(1);
-  const changes = useSubjectChanges(subject, page);
-
   let body;
   if (changes.isPending) body = <TableSkeleton rows={3} label="Loading changes" />;
   else if (changes.error) {
@@ -183,6 +193,8 @@ export function AdminChangesSection({
         onRetry={() => void changes.refetch()}
       />
     );
+  } else if (!changes.data) {
+    body = null;
   } else if (changes.data.total === 0) {
     body = (
       <Stack align="center" gap={6} py="lg" ta="center">
@@ -201,9 +213,9 @@ export function AdminChangesSection({
         />
         <ListPagination
           page={page}
-          pageSize={HISTORY_CHANGES_PAGE_SIZE}
+          pageSize={pageSize}
           total={changes.data.total}
-          onChange={setPage}
+          onChange={onPage}
           noun={changes.data.total === 1 ? 'change' : 'changes'}
         />
       </>

@@ -36,7 +36,7 @@ const NOTIFICATION_COLORS: Record<LiveNotification['kind'], string> = {
 /** Device screens read from these roots (the lib cannot import the features' own keys). */
 const DEVICE_STATUS_ROOTS = [['devices']] as const;
 const DEVICE_EVENT_ROOTS = [['devices'], ['history'], ['activity']] as const;
-/** The listing screens (features/listings), their requests and stays. */
+/** The listing screens (the listings feature), their requests and stays. */
 const STAY_ROOTS = [['listings']] as const;
 
 /**

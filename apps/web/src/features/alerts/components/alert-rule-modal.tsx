@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { PersonSelect } from '@/components/person-select';
+import { PersonSelect } from '@/features/people-picker/components/person-select';
 import { LOCK_OPTIONS_LIMIT, useLockOptions } from '@/features/devices/api/get-devices';
 import { useFormMutation } from '@/lib/forms';
 import { useSaveAlertRule } from '../api/save-alert-rule';

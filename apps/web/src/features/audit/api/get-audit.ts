@@ -1,5 +1,6 @@
 import { auditPageSchema, type AuditQuery } from '@latchkey/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api } from '@/lib/api-client';
 
 export type AuditParams = Partial<
@@ -51,4 +52,11 @@ export const subjectChangesQueryOptions = (
 
 export function useSubjectChanges(subject: { by: 'deviceId' | 'userId'; id: string }, page: number) {
   return useQuery(subjectChangesQueryOptions(subject, page));
+}
+
+/** The changes of the page shown (from 1), with the page as the screen's own state. */
+export function usePagedSubjectChanges(subject: { by: 'deviceId' | 'userId'; id: string }) {
+  const [page, setPage] = useState(1);
+  const query = useSubjectChanges(subject, page);
+  return { query, page, pageSize: HISTORY_CHANGES_PAGE_SIZE, onPage: setPage };
 }

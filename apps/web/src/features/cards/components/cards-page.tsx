@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconId, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { EditCardModal } from '@/components/cards/edit-card-modal';
+import { EditCardModal } from './edit-card-modal';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { PageHeader } from '@/components/page-header';

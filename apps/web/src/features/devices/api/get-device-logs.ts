@@ -1,5 +1,6 @@
 import { deviceLogsPageSchema, type DeviceLogsQuery } from '@latchkey/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api } from '@/lib/api-client';
 
 export type DeviceLogsParams = Partial<
@@ -39,4 +40,11 @@ export const subjectEventsQueryOptions = (subject: HistorySubject, page: number)
 
 export function useSubjectEvents(subject: HistorySubject, page: number) {
   return useQuery(subjectEventsQueryOptions(subject, page));
+}
+
+/** The events of the page shown (from 1), with the page as the screen's own state. */
+export function usePagedSubjectEvents(subject: HistorySubject) {
+  const [page, setPage] = useState(1);
+  const query = useSubjectEvents(subject, page);
+  return { query, page, pageSize: HISTORY_EVENTS_PAGE_SIZE, onPage: setPage };
 }

@@ -8,7 +8,7 @@ import { remoteCommandQueryOptions } from './get-remote-command';
 /**
  * Opening or locking a lock from the portal (POST device/{id}/command), then following the lock's
  * answer (`remoteCommandQueryOptions`) until it comes or the command expires. Used by the admin's
- * lock page and the basic user's lock page (`components/remote-command-panel.tsx`).
+ * lock page and the basic user's lock page, which show it with `components/remote-command-panel.tsx`.
  */
 export async function sendRemoteCommand(
   deviceId: string,

@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconId, IconPencil } from '@tabler/icons-react';
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
-import { EditCardModal } from '@/components/cards/edit-card-modal';
+import { EditCardModal } from '@/features/cards/components/edit-card-modal';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';

@@ -1,15 +1,23 @@
 import type { Device } from '@latchkey/shared';
 import { Stack } from '@mantine/core';
 import { AdminChangesSection, LockEventsSection } from '@/components/history/history-sections';
+import { usePagedSubjectChanges } from '@/features/audit/api/get-audit';
+import { usePagedSubjectEvents } from '../api/get-device-logs';
 
 /** The History tab: the lock's own events and every admin change about it. */
 export function DeviceHistoryTab({ device }: { device: Device }) {
   const subject = { by: 'deviceId', id: device._id } as const;
+  const events = usePagedSubjectEvents(subject);
+  const changes = usePagedSubjectChanges(subject);
   return (
     <Stack gap="lg">
-      <LockEventsSection subject={subject} description="What the lock reported, newest first." />
-      <AdminChangesSection
+      <LockEventsSection
         subject={subject}
+        events={events}
+        description="What the lock reported, newest first."
+      />
+      <AdminChangesSection
+        changes={changes}
         description="Changes to this lock, its schedules, groups, guests and fingerprints, newest first."
       />
     </Stack>

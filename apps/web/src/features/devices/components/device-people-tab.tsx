@@ -21,6 +21,23 @@ import { errorMessage } from '@/lib/errors';
 import { displayName } from '@/lib/session';
 import { useDevicePossibleUsers } from '../api/get-device-possible-users';
 import { useDeviceUsers } from '../api/get-device-users';
+import { useAccessSchedule } from '../api/get-access-schedule';
+import { useSetAccessSchedule } from '../api/set-access-schedule';
+
+/** The schedule dialog with its schedule read afresh: mounted only while open. */
+function EditScheduleDialog({
+  person,
+  lock,
+  onClose,
+}: {
+  person: { _id: string; firstName: string; lastName: string; email: string };
+  lock: { _id: string; name: string; timeZone: string };
+  onClose: () => void;
+}) {
+  const query = useAccessSchedule(lock._id, person._id);
+  const save = useSetAccessSchedule();
+  return <AccessScheduleDialog person={person} lock={lock} query={query} save={save} onClose={onClose} />;
+}
 
 interface PersonRowProps {
   person: DeviceUser;
@@ -183,7 +200,7 @@ export function DevicePeopleTab({ device }: { device: Device }) {
         <Divider />
         {list}
       </Stack>
-      {editing && <AccessScheduleDialog person={editing} lock={device} onClose={() => setEditing(null)} />}
+      {editing && <EditScheduleDialog person={editing} lock={device} onClose={() => setEditing(null)} />}
       <ConfirmDialog
         opened={removing !== null}
         onClose={() => setRemoving(null)}

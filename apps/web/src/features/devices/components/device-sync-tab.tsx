@@ -8,6 +8,7 @@ import { TableSkeleton } from '@/components/table-skeleton';
 import { CREDENTIAL_TEXT } from '@/lib/access-words';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { useDeviceSync } from '../api/get-device-sync';
+import { useRemoteCommand } from '../api/send-remote-command';
 import { BatteryLevel, LastSeen } from './device-status';
 
 const STATE_COLORS = { pending: 'gray', sent: 'blue', confirmed: 'teal', rejected: 'red' } as const;
@@ -125,6 +126,7 @@ function VersionSummary({ sync }: { sync: DeviceSync }) {
  */
 export function DeviceSyncTab({ device }: { device: Device }) {
   const sync = useDeviceSync(device._id);
+  const remote = useRemoteCommand(device._id);
   let summary;
   if (sync.isPending) summary = <TableSkeleton rows={3} label="Loading the sync state" />;
   else if (sync.error) {
@@ -143,7 +145,7 @@ export function DeviceSyncTab({ device }: { device: Device }) {
         title="Remote"
         description="Open or lock it from here. The lock must act within seconds, or nothing happens."
       >
-        <RemoteCommandPanel deviceId={device._id} lockName={device.name} />
+        <RemoteCommandPanel remote={remote} lockName={device.name} />
       </SectionCard>
       <SectionCard title="Connection" description="What the lock last reported about itself.">
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">

@@ -29,7 +29,7 @@ import { BackLink } from '@/components/back-link';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
-import { PersonSelect } from '@/components/person-select';
+import { PersonSelect } from '@/features/people-picker/components/person-select';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { ValidityBadge } from '@/components/validity-badge';

@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconArrowBackUp, IconTransfer, IconUser, IconUserOff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { PersonSelect } from '@/components/person-select';
+import { PersonSelect } from '@/features/people-picker/components/person-select';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';

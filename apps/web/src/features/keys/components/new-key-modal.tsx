@@ -3,7 +3,7 @@ import { Alert, Button, Group, Input, Modal, SegmentedControl, Stack, Text, Text
 import { useForm, type FormErrors } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
-import { PersonSelect } from '@/components/person-select';
+import { PersonSelect } from '@/features/people-picker/components/person-select';
 import { ValidityFields } from '@/components/validity-fields';
 import { KEY_TYPE_OPTIONS } from '@/lib/credential-labels';
 import { formResolver, useFormMutation } from '@/lib/forms';

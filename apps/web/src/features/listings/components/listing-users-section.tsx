@@ -3,7 +3,7 @@ import { ActionIcon, Button, Group, List, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconX } from '@tabler/icons-react';
 import { useState } from 'react';
-import { PersonSelect } from '@/components/person-select';
+import { PersonSelect } from '@/features/people-picker/components/person-select';
 import { SectionCard } from '@/components/section-card';
 import { errorMessage } from '@/lib/errors';
 import { useAddListingUser, useRemoveListingUser } from '../api/listing-users';

@@ -15,5 +15,4 @@ export const memberKeys = {
   rfids: (userId: string) => ['members', userId, 'rfids'] as const,
   keys: (userId: string) => ['members', userId, 'keys'] as const,
   fingerprints: (userId: string) => ['members', userId, 'fingerprints'] as const,
-  scoped: (search: string) => ['members', 'scoped', search] as const,
 };

@@ -22,6 +22,23 @@ import { errorMessage } from '@/lib/errors';
 import { displayName } from '@/lib/session';
 import { useMemberAccessNow, useMemberDevices } from '../api/get-member-devices';
 import { useLockOptions } from '@/features/devices/api/get-devices';
+import { useAccessSchedule } from '@/features/devices/api/get-access-schedule';
+import { useSetAccessSchedule } from '@/features/devices/api/set-access-schedule';
+
+/** The schedule dialog with its schedule read afresh: mounted only while open. */
+function EditScheduleDialog({
+  person,
+  lock,
+  onClose,
+}: {
+  person: { _id: string; firstName: string; lastName: string; email: string };
+  lock: { _id: string; name: string; timeZone: string };
+  onClose: () => void;
+}) {
+  const query = useAccessSchedule(lock._id, person._id);
+  const save = useSetAccessSchedule();
+  return <AccessScheduleDialog person={person} lock={lock} query={query} save={save} onClose={onClose} />;
+}
 
 type AccessNow = MemberAccessTime['locks'][number];
 
@@ -196,7 +213,7 @@ export function MemberLocksCard({ member }: { member: PortalMember }) {
         <Divider />
         {list}
       </Stack>
-      {editing && <AccessScheduleDialog person={member} lock={editing} onClose={() => setEditing(null)} />}
+      {editing && <EditScheduleDialog person={member} lock={editing} onClose={() => setEditing(null)} />}
       <ConfirmDialog
         opened={removing !== null}
         onClose={() => setRemoving(null)}

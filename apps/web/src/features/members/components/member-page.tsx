@@ -5,7 +5,6 @@ import { MemberStatusBadge, RoleBadge } from '@/components/member-badges';
 import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
-import { AdminChangesSection, LockEventsSection } from '@/components/history/history-sections';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
@@ -14,6 +13,7 @@ import { useMember } from '../api/get-member';
 import { AccessCodeCard } from './access-code-card';
 import { ActAsPersonButton } from './act-as-person-button';
 import { MemberCardsCard } from './member-cards-card';
+import { MemberHistory } from './member-history';
 import { MemberDetailsCard } from './member-details-card';
 import { MemberFingerprintsCard } from './member-fingerprints-card';
 import { MemberKeysCard } from './member-keys-card';
@@ -114,20 +114,7 @@ export function MemberPage() {
         </Grid.Col>
       </Grid>
       <MemberLocksCard member={member} />
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 6 }}>
-          <LockEventsSection
-            subject={{ by: 'userId', id: member._id }}
-            description="The locks they opened, or that refused them, newest first."
-          />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 6 }}>
-          <AdminChangesSection
-            subject={{ by: 'userId', id: member._id }}
-            description="Changes to their membership, code, schedules, groups and credentials, newest first."
-          />
-        </Grid.Col>
-      </Grid>
+      <MemberHistory userId={member._id} />
     </Stack>
   );
 }

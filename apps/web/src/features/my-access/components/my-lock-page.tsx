@@ -10,11 +10,18 @@ import { describeWindow, describeDates } from '@/components/schedule/describe-sc
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { paths } from '@/config/paths';
+import { useRemoteCommand } from '@/features/devices/api/send-remote-command';
 import { formatRelative } from '@/lib/format';
 import { useSession } from '@/lib/session';
 import { useMyLocks } from '../api/get-my-access';
 import { CarryAccessPanel } from './carry-access-panel';
 import { LockNowBadge } from './lock-now-badge';
+
+/** "Unlock now" and the lock's answer, followed while this section is shown. */
+function OpenRemotely({ lock }: { lock: { _id: string; name: string } }) {
+  const remote = useRemoteCommand(lock._id);
+  return <RemoteCommandPanel remote={remote} lockName={lock.name} withLock={false} />;
+}
 
 /** /user/locks/{lockId}: one of the person's locks: can they open it now, and when they may. */
 export function MyLockPage() {
@@ -52,7 +59,7 @@ export function MyLockPage() {
       )}
       <SectionCard title="Open it from here" description="The lock opens within seconds if it is online.">
         {lock.canOpen && lock.credentials.includes('remote') ? (
-          <RemoteCommandPanel deviceId={lock._id} lockName={lock.name} withLock={false} />
+          <OpenRemotely lock={lock} />
         ) : (
           <Text size="sm" c="dimmed">
             Not right now: {lock.reason ? YOUR_REASON[lock.reason] : 'you may not open it at this time'}.

@@ -4,7 +4,7 @@ import { IconLock } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { EmptyList } from '@/components/empty-list';
 import { PageHeader } from '@/components/page-header';
-import { PersonSelect } from '@/components/person-select';
+import { PersonSelect } from '@/features/people-picker/components/person-select';
 import { QueryError } from '@/components/query-error';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { CREDENTIAL_TEXT } from '@/lib/access-words';

@@ -1,7 +1,6 @@
 import { scopedUserSchema, type ScopedUser } from '@latchkey/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { memberKeys } from './query-keys';
 
 /** GET portal/scopedUsers (admin): people of the portal matching a search, for pickers (at most 20). */
 export async function getScopedUsers(search: string): Promise<ScopedUser[]> {
@@ -12,9 +11,15 @@ export async function getScopedUsers(search: string): Promise<ScopedUser[]> {
     );
 }
 
+/**
+ * Under the members' root (`['members']`), so a change to people (one of the portal-data roots)
+ * refreshes the pickers too.
+ */
+export const scopedUsersKey = (search: string) => ['members', 'scoped', search] as const;
+
 export const scopedUsersQueryOptions = (search: string) =>
   queryOptions({
-    queryKey: memberKeys.scoped(search),
+    queryKey: scopedUsersKey(search),
     queryFn: () => getScopedUsers(search),
     placeholderData: keepPreviousData,
   });

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { hasRequiredRole } from '@/lib/authorization';
 import { formatDate } from '@/lib/format';
-import { FAILING_STATUSES, useSubscription } from '@/features/plans/api/get-subscription';
+import { FAILING_STATUSES, useSubscription } from '../api/get-subscription';
 
 /**
  * Tells a portal's admins that its plan is not paid (lapsed) or that a payment is failing, with

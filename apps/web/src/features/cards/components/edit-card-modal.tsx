@@ -9,8 +9,8 @@ import { fieldErrorsFrom } from '@/lib/errors';
 import { formatUid } from '@/lib/format';
 import { formResolver, useFormMutation } from '@/lib/forms';
 import { isoToLocalInput, localInputToIso } from '@/lib/local-datetime';
-import { useUpdateCard } from '@/features/cards/api/update-card';
-import { useScopedUsers } from '@/features/members/api/get-scoped-users';
+import { useScopedUsers } from '@/features/people-picker/api/get-scoped-users';
+import { useUpdateCard } from '../api/update-card';
 
 interface CardValues {
   name: string;

@@ -2,7 +2,7 @@ import type { ScopedUser } from '@latchkey/shared';
 import { Group, Select, Stack, Text, type SelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
-import { useScopedUsers } from '@/features/members/api/get-scoped-users';
+import { useScopedUsers } from '../api/get-scoped-users';
 
 interface PersonSelectProps extends Omit<
   SelectProps,
