@@ -193,8 +193,11 @@ const noImportCycle = {
 // latchkey/one-way-features (docs/ARCHITECTURE.md, "Layers"): the import rule one level up, between
 // folders. In the server, db/ and base/ import no feature (and db/ nothing of base/), and feature
 // folders (src/features/<name>) never import each other, directly or round a longer loop: the
-// folders' own graph has no circle. In the web app no two feature folders import each other. A feature that needs another's outcome uses the lower
-// one's exports, or an event the lower one announces (base/events/domain-events.ts).
+// folders' own graph has no circle. In the web app no two feature folders import each other, and
+// the shared layers (src/components, src/lib) import no feature: a shared part takes its data and
+// mutations as props from the screen, or moves into a feature. A feature that needs another's
+// outcome uses the lower one's exports, or an event the lower one announces
+// (base/events/domain-events.ts).
 
 /** The folder a file belongs to, for the folder graph: features/<name>, base, db, or the file. */
 function folderOf(app, file) {
@@ -247,17 +250,24 @@ function folderWay(edges, from, to) {
 
 const ABOVE = ['features', 'demo', 'app.ts', 'main.ts'];
 const LOWER_LAYERS = { db: ['base', ...ABOVE], base: ABOVE };
+/** The web app's shared layers, below every feature (its tests stand on top, like the server's). */
+const WEB_SHARED = ['components', 'lib'];
 
 const oneWayFeatures = {
   meta: {
     type: 'problem',
-    docs: { description: 'Feature folders never import each other; the base and db import no feature' },
+    docs: {
+      description:
+        'Feature folders never import each other; the base and db (server), components and lib (web) import no feature',
+    },
     schema: [],
     messages: {
       layer:
         '{{from}} is below {{to}}: it imports nothing of it. Let {{to}} register for an event {{from}} announces (base/events/domain-events.ts), or move what both need down.',
       features:
         'Feature folders would import each other: {{way}}. Move what both need to the lower one (or the base), or let the lower one announce an event the other listens to.',
+      shared:
+        'src/{{from}} is shared by the features and imports none of them ({{to}}). Let the screen pass the data or mutation as props, or move this part into the feature that owns its endpoint (or a feature folder of its own).',
     },
   },
   create(context) {
@@ -277,9 +287,13 @@ const oneWayFeatures = {
         context.report({ node, messageId: 'layer', data: { from, to } });
         return;
       }
+      if (!isServer && WEB_SHARED.includes(from) && top === 'features' && !/\.test\.tsx?$/.test(file)) {
+        context.report({ node, messageId: 'shared', data: { from, to } });
+        return;
+      }
       if (!from.startsWith('features/') || !to.startsWith('features/')) return;
-      // The server's feature folders have no circle at all; the web's none of two features (its
-      // shared components still reach a few features' endpoints: docs/ARCHITECTURE.md).
+      // The server's feature folders have no circle at all; the web's no two features importing
+      // each other (its screens use other features' endpoints, which import only lib/).
       const back = isServer
         ? folderWay(graph.folders, to, from)
         : graph.folders.get(to)?.has(from)

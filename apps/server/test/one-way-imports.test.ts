@@ -108,7 +108,7 @@ describe('folders depend one way', () => {
     expect(pairs).toEqual([]);
   });
 
-  it('lint refuses a feature reaching back into one that stands on it, and the base reaching a feature', async () => {
+  it('lint refuses a feature reaching back into one that stands on it, the base reaching a feature, and the web’s shared parts reaching a feature', async () => {
     const eslint = new ESLint({ cwd: path.resolve(__dirname, '../../..') });
     const source = path.resolve(__dirname, '../src');
     const ruleIds = async (text: string, file: string) =>
@@ -133,6 +133,17 @@ describe('folders depend one way', () => {
         'features/stays/a-new-use.ts',
       ),
     ).not.toContain('latchkey/one-way-features');
+    // The web's shared components and lib import no feature; a feature's screen may.
+    const web = path.resolve(__dirname, '../../web/src');
+    const webRuleIds = async (text: string, file: string) =>
+      (await eslint.lintText(text, { filePath: path.join(web, file) }))[0]!.messages.map((m) => m.ruleId);
+    const reach =
+      "import { useDevice } from '@/features/devices/api/get-device';\nexport const reach = useDevice;\n";
+    expect(await webRuleIds(reach, 'components/a-new-part.tsx')).toContain('latchkey/one-way-features');
+    expect(await webRuleIds(reach, 'lib/a-new-helper.ts')).toContain('latchkey/one-way-features');
+    expect(await webRuleIds(reach, 'features/keys/components/a-new-part.tsx')).not.toContain(
+      'latchkey/one-way-features',
+    );
   }, 60_000); // loading the lint configuration takes seconds on a busy machine
 });
 
