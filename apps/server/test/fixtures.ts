@@ -49,10 +49,25 @@ export interface TwoPortals {
 /** The name of portal B, which no answer to portal A may contain. */
 export const FOREIGN_PORTAL_NAME = 'Portal B private name';
 
-/** Two portals with one of everything, and platform staff. */
-export async function makeTwoPortals(t: TestApp): Promise<TwoPortals> {
-  const tenantA = await makeTenant(t);
-  const tenantB = await makeTenant(t, FOREIGN_PORTAL_NAME);
+/** The records of the rental features: made only for tests that name one (images cost the most). */
+export const RENTAL_IDS = [
+  'listingId',
+  'stayId',
+  'categoryId',
+  'accessListId',
+  'listingImageId',
+  'landingImageId',
+  'feedId',
+  'reviewId',
+] as const;
+
+/**
+ * Two portals with one of everything, and platform staff; without `rentals`, the rental records
+ * (RENTAL_IDS) are left out, and a test that names one fails saying so.
+ */
+export async function makeTwoPortals(t: TestApp, { rentals = true } = {}): Promise<TwoPortals> {
+  const tenantA = await makeTenant(t, undefined, rentals);
+  const tenantB = await makeTenant(t, FOREIGN_PORTAL_NAME, rentals);
   return {
     a: { ...tenantA.tenant, user: tenantA.memberToken },
     b: tenantB.tenant,
@@ -61,7 +76,7 @@ export async function makeTwoPortals(t: TestApp): Promise<TwoPortals> {
 }
 
 /** A portal with an admin, a member, a lock and one of every record about them. */
-async function makeTenant(t: TestApp, portalName?: string) {
+async function makeTenant(t: TestApp, portalName: string | undefined, rentals: boolean) {
   const admin = await makeOwner(t, portalName ? { portalName } : {});
   const member = await makeMember(t, admin.portalId);
   const post = async (url: string, payload: object) => {
@@ -111,7 +126,11 @@ async function makeTenant(t: TestApp, portalName?: string) {
     name: 'Forced',
     deviceIds: [deviceId],
   });
-  const rental = await makeRental(t, admin.token, deviceId);
+  const rental = rentals
+    ? await makeRental(t, admin.token, deviceId)
+    : (Object.fromEntries(RENTAL_IDS.map((kind) => [kind, undefined])) as unknown as Awaited<
+        ReturnType<typeof makeRental>
+      >);
   return {
     tenant: {
       admin: admin.token,
@@ -290,7 +309,7 @@ export function fillUrl(route: RegisteredRoute, side: 'own' | 'foreign' | 'unkno
     if (kind === 'year') return side === 'own' ? String(new Date().getUTCFullYear()) : '2000';
     if (kind === 'month') return side === 'own' ? String(new Date().getUTCMonth() + 1) : '1';
     if (side === 'unknown') return crypto.randomUUID();
-    return (side === 'own' ? portals.a : portals.b)[kind];
+    return recordOf(side === 'own' ? portals.a : portals.b, kind);
   });
 }
 
@@ -304,7 +323,7 @@ export function exampleBody(route: RegisteredRoute, tenant: Tenant): unknown {
       const name = /^\{(\w+)\}$/.exec(value)?.[1];
       if (!name) return value;
       if (!(name in tenant)) throw new Error(`fixtures: no id {${name}} for ${route.method} ${route.url}`);
-      return tenant[name as keyof Tenant];
+      return recordOf(tenant, name as keyof Tenant);
     }
     if (Array.isArray(value)) return value.map(fill);
     if (value && typeof value === 'object')
@@ -312,4 +331,21 @@ export function exampleBody(route: RegisteredRoute, tenant: Tenant): unknown {
     return value;
   };
   return route.example && fill(route.example.body);
+}
+
+/** A record's id, or a failure naming it when the fixtures were made without it. */
+function recordOf(tenant: Tenant, kind: keyof Tenant): string {
+  const id = tenant[kind];
+  if (id === undefined) throw new Error(`fixtures: no ${kind} (made without rentals)`);
+  return id;
+}
+
+/** Whether a route names a rental record, in its path or its example. */
+export function namesRentals(route: RegisteredRoute): boolean {
+  const kinds: readonly string[] = RENTAL_IDS;
+  const inExample = JSON.stringify(route.example ?? null);
+  return (
+    pathParams(route).some(({ kind }) => kinds.includes(kind)) ||
+    RENTAL_IDS.some((kind) => inExample.includes(`{${kind}}`))
+  );
 }

@@ -6,6 +6,7 @@ import {
   FOREIGN_PORTAL_NAME,
   fillUrl,
   makeTwoPortals,
+  namesRentals,
   pathParams,
   type Tenant,
   type TwoPortals,
@@ -91,7 +92,7 @@ export async function specifyRoutes(feature: string, spec: FeatureSpec = {}): Pr
     (route) => route.access.kind !== 'public' || route.url.includes(':') || route.example !== undefined,
   );
   beforeAll(async () => {
-    if (needsPortals) portals = await makeTwoPortals(t);
+    if (needsPortals) portals = await makeTwoPortals(t, { rentals: routes.some(namesRentals) });
     await spec.setup?.(t);
   });
   afterAll(() => t.close());
