@@ -6,6 +6,12 @@ export default defineConfig({
     // A worker per core. Vitest's default keeps one core for its main process, which on CI's 2-core
     // machines left one worker for every test file while the main process mostly waited.
     maxWorkers: '100%',
-    projects: ['packages/shared', 'packages/locksim', 'apps/server', 'apps/web'],
+    projects: [
+      'packages/shared',
+      'packages/locksim',
+      'apps/server',
+      'apps/server/vitest.scale-out.config.ts',
+      'apps/web',
+    ],
   },
 });

@@ -1,10 +1,12 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     name: 'server',
     environment: 'node',
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    // Runs alone, as a project of its own (vitest.scale-out.config.ts).
+    exclude: [...configDefaults.exclude, 'test/scale-out.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Migrates one database for the whole run, which every TestApp copies (test-app.ts).

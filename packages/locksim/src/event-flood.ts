@@ -33,6 +33,8 @@ export interface EventFloodResult {
   /** Events never acknowledged within `timeoutMs`. */
   unacknowledged: number;
   connectSeconds: number;
+  /** The longest any event waited for its ack, in ms (resends included). */
+  slowestAckMs: number;
   /** From the first event sent to the last acknowledged. */
   seconds: number;
   eventsPerSecond: number;
@@ -64,6 +66,7 @@ export async function floodEvents(options: EventFloodOptions): Promise<EventFloo
   let resent = 0;
   let duplicateAcks = 0;
   let lastAckAt = 0;
+  let slowestAckMs = 0;
   const total = options.locks.length * options.eventsPerLock;
   let allAcknowledged: () => void = () => {};
   const done = new Promise<void>((resolve) => (allAcknowledged = resolve));
@@ -88,6 +91,7 @@ export async function floodEvents(options: EventFloodOptions): Promise<EventFloo
     eventIds.set(lock.deviceId, ids);
     /** Events awaiting their ack, with the timer that resends each. */
     const waiting = new Map<string, NodeJS.Timeout>();
+    const firstSentAt = new Map<string, number>();
     let nextIndex = 0;
     const publish = (eventId: string) =>
       client.publish(
@@ -105,6 +109,7 @@ export async function floodEvents(options: EventFloodOptions): Promise<EventFloo
       while (waiting.size < options.inFlight && nextIndex < ids.length) {
         const eventId = ids[nextIndex++]!;
         sent++;
+        firstSentAt.set(eventId, performance.now());
         publish(eventId);
         waiting.set(eventId, resendLater(eventId));
       }
@@ -121,6 +126,7 @@ export async function floodEvents(options: EventFloodOptions): Promise<EventFloo
         waiting.delete(eventId);
         acknowledged++;
         lastAckAt = performance.now();
+        slowestAckMs = Math.max(slowestAckMs, lastAckAt - firstSentAt.get(eventId)!);
       }
       if (acknowledged === total) allAcknowledged();
       sendNext();
@@ -150,6 +156,7 @@ export async function floodEvents(options: EventFloodOptions): Promise<EventFloo
     duplicateAcks,
     unacknowledged: total - acknowledged,
     connectSeconds,
+    slowestAckMs: Math.round(slowestAckMs),
     seconds,
     eventsPerSecond: acknowledged / seconds,
     eventIds,

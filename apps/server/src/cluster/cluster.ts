@@ -120,11 +120,12 @@ async function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
   clearTimeout(timer);
 }
 
-/** How a server is started: the build when there is one (npm run build), else the sources. */
+/**
+ * How a server is started: from the sources, as this command runs, so the set is always the code
+ * of this checkout (a build left from an earlier commit would be a different server).
+ */
 function serverCommand(): string[] {
   const root = path.resolve(import.meta.dirname, '../../../..');
-  const built = path.join(root, 'apps/server/dist/main.js');
-  if (fs.existsSync(built)) return [built];
   return ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')];
 }
 
@@ -186,7 +187,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
         '# Written by npm run cluster: a private Mosquitto for the scale-out set on this machine.',
         'persistence true',
         `persistence_location ${dir}/`,
-        'log_dest stdout',
+        // stderr: Mosquitto buffers its stdout when it is a pipe, and the lines would come late.
+        'log_dest stderr',
         // A fleet's logins are thousands of lines; refusals and dropped messages still show.
         'connection_messages false',
         // Started by this command as its own user: Mosquitto would otherwise drop from root to its

@@ -148,11 +148,12 @@ export class ExternalBroker implements DeviceTransport {
   }
 
   disconnect(deviceId: string): void {
-    // The broker owns lock connections; a deleted lock is refused once the exported password file
-    // no longer lists it (run npm run mqtt:export and reload the broker).
+    // The broker owns lock connections. A deleted lock leaves the password file at the next export,
+    // and Mosquitto disconnects it when it reloads that file: `npm run mqtt:export -- --watch`
+    // (and npm run cluster) does both within its period, with no one in the loop.
     this.log.info(
       { deviceId },
-      'mqtt: deleted lock stays connected until the broker reloads its password file',
+      'mqtt: deleted lock stays connected until the broker reloads its password file (mqtt:export --watch does so within seconds)',
     );
   }
 
