@@ -1,16 +1,13 @@
 import { formatMoney } from '@latchkey/shared';
 import type { Bill } from '@latchkey/shared';
-import { Badge, Button, Grid, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Badge, Button, Grid, Group, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconArrowLeft, IconDownload, IconPrinter, IconReceiptOff } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import { BackLink } from '@/components/back-link';
 import { MissingRecord } from '@/components/missing-record';
-import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { useDownloadBillPdf } from '../api/download-bill-pdf';
@@ -18,6 +15,7 @@ import { useBillingPotential } from '../api/get-billing-potential';
 import { useMonthBill } from '../api/get-month-bill';
 import { BillLines, BillTotals } from './bill-lines';
 import { billKind, currentMonth, monthName, partyLines } from './bill-text';
+import { RecordPage } from '@/components/record-page';
 
 /** The month and year of the path, or null when they are not a month. */
 function monthOfParams(params: { year?: string; month?: string }) {
@@ -156,79 +154,59 @@ function NoBill({ year, month }: { year: number; month: number }) {
 export function MonthBillPage() {
   const params = useParams();
   const period = monthOfParams(params);
-  const {
-    data: bill,
-    error,
-    isPending,
-    refetch,
-  } = useMonthBill(period?.year ?? 0, period?.month ?? 0, {
-    enabled: period !== null,
-  });
-  const back = <BackLink to={paths.app.billing.href()} label="Billing" />;
-
+  const query = useMonthBill(period?.year ?? 0, period?.month ?? 0, { enabled: period !== null });
   if (!period)
     return <MissingRecord what="This bill" backTo={paths.app.billing.href()} backLabel="Billing" />;
-  if (isPending) {
-    return (
-      <Stack gap="lg" role="status" aria-label="Loading the bill">
-        <Skeleton height={34} width="40%" radius="sm" />
-        <Skeleton height={240} radius="lg" />
-      </Stack>
-    );
-  }
-  if (error) {
-    if (isApiError(error) && error.status === 404) return <NoBill year={period.year} month={period.month} />;
-    return (
-      <Stack gap="lg">
-        {back}
-        <Paper p="md" radius="lg">
-          <QueryError title="Could not load the bill" error={error} onRetry={() => void refetch()} />
-        </Paper>
-      </Stack>
-    );
-  }
 
   const now = currentMonth();
-  const running = bill.status === 'open' && period.year === now.year && period.month === now.month;
+  const running = query.data?.status === 'open' && period.year === now.year && period.month === now.month;
   return (
-    <Stack gap="lg">
-      {back}
-      <PageHeader
-        title={`${monthName(bill.year, bill.month)}`}
-        description={statusText(bill)}
-        aside={<BillActions bill={bill} />}
-      />
-      <Group gap={6} mt={-8}>
-        <Badge
-          size="lg"
-          variant="light"
-          color={bill.status === 'open' ? 'blue' : bill.invoiceNumber ? 'teal' : 'gray'}
-        >
-          {billKind(bill)}
-        </Badge>
-        <Badge size="lg" variant="default">
-          Total {formatMoney(bill.totalMinor, bill.currency)}
-        </Badge>
-      </Group>
-      {running && <Projection year={period.year} month={period.month} />}
-      <SectionCard
-        title="Lines"
-        description="One line per plan the portal was on this month. Amounts are lock-days priced pro rata, rounded once per line."
-      >
-        <BillLines bill={bill} />
-      </SectionCard>
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 5 }}>
-          <SectionCard title={running ? 'So far' : 'Totals'} h="100%">
-            <BillTotals bill={bill} />
+    <RecordPage
+      query={query}
+      noun="bill"
+      back={{ to: paths.app.billing.href(), label: 'Billing' }}
+      missing={<NoBill year={period.year} month={period.month} />}
+      header={(bill) => ({
+        title: `${monthName(bill.year, bill.month)}`,
+        description: statusText(bill),
+        aside: <BillActions bill={bill} />,
+      })}
+    >
+      {(bill) => (
+        <>
+          <Group gap={6} mt={-8}>
+            <Badge
+              size="lg"
+              variant="light"
+              color={bill.status === 'open' ? 'blue' : bill.invoiceNumber ? 'teal' : 'gray'}
+            >
+              {billKind(bill)}
+            </Badge>
+            <Badge size="lg" variant="default">
+              Total {formatMoney(bill.totalMinor, bill.currency)}
+            </Badge>
+          </Group>
+          {running && <Projection year={period.year} month={period.month} />}
+          <SectionCard
+            title="Lines"
+            description="One line per plan the portal was on this month. Amounts are lock-days priced pro rata, rounded once per line."
+          >
+            <BillLines bill={bill} />
           </SectionCard>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 7 }}>
-          <SectionCard title="Parties" h="100%">
-            <Parties bill={bill} />
-          </SectionCard>
-        </Grid.Col>
-      </Grid>
-    </Stack>
+          <Grid gap="lg">
+            <Grid.Col span={{ base: 12, md: 5 }}>
+              <SectionCard title={running ? 'So far' : 'Totals'} h="100%">
+                <BillTotals bill={bill} />
+              </SectionCard>
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 7 }}>
+              <SectionCard title="Parties" h="100%">
+                <Parties bill={bill} />
+              </SectionCard>
+            </Grid.Col>
+          </Grid>
+        </>
+      )}
+    </RecordPage>
   );
 }

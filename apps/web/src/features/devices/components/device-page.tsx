@@ -1,6 +1,5 @@
-import { Anchor, Group, Paper, Skeleton, Stack, Tabs } from '@mantine/core';
+import { Group, Skeleton, Tabs } from '@mantine/core';
 import {
-  IconArrowLeft,
   IconClockCheck,
   IconFingerprint,
   IconHistory,
@@ -12,12 +11,8 @@ import {
   IconUsersGroup,
 } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
-import { MissingRecord } from '@/components/missing-record';
-import { PageHeader } from '@/components/page-header';
-import { QueryError } from '@/components/query-error';
+import { useParams, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
 import { useDevice } from '../api/get-device';
 import { DeviceAccessTab } from './device-access-tab';
 import { DeviceCardsTab } from './device-cards-tab';
@@ -30,6 +25,7 @@ import { DeviceSettingsTab } from './device-settings-tab';
 import { DeviceSyncTab } from './device-sync-tab';
 import { BatteryLevel, LastSeen, modelLabel } from './device-status';
 import classes from './device-page.module.css';
+import { RecordPage } from '@/components/record-page';
 
 const TABS = [
   'people',
@@ -44,22 +40,13 @@ const TABS = [
 ] as const;
 type DeviceTab = (typeof TABS)[number];
 
-function BackToLocks() {
-  return (
-    <Anchor component={Link} to={paths.app.devices.href()} size="sm" className={classes.back}>
-      <IconArrowLeft size={16} aria-hidden="true" />
-      All locks
-    </Anchor>
-  );
-}
-
 /**
  * /app/device/:deviceId (admin): one lock, its people, who can open it now, its guests, groups,
  * cards, fingerprints, history and settings.
  */
 export function DevicePage() {
   const { deviceId = '' } = useParams();
-  const { data: device, error, isPending, refetch } = useDevice(deviceId);
+  const query = useDevice(deviceId);
   const [searchParams, setSearchParams] = useSearchParams();
   const tabParam = searchParams.get('tab') as DeviceTab | null;
   const tab: DeviceTab = tabParam && TABS.includes(tabParam) ? tabParam : 'people';
@@ -74,111 +61,99 @@ export function DevicePage() {
     if (left < list.scrollLeft || left + active.offsetWidth > list.scrollLeft + list.clientWidth) {
       list.scrollLeft = left - (list.clientWidth - active.offsetWidth) / 2;
     }
-  }, [tab, isPending]);
-
-  if (isPending) {
-    return (
-      <Stack gap="lg" role="status" aria-label="Loading the lock">
-        <Skeleton height={34} width="40%" radius="sm" />
-        <Skeleton height={40} radius="sm" />
-        <Skeleton height={240} radius="lg" />
-      </Stack>
-    );
-  }
-  if (error) {
-    if (isApiError(error) && error.status === 404) {
-      return <MissingRecord what="This lock" backTo={paths.app.devices.href()} backLabel="All locks" />;
-    }
-    return (
-      <Stack gap="lg">
-        <BackToLocks />
-        <Paper p="md" radius="lg">
-          <QueryError title="Could not load the lock" error={error} onRetry={() => void refetch()} />
-        </Paper>
-      </Stack>
-    );
-  }
+  }, [tab, query.isPending]);
 
   return (
-    <Stack gap="lg">
-      <BackToLocks />
-      <PageHeader
-        title={device.name}
-        description={`${modelLabel(device.model)} · ${device.timeZone}`}
-        aside={
+    <RecordPage
+      query={query}
+      noun="lock"
+      back={{ to: paths.app.devices.href(), label: 'All locks' }}
+      skeleton={
+        <>
+          <Skeleton height={40} radius="sm" />
+          <Skeleton height={240} radius="lg" />
+        </>
+      }
+      header={(device) => ({
+        title: device.name,
+        description: `${modelLabel(device.model)} · ${device.timeZone}`,
+        aside: (
           <Group gap="md" wrap="wrap">
             <LastSeen device={device} />
             <BatteryLevel device={device} withLabel />
           </Group>
-        }
-      />
-      <Tabs
-        value={tab}
-        onChange={(value) =>
-          setSearchParams(value && value !== 'people' ? { tab: value } : {}, { replace: true })
-        }
-        keepMounted={false}
-      >
-        <Tabs.List className={classes.tabList} ref={tabList}>
-          <Tabs.Tab value="people" leftSection={<IconUsers size={16} aria-hidden="true" />}>
-            People
-          </Tabs.Tab>
-          <Tabs.Tab value="access" leftSection={<IconClockCheck size={16} aria-hidden="true" />}>
-            Who can open
-          </Tabs.Tab>
-          <Tabs.Tab value="guests" leftSection={<IconUserShare size={16} aria-hidden="true" />}>
-            Guests
-          </Tabs.Tab>
-          <Tabs.Tab value="groups" leftSection={<IconUsersGroup size={16} aria-hidden="true" />}>
-            Groups
-          </Tabs.Tab>
-          <Tabs.Tab value="cards" leftSection={<IconId size={16} aria-hidden="true" />}>
-            Cards
-          </Tabs.Tab>
-          <Tabs.Tab value="fingerprints" leftSection={<IconFingerprint size={16} aria-hidden="true" />}>
-            Fingerprints
-          </Tabs.Tab>
-          <Tabs.Tab value="history" leftSection={<IconHistory size={16} aria-hidden="true" />}>
-            History
-          </Tabs.Tab>
-          <Tabs.Tab value="sync" leftSection={<IconRefreshDot size={16} aria-hidden="true" />}>
-            Sync
-          </Tabs.Tab>
-          <Tabs.Tab value="settings" leftSection={<IconSettings size={16} aria-hidden="true" />}>
-            Settings
-          </Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="people" pt="lg">
-          <DevicePeopleTab device={device} />
-        </Tabs.Panel>
-        <Tabs.Panel value="access" pt="lg">
-          <DeviceAccessTab device={device} />
-        </Tabs.Panel>
-        <Tabs.Panel value="guests" pt="lg">
-          <DeviceGuestsTab device={device} />
-        </Tabs.Panel>
-        <Tabs.Panel value="groups" pt="lg">
-          <DeviceGroupsTab device={device} />
-        </Tabs.Panel>
-        <Tabs.Panel value="cards" pt="lg">
-          <DeviceCardsTab device={device} />
-        </Tabs.Panel>
-        <Tabs.Panel value="fingerprints" pt="lg">
-          <DeviceFingerprintsTab device={device} />
-        </Tabs.Panel>
-        <Tabs.Panel value="history" pt="lg">
-          <DeviceHistoryTab device={device} />
-        </Tabs.Panel>
-        <Tabs.Panel value="sync" pt="lg">
-          <DeviceSyncTab device={device} />
-        </Tabs.Panel>
-        <Tabs.Panel value="settings" pt="lg">
-          <DeviceSettingsTab
-            key={`${device._id}:${device.name}:${device.timeZone}:${device.lowBatteryLevel}`}
-            device={device}
-          />
-        </Tabs.Panel>
-      </Tabs>
-    </Stack>
+        ),
+      })}
+    >
+      {(device) => (
+        <Tabs
+          value={tab}
+          onChange={(value) =>
+            setSearchParams(value && value !== 'people' ? { tab: value } : {}, { replace: true })
+          }
+          keepMounted={false}
+        >
+          <Tabs.List className={classes.tabList} ref={tabList}>
+            <Tabs.Tab value="people" leftSection={<IconUsers size={16} aria-hidden="true" />}>
+              People
+            </Tabs.Tab>
+            <Tabs.Tab value="access" leftSection={<IconClockCheck size={16} aria-hidden="true" />}>
+              Who can open
+            </Tabs.Tab>
+            <Tabs.Tab value="guests" leftSection={<IconUserShare size={16} aria-hidden="true" />}>
+              Guests
+            </Tabs.Tab>
+            <Tabs.Tab value="groups" leftSection={<IconUsersGroup size={16} aria-hidden="true" />}>
+              Groups
+            </Tabs.Tab>
+            <Tabs.Tab value="cards" leftSection={<IconId size={16} aria-hidden="true" />}>
+              Cards
+            </Tabs.Tab>
+            <Tabs.Tab value="fingerprints" leftSection={<IconFingerprint size={16} aria-hidden="true" />}>
+              Fingerprints
+            </Tabs.Tab>
+            <Tabs.Tab value="history" leftSection={<IconHistory size={16} aria-hidden="true" />}>
+              History
+            </Tabs.Tab>
+            <Tabs.Tab value="sync" leftSection={<IconRefreshDot size={16} aria-hidden="true" />}>
+              Sync
+            </Tabs.Tab>
+            <Tabs.Tab value="settings" leftSection={<IconSettings size={16} aria-hidden="true" />}>
+              Settings
+            </Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="people" pt="lg">
+            <DevicePeopleTab device={device} />
+          </Tabs.Panel>
+          <Tabs.Panel value="access" pt="lg">
+            <DeviceAccessTab device={device} />
+          </Tabs.Panel>
+          <Tabs.Panel value="guests" pt="lg">
+            <DeviceGuestsTab device={device} />
+          </Tabs.Panel>
+          <Tabs.Panel value="groups" pt="lg">
+            <DeviceGroupsTab device={device} />
+          </Tabs.Panel>
+          <Tabs.Panel value="cards" pt="lg">
+            <DeviceCardsTab device={device} />
+          </Tabs.Panel>
+          <Tabs.Panel value="fingerprints" pt="lg">
+            <DeviceFingerprintsTab device={device} />
+          </Tabs.Panel>
+          <Tabs.Panel value="history" pt="lg">
+            <DeviceHistoryTab device={device} />
+          </Tabs.Panel>
+          <Tabs.Panel value="sync" pt="lg">
+            <DeviceSyncTab device={device} />
+          </Tabs.Panel>
+          <Tabs.Panel value="settings" pt="lg">
+            <DeviceSettingsTab
+              key={`${device._id}:${device.name}:${device.timeZone}:${device.lowBatteryLevel}`}
+              device={device}
+            />
+          </Tabs.Panel>
+        </Tabs>
+      )}
+    </RecordPage>
   );
 }

@@ -4,20 +4,7 @@ import {
   type Fingerprint,
   type FingerprintUpdate,
 } from '@latchkey/shared';
-import {
-  Anchor,
-  Button,
-  Code,
-  Grid,
-  Group,
-  Paper,
-  Select,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Anchor, Button, Code, Grid, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -25,12 +12,8 @@ import { IconTransfer, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { BackLink } from '@/components/back-link';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { MissingRecord } from '@/components/missing-record';
-import { PageHeader } from '@/components/page-header';
 import { PersonSelect } from '@/features/people-picker/components/person-select';
-import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { ValidityBadge } from '@/components/validity-badge';
 import { ValidityFields } from '@/components/validity-fields';
@@ -54,6 +37,7 @@ import { useFingerprint } from '../api/get-fingerprint';
 import { useLinkFingerprintUser } from '../api/link-fingerprint-user';
 import { fingerprintKeys } from '../api/query-keys';
 import { useUpdateFingerprint } from '../api/update-fingerprint';
+import { RecordPage } from '@/components/record-page';
 
 /** Where "back" and "after deleting" lead: the holder's page, or the people. */
 const backOf = (fingerprint: Fingerprint) =>
@@ -304,57 +288,39 @@ function DeleteFingerprint({ fingerprint }: { fingerprint: Fingerprint }) {
 /** /app/fingerprint/:id (admin): a fingerprint's holder, lock and finger; edit, re-link, delete. */
 export function FingerprintPage() {
   const { id = '' } = useParams();
-  const { data: fingerprint, error, isPending, refetch } = useFingerprint(id);
-
-  if (isPending) {
-    return (
-      <Stack gap="lg" role="status" aria-label="Loading the fingerprint">
-        <Skeleton height={34} width="40%" radius="sm" />
-        <Skeleton height={240} radius="lg" />
-      </Stack>
-    );
-  }
-  if (error) {
-    if (isApiError(error) && error.status === 404) {
-      return (
-        <MissingRecord what="This fingerprint" backTo={paths.app.members.href()} backLabel="All people" />
-      );
-    }
-    return (
-      <Stack gap="lg">
-        <BackLink to={paths.app.members.href()} label="All people" />
-        <Paper p="md" radius="lg">
-          <QueryError title="Could not load the fingerprint" error={error} onRetry={() => void refetch()} />
-        </Paper>
-      </Stack>
-    );
-  }
-
   return (
-    <Stack gap="lg">
-      <BackLink {...backOf(fingerprint)} />
-      <PageHeader
-        title={titleOf(fingerprint)}
-        description={`${fingerLabel(fingerprint.finger)} · enrolled at ${fingerprint.device.name}`}
-        aside={<DeleteFingerprint fingerprint={fingerprint} />}
-      />
-      <Group gap={6} wrap="wrap" mt={-8}>
-        <ValidityBadge validFrom={fingerprint.validFrom} validUntil={fingerprint.validUntil} size="lg" />
-      </Group>
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 6 }}>
-          <Stack gap="lg">
-            <FactsCard fingerprint={fingerprint} />
-            <RelinkCard fingerprint={fingerprint} />
-          </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 6 }}>
-          <EditCard
-            key={`${fingerprint._id}:${fingerprint.finger}:${fingerprint.name}:${fingerprint.validFrom}:${fingerprint.validUntil}`}
-            fingerprint={fingerprint}
-          />
-        </Grid.Col>
-      </Grid>
-    </Stack>
+    <RecordPage
+      query={useFingerprint(id)}
+      noun="fingerprint"
+      back={{ to: paths.app.members.href(), label: 'All people' }}
+      header={(fingerprint) => ({
+        back: backOf(fingerprint),
+        title: titleOf(fingerprint),
+        description: `${fingerLabel(fingerprint.finger)} · enrolled at ${fingerprint.device.name}`,
+        aside: <DeleteFingerprint fingerprint={fingerprint} />,
+      })}
+    >
+      {(fingerprint) => (
+        <>
+          <Group gap={6} wrap="wrap" mt={-8}>
+            <ValidityBadge validFrom={fingerprint.validFrom} validUntil={fingerprint.validUntil} size="lg" />
+          </Group>
+          <Grid gap="lg">
+            <Grid.Col span={{ base: 12, md: 6 }}>
+              <Stack gap="lg">
+                <FactsCard fingerprint={fingerprint} />
+                <RelinkCard fingerprint={fingerprint} />
+              </Stack>
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 6 }}>
+              <EditCard
+                key={`${fingerprint._id}:${fingerprint.finger}:${fingerprint.name}:${fingerprint.validFrom}:${fingerprint.validUntil}`}
+                fingerprint={fingerprint}
+              />
+            </Grid.Col>
+          </Grid>
+        </>
+      )}
+    </RecordPage>
   );
 }

@@ -1,18 +1,14 @@
 import type { Group as PortalGroup } from '@latchkey/shared';
-import { Anchor, Button, Grid, Group, Paper, Skeleton, Stack } from '@mantine/core';
+import { Button, Grid, Group, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconArrowLeft, IconLock, IconTrash, IconUsers } from '@tabler/icons-react';
+import { IconLock, IconTrash, IconUsers } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { MissingRecord } from '@/components/missing-record';
-import { PageHeader } from '@/components/page-header';
-import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { useFormMutation } from '@/lib/forms';
 import { displayName } from '@/lib/session';
@@ -30,20 +26,7 @@ import { useRemoveGroupUser } from '../api/remove-group-user';
 import { useUpdateGroup } from '../api/update-group';
 import { GROUP_LABELS, GroupFormFields, validateGroup, type GroupValues } from './group-form-fields';
 import { GroupMembersPanel, type PanelItem } from './group-members-panel';
-
-function BackToGroups() {
-  return (
-    <Anchor
-      component={Link}
-      to={paths.app.groups.href()}
-      size="sm"
-      style={{ display: 'inline-flex', alignItems: 'center', gap: 4, alignSelf: 'flex-start' }}
-    >
-      <IconArrowLeft size={16} aria-hidden="true" />
-      All groups
-    </Anchor>
-  );
-}
+import { RecordPage } from '@/components/record-page';
 
 function DetailsCard({ group }: { group: PortalGroup }) {
   const update = useUpdateGroup();
@@ -280,48 +263,29 @@ function DeleteGroupCard({ group }: { group: PortalGroup }) {
 /** /app/group/:groupId (admin): a group's name and description, its people and locks, delete. */
 export function GroupPage() {
   const { groupId = '' } = useParams();
-  const { data: group, error, isPending, refetch } = useGroup(groupId);
-
-  if (isPending) {
-    return (
-      <Stack gap="lg" role="status" aria-label="Loading the group">
-        <Skeleton height={34} width="40%" radius="sm" />
-        <Skeleton height={240} radius="lg" />
-      </Stack>
-    );
-  }
-  if (error) {
-    if (isApiError(error) && error.status === 404) {
-      return <MissingRecord what="This group" backTo={paths.app.groups.href()} backLabel="All groups" />;
-    }
-    return (
-      <Stack gap="lg">
-        <BackToGroups />
-        <Paper p="md" radius="lg">
-          <QueryError title="Could not load the group" error={error} onRetry={() => void refetch()} />
-        </Paper>
-      </Stack>
-    );
-  }
-
   return (
-    <Stack gap="lg">
-      <BackToGroups />
-      <PageHeader title={group.name} description={group.description || 'No description'} />
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 6 }}>
-          <PeoplePanel group={group} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 6 }}>
-          <LocksPanel group={group} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 7 }}>
-          <DetailsCard key={`${group._id}:${group.name}:${group.description}`} group={group} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 5 }}>
-          <DeleteGroupCard group={group} />
-        </Grid.Col>
-      </Grid>
-    </Stack>
+    <RecordPage
+      query={useGroup(groupId)}
+      noun="group"
+      back={{ to: paths.app.groups.href(), label: 'All groups' }}
+      header={(group) => ({ title: group.name, description: group.description || 'No description' })}
+    >
+      {(group) => (
+        <Grid gap="lg">
+          <Grid.Col span={{ base: 12, md: 6 }}>
+            <PeoplePanel group={group} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 6 }}>
+            <LocksPanel group={group} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 7 }}>
+            <DetailsCard key={`${group._id}:${group.name}:${group.description}`} group={group} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            <DeleteGroupCard group={group} />
+          </Grid.Col>
+        </Grid>
+      )}
+    </RecordPage>
   );
 }

@@ -1,19 +1,14 @@
 import type { Key } from '@latchkey/shared';
-import { Button, Grid, Group, Paper, Skeleton, Stack } from '@mantine/core';
+import { Button, Grid, Group, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconKeyOff } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
-import { BackLink } from '@/components/back-link';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { KeyTypeBadge } from '@/components/key-type-badge';
-import { MissingRecord } from '@/components/missing-record';
-import { PageHeader } from '@/components/page-header';
-import { QueryError } from '@/components/query-error';
 import { ValidityBadge } from '@/components/validity-badge';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
 import { useKey } from '../api/get-key';
@@ -23,6 +18,7 @@ import { KeyDetailsCard } from './key-details-card';
 import { KeyHistoryCard } from './key-history-card';
 import { KeyHolderCard } from './key-holder-card';
 import { KeyLocksCard } from './key-locks-card';
+import { RecordPage } from '@/components/record-page';
 
 const BACK = { to: paths.app.keys.href(), label: 'All keys' };
 
@@ -77,58 +73,40 @@ function RetireKey({ keyRecord: key }: { keyRecord: Key }) {
 /** /app/keys/:keyId (admin): a key's details, holder, locks and history; retire it. */
 export function KeyPage() {
   const { keyId = '' } = useParams();
-  const { data: key, error, isPending, refetch } = useKey(keyId);
-
-  if (isPending) {
-    return (
-      <Stack gap="lg" role="status" aria-label="Loading the key">
-        <Skeleton height={34} width="40%" radius="sm" />
-        <Skeleton height={240} radius="lg" />
-      </Stack>
-    );
-  }
-  if (error) {
-    if (isApiError(error) && error.status === 404) {
-      return <MissingRecord what="This key" backTo={BACK.to} backLabel={BACK.label} />;
-    }
-    return (
-      <Stack gap="lg">
-        <BackLink {...BACK} />
-        <Paper p="md" radius="lg">
-          <QueryError title="Could not load the key" error={error} onRetry={() => void refetch()} />
-        </Paper>
-      </Stack>
-    );
-  }
-
-  const number = key.number ? `No. ${key.number} · ` : '';
   return (
-    <Stack gap="lg">
-      <BackLink {...BACK} />
-      <PageHeader
-        title={key.name}
-        description={`${number}Added ${formatDate(key.createdAt)}`}
-        aside={<RetireKey keyRecord={key} />}
-      />
-      <Group gap={6} wrap="wrap" mt={-8}>
-        <KeyTypeBadge type={key.type} size="lg" />
-        <ValidityBadge validFrom={key.validFrom} validUntil={key.validUntil} size="lg" />
-      </Group>
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 7 }}>
-          <KeyDetailsCard
-            key={`${key._id}:${key.name}:${key.number}:${key.validFrom}:${key.validUntil}`}
-            keyRecord={key}
-          />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 5 }}>
-          <Stack gap="lg">
-            <KeyHolderCard keyRecord={key} />
-            <KeyLocksCard keyRecord={key} />
-          </Stack>
-        </Grid.Col>
-      </Grid>
-      <KeyHistoryCard keyId={key._id} />
-    </Stack>
+    <RecordPage
+      query={useKey(keyId)}
+      noun="key"
+      back={BACK}
+      header={(key) => ({
+        title: key.name,
+        description: `${key.number ? `No. ${key.number} · ` : ''}Added ${formatDate(key.createdAt)}`,
+        aside: <RetireKey keyRecord={key} />,
+      })}
+    >
+      {(key) => (
+        <>
+          <Group gap={6} wrap="wrap" mt={-8}>
+            <KeyTypeBadge type={key.type} size="lg" />
+            <ValidityBadge validFrom={key.validFrom} validUntil={key.validUntil} size="lg" />
+          </Group>
+          <Grid gap="lg">
+            <Grid.Col span={{ base: 12, md: 7 }}>
+              <KeyDetailsCard
+                key={`${key._id}:${key.name}:${key.number}:${key.validFrom}:${key.validUntil}`}
+                keyRecord={key}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 5 }}>
+              <Stack gap="lg">
+                <KeyHolderCard keyRecord={key} />
+                <KeyLocksCard keyRecord={key} />
+              </Stack>
+            </Grid.Col>
+          </Grid>
+          <KeyHistoryCard keyId={key._id} />
+        </>
+      )}
+    </RecordPage>
   );
 }

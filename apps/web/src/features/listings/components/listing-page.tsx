@@ -1,17 +1,12 @@
 import type { Listing } from '@latchkey/shared';
-import { Badge, Button, Group, Image, Paper, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Image, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { BackLink } from '@/components/back-link';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { MissingRecord } from '@/components/missing-record';
-import { PageHeader } from '@/components/page-header';
-import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { useDeleteListing, useListing } from '../api/listings';
 import { AccessListSection } from './access-list-section';
@@ -22,6 +17,7 @@ import { LocksSection } from './locks-section';
 import { ReviewsSection } from './reviews-section';
 import { ShareSection } from './share-section';
 import { StaysSection } from './stays-section';
+import { RecordPage } from '@/components/record-page';
 
 function Details({ listing }: { listing: Listing }) {
   const rows: [string, string][] = [
@@ -126,39 +122,21 @@ function DeleteListing({ listing }: { listing: Listing }) {
 /** /app/listing/:listingId (admin): a listing, its requests and stays, calendar, sharing, calendar sync, reviews, locks and access list. */
 export function ListingPage() {
   const { listingId = '' } = useParams();
-  const { data: listing, error, isPending, refetch } = useListing(listingId);
-
-  if (isPending) {
-    return (
-      <Stack gap="lg" role="status" aria-label="Loading the listing">
-        <Skeleton height={34} width="40%" radius="sm" />
-        <Skeleton height={260} radius="lg" />
-        <Skeleton height={200} radius="lg" />
-      </Stack>
-    );
-  }
-  if (error) {
-    if (isApiError(error) && error.status === 404) {
-      return (
-        <MissingRecord what="This listing" backTo={paths.app.listings.href()} backLabel="All listings" />
-      );
-    }
-    return (
-      <Stack gap="lg">
-        <BackLink to={paths.app.listings.href()} label="All listings" />
-        <Paper p="md" radius="lg">
-          <QueryError title="Could not load the listing" error={error} onRetry={() => void refetch()} />
-        </Paper>
-      </Stack>
-    );
-  }
   return (
-    <Stack gap="lg">
-      <BackLink to={paths.app.listings.href()} label="All listings" />
-      <PageHeader
-        title={listing.title}
-        description={`${listing.locks.map((l) => l.name).join(', ')}${listing.timeZone ? ` · ${listing.timeZone}` : ''}`}
-        aside={
+    <RecordPage
+      query={useListing(listingId)}
+      noun="listing"
+      back={{ to: paths.app.listings.href(), label: 'All listings' }}
+      skeleton={
+        <>
+          <Skeleton height={260} radius="lg" />
+          <Skeleton height={200} radius="lg" />
+        </>
+      }
+      header={(listing) => ({
+        title: listing.title,
+        description: `${listing.locks.map((l) => l.name).join(', ')}${listing.timeZone ? ` · ${listing.timeZone}` : ''}`,
+        aside: (
           <Group gap={6}>
             <Badge color={listing.published ? 'teal' : 'gray'} variant="light">
               {listing.published ? 'Published' : 'Not published'}
@@ -176,20 +154,25 @@ export function ListingPage() {
               </Badge>
             )}
           </Group>
-        }
-      />
-      <StaysSection listingId={listing._id} />
-      <CalendarSection listingId={listing._id} />
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <Details listing={listing} />
-        <ShareSection key={listing.updatedAt} listing={listing} />
-      </SimpleGrid>
-      <CalendarSyncSection listingId={listing._id} />
-      <ReviewsSection listingId={listing._id} />
-      <LocksSection listing={listing} />
-      <AccessListSection listing={listing} />
-      <ListingUsersSection listing={listing} />
-      <DeleteListing listing={listing} />
-    </Stack>
+        ),
+      })}
+    >
+      {(listing) => (
+        <>
+          <StaysSection listingId={listing._id} />
+          <CalendarSection listingId={listing._id} />
+          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+            <Details listing={listing} />
+            <ShareSection key={listing.updatedAt} listing={listing} />
+          </SimpleGrid>
+          <CalendarSyncSection listingId={listing._id} />
+          <ReviewsSection listingId={listing._id} />
+          <LocksSection listing={listing} />
+          <AccessListSection listing={listing} />
+          <ListingUsersSection listing={listing} />
+          <DeleteListing listing={listing} />
+        </>
+      )}
+    </RecordPage>
   );
 }

@@ -9,7 +9,6 @@ import {
   Modal,
   Paper,
   SimpleGrid,
-  Skeleton,
   Stack,
   Table,
   Text,
@@ -21,18 +20,14 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconCheck, IconClock, IconCopy, IconInfoCircle } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
-import { BackLink } from '@/components/back-link';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { MissingRecord } from '@/components/missing-record';
-import { PageHeader } from '@/components/page-header';
-import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { useStay, useStayAction } from '../api/stays';
 import { AccessStateBadge, describeDates, LockAccessBadge, StayStateBadge } from './stay-text';
+import { RecordPage } from '@/components/record-page';
 
 const SOURCE_LABELS: Record<Stay['source'], string> = {
   request: 'the public request page',
@@ -547,61 +542,38 @@ function AccessCard({ stay }: { stay: Stay }) {
 /** /app/listing/:listingId/request/:reqId (admin): the share-lock approval screen of one stay. */
 export function StayPage() {
   const { listingId = '', reqId = '' } = useParams();
-  const { data: stay, error, isPending, refetch } = useStay(listingId, reqId);
-  const back = (
-    <BackLink to={paths.app.listing.href(listingId)} label={stay?.listingTitle ?? 'The listing'} />
-  );
-  if (isPending) {
-    return (
-      <Stack gap="lg" role="status" aria-label="Loading the request">
-        <Skeleton height={34} width="40%" radius="sm" />
-        <Skeleton height={240} radius="lg" />
-      </Stack>
-    );
-  }
-  if (error) {
-    if (isApiError(error) && error.status === 404) {
-      return (
-        <MissingRecord
-          what="This request"
-          backTo={paths.app.listing.href(listingId)}
-          backLabel="The listing"
-        />
-      );
-    }
-    return (
-      <Stack gap="lg">
-        {back}
-        <Paper p="md" radius="lg">
-          <QueryError title="Could not load the request" error={error} onRetry={() => void refetch()} />
-        </Paper>
-      </Stack>
-    );
-  }
   return (
-    <Stack gap="lg">
-      {back}
-      <PageHeader
-        title={stay.state === 'requested' ? `Request from ${stay.guestName}` : `${stay.guestName}'s stay`}
-        description={`${stay.listingTitle} · ${describeDates(stay)}`}
-        aside={<StayStateBadge state={stay.state} size="lg" />}
-      />
-      {(stay.state === 'declined' || stay.state === 'cancelled') && (
-        <Alert
-          color="gray"
-          variant="light"
-          icon={<IconInfoCircle aria-hidden="true" />}
-          title={stay.state === 'declined' ? 'Declined' : 'Cancelled'}
-        >
-          {stay.reason ? `Reason: ${stay.reason}` : 'No reason given.'}
-        </Alert>
+    <RecordPage
+      query={useStay(listingId, reqId)}
+      noun="request"
+      back={{ to: paths.app.listing.href(listingId), label: 'The listing' }}
+      header={(stay) => ({
+        back: { to: paths.app.listing.href(listingId), label: stay.listingTitle },
+        title: stay.state === 'requested' ? `Request from ${stay.guestName}` : `${stay.guestName}'s stay`,
+        description: `${stay.listingTitle} · ${describeDates(stay)}`,
+        aside: <StayStateBadge state={stay.state} size="lg" />,
+      })}
+    >
+      {(stay) => (
+        <>
+          {(stay.state === 'declined' || stay.state === 'cancelled') && (
+            <Alert
+              color="gray"
+              variant="light"
+              icon={<IconInfoCircle aria-hidden="true" />}
+              title={stay.state === 'declined' ? 'Declined' : 'Cancelled'}
+            >
+              {stay.reason ? `Reason: ${stay.reason}` : 'No reason given.'}
+            </Alert>
+          )}
+          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+            <GuestCard stay={stay} />
+            <DatesCard stay={stay} />
+          </SimpleGrid>
+          {stay.state === 'requested' && <RequestActions stay={stay} />}
+          {stay.state === 'approved' && <AccessCard stay={stay} />}
+        </>
       )}
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <GuestCard stay={stay} />
-        <DatesCard stay={stay} />
-      </SimpleGrid>
-      {stay.state === 'requested' && <RequestActions stay={stay} />}
-      {stay.state === 'approved' && <AccessCard stay={stay} />}
-    </Stack>
+    </RecordPage>
   );
 }

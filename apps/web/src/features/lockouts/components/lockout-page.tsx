@@ -1,5 +1,5 @@
 import type { LockoutRecord } from '@latchkey/shared';
-import { Anchor, Button, Grid, Group, Paper, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Button, Grid, Group, Stack, Text, ThemeIcon } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import {
@@ -15,21 +15,17 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { MissingRecord } from '@/components/missing-record';
-import { PageHeader } from '@/components/page-header';
-import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 import { browserTimeZone } from '@/lib/local-datetime';
 import { useDeleteLockout } from '../api/delete-lockout';
 import { useLockout } from '../api/get-lockout';
 import { lockoutKeys } from '../api/query-keys';
-import { BackLink } from './back-to-lockouts';
 import { ExemptBadge, LockoutStateBadge } from './lockout-badges';
 import { describePeriod, lockoutState } from './lockout-text';
+import { RecordPage } from '@/components/record-page';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -183,52 +179,33 @@ function LockoutActions({ lockout }: { lockout: LockoutRecord }) {
 /** /app/lockout/:lockoutId (admin): a lockout's period, exemption and locks; edit, delete. */
 export function LockoutPage() {
   const { lockoutId = '' } = useParams();
-  const { data: lockout, error, isPending, refetch } = useLockout(lockoutId);
-
-  if (isPending) {
-    return (
-      <Stack gap="lg" role="status" aria-label="Loading the lockout">
-        <Skeleton height={34} width="40%" radius="sm" />
-        <Skeleton height={240} radius="lg" />
-      </Stack>
-    );
-  }
-  if (error) {
-    if (isApiError(error) && error.status === 404) {
-      return (
-        <MissingRecord what="This lockout" backTo={paths.app.lockouts.href()} backLabel="All lockouts" />
-      );
-    }
-    return (
-      <Stack gap="lg">
-        <BackLink />
-        <Paper p="md" radius="lg">
-          <QueryError title="Could not load the lockout" error={error} onRetry={() => void refetch()} />
-        </Paper>
-      </Stack>
-    );
-  }
-
   return (
-    <Stack gap="lg">
-      <BackLink />
-      <PageHeader
-        title={lockout.name}
-        description={describePeriod(lockout)}
-        aside={<LockoutActions lockout={lockout} />}
-      />
-      <Group gap={6} wrap="wrap" mt={-8}>
-        <LockoutStateBadge lockout={lockout} size="lg" />
-        {lockout.exemptAdmins && <ExemptBadge size="lg" />}
-      </Group>
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 6 }}>
-          <PeriodCard lockout={lockout} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 6 }}>
-          <LocksCard lockout={lockout} />
-        </Grid.Col>
-      </Grid>
-    </Stack>
+    <RecordPage
+      query={useLockout(lockoutId)}
+      noun="lockout"
+      back={{ to: paths.app.lockouts.href(), label: 'All lockouts' }}
+      header={(lockout) => ({
+        title: lockout.name,
+        description: describePeriod(lockout),
+        aside: <LockoutActions lockout={lockout} />,
+      })}
+    >
+      {(lockout) => (
+        <>
+          <Group gap={6} wrap="wrap" mt={-8}>
+            <LockoutStateBadge lockout={lockout} size="lg" />
+            {lockout.exemptAdmins && <ExemptBadge size="lg" />}
+          </Group>
+          <Grid gap="lg">
+            <Grid.Col span={{ base: 12, md: 6 }}>
+              <PeriodCard lockout={lockout} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 6 }}>
+              <LocksCard lockout={lockout} />
+            </Grid.Col>
+          </Grid>
+        </>
+      )}
+    </RecordPage>
   );
 }
