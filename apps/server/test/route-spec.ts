@@ -29,14 +29,20 @@ export interface ExpectedAnswer {
   why: string;
 }
 
-/** A request a route's example cannot be: made from the fixture of the calling side. */
-export type RequestExample = (tenant: Tenant) => { payload: unknown; headers?: Record<string, string> };
+/**
+ * A request a route's static example cannot be, made fresh for each call from the fixture of the
+ * calling side (and the app, to seal a body): unique addresses, codes, an upload.
+ */
+export type RequestExample = (
+  tenant: Tenant,
+  t: TestApp,
+) => { payload: unknown; headers?: Record<string, string> };
 
 /** What a feature's spec says of its routes beyond what they declare, each keyed `METHOD /api3/url`. */
 export interface FeatureSpec {
   /** Records the feature's routes need beyond the two portals (the shop's catalogue). */
   setup?: (t: TestApp) => Promise<unknown>;
-  /** Requests a static example cannot be (an image upload, a value the fixture chose). */
+  /** Requests a route's static example cannot be (an upload, fresh values, a value the fixture chose). */
   examples?: Record<string, RequestExample>;
   /** Routes a person calls about themselves: their right caller is the basic user, with their id. */
   asBasicUser?: string[];
@@ -143,7 +149,7 @@ export async function specifyRoutes(feature: string, spec: FeatureSpec = {}): Pr
       };
       if (options.payload !== undefined) request.payload = options.payload as object;
       else if (example && tenant) {
-        const { payload, headers } = example(tenant);
+        const { payload, headers } = example(tenant, t);
         request.payload = payload as object;
         request.headers = headers;
       } else if (route.example && tenant) request.payload = exampleBody(route, tenant) as object;

@@ -2,6 +2,9 @@ import { specifyRoutes } from '../route-spec';
 
 // The routes of features/portals, walked from the route registry (route-spec.ts).
 await specifyRoutes('portals', {
+  examples: {
+    'POST /api3/portal/data': () => ({ payload: { name: 'Renamed portal', timeZone: 'Europe/Berlin' } }),
+  },
   asBasicUser: ['POST /api3/user/:id/portal'],
   unknownIds: {
     'GET /api3/portal/user/portal/current/:id': {
