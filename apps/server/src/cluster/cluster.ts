@@ -111,8 +111,8 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** Ends a child: SIGTERM, then SIGKILL if it has not exited after `graceMs`. */
-async function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
+/** Ends a process of the set (Mosquitto, a server): SIGTERM, then SIGKILL if it has not exited after `graceMs`. */
+export async function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
@@ -149,6 +149,62 @@ async function serverReady(
   }
 }
 
+/** A running Mosquitto of the set, with every line it printed so far. */
+export interface RunningMosquitto {
+  process: ChildProcess;
+  pidFile: string;
+  log: string[];
+}
+
+/**
+ * Starts Mosquitto on the set's folder: the exported files must be there (exportMosquittoFiles).
+ * Exported for the bench, which runs the same broker without servers.
+ */
+export async function startMosquitto(
+  options: Pick<
+    ClusterOptions,
+    'dir' | 'lockPort' | 'lockAddress' | 'serverMqttPort' | 'mosquittoPath' | 'output' | 'signal'
+  >,
+): Promise<RunningMosquitto> {
+  const dir = path.resolve(options.dir);
+  const pidFile = path.join(dir, 'mosquitto.pid');
+  const confPath = path.join(dir, 'mosquitto.conf');
+  fs.writeFileSync(
+    confPath,
+    [
+      '# Written by npm run cluster: a private Mosquitto for the scale-out set on this machine.',
+      'persistence true',
+      `persistence_location ${dir}/`,
+      // stderr: Mosquitto buffers its stdout when it is a pipe, and the lines would come late.
+      'log_dest stderr',
+      // A fleet's logins are thousands of lines; refusals and dropped messages still show.
+      'connection_messages false',
+      // Started by this command as its own user: Mosquitto would otherwise drop from root to its
+      // `mosquitto` user, who cannot read the owner-only password files written here.
+      ...(process.getuid?.() === 0 ? ['user root'] : []),
+      mosquittoConf(dir, {
+        lockListener: options.lockAddress
+          ? `${options.lockPort} ${options.lockAddress}`
+          : String(options.lockPort),
+        serverListener: `${options.serverMqttPort} 127.0.0.1`,
+        pidFile,
+      }),
+    ].join('\n'),
+  );
+  const mosquitto = spawn(options.mosquittoPath, ['-c', confPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = followOutput(mosquitto, 'mosquitto', options.output);
+  const deadline = Date.now() + 10_000;
+  while (!((await canConnect(options.lockPort)) && (await canConnect(options.serverMqttPort)))) {
+    if (options.signal?.aborted || mosquitto.exitCode !== null || Date.now() > deadline) {
+      await stopChild(mosquitto);
+      options.signal?.throwIfAborted();
+      throw new Error(`Mosquitto did not start:\n${log.slice(-10).join('\n')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { process: mosquitto, pidFile, log };
+}
+
 export async function startCluster(options: ClusterOptions): Promise<RunningCluster> {
   const dir = path.resolve(options.dir);
   fs.mkdirSync(dir, { recursive: true });
@@ -179,41 +235,10 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
 
     // 2. The broker's files, then the broker.
     await exportMosquittoFiles(db, dir, mqttUrl);
-    const pidFile = path.join(dir, 'mosquitto.pid');
-    const confPath = path.join(dir, 'mosquitto.conf');
-    fs.writeFileSync(
-      confPath,
-      [
-        '# Written by npm run cluster: a private Mosquitto for the scale-out set on this machine.',
-        'persistence true',
-        `persistence_location ${dir}/`,
-        // stderr: Mosquitto buffers its stdout when it is a pipe, and the lines would come late.
-        'log_dest stderr',
-        // A fleet's logins are thousands of lines; refusals and dropped messages still show.
-        'connection_messages false',
-        // Started by this command as its own user: Mosquitto would otherwise drop from root to its
-        // `mosquitto` user, who cannot read the owner-only password files written here.
-        ...(process.getuid?.() === 0 ? ['user root'] : []),
-        mosquittoConf(dir, {
-          lockListener: options.lockAddress
-            ? `${options.lockPort} ${options.lockAddress}`
-            : String(options.lockPort),
-          serverListener: `${options.serverMqttPort} 127.0.0.1`,
-          pidFile,
-        }),
-      ].join('\n'),
-    );
-    const mosquitto = spawn(options.mosquittoPath, ['-c', confPath], { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(mosquitto);
-    const mosquittoLog = followOutput(mosquitto, 'mosquitto', options.output);
-    const deadline = Date.now() + 10_000;
-    while (!((await canConnect(options.lockPort)) && (await canConnect(options.serverMqttPort)))) {
-      options.signal?.throwIfAborted();
-      if (mosquitto.exitCode !== null || Date.now() > deadline) {
-        throw new Error(`Mosquitto did not start:\n${mosquittoLog.slice(-10).join('\n')}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const mosquitto = await startMosquitto({ ...options, dir });
+    children.push(mosquitto.process);
+    const { pidFile } = mosquitto;
+    const mosquittoLog = mosquitto.log;
     const watchedDb = db;
     watcher = watchMosquittoFiles(watchedDb, dir, mqttUrl, {
       everyMs: options.exportEveryMs,
@@ -271,7 +296,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       servers,
       lockUrl,
       mqttUrl,
-      mosquittoPid: mosquitto.pid!,
+      mosquittoPid: mosquitto.process.pid!,
       mosquittoLog,
       demoLocks,
       stop,
