@@ -1,13 +1,25 @@
+import crypto from 'node:crypto';
 import { specifyRoutes } from '../route-spec';
 
-// The routes of features/resellers, walked from the route registry (route-spec.ts). The fixtures'
-// admin is no reseller and their portal has none: resellers.test.ts opens an account and links it.
-const noAccount = { status: [404], why: 'the caller has no reseller account: resellers.test.ts' };
+// The routes of features/resellers, walked from the route registry (route-spec.ts): the fixtures'
+// admin opens a reseller account (POST reseller, walked first) and adds a customer; their own
+// portal has no reseller to link or unlink (resellers.test.ts links one with its code).
+const notLinked = { status: [404], why: 'the portal has no reseller: resellers.test.ts links one' };
 await specifyRoutes('resellers', {
+  examples: {
+    'POST /api3/reseller': () => ({ payload: { companyName: 'Resell Co', country: 'DE' } }),
+    'POST /api3/reseller/customer': () => ({
+      payload: {
+        portalName: 'Customer',
+        adminEmail: `customer-${crypto.randomUUID().slice(0, 8)}@example.com`,
+      },
+    }),
+    'POST /api3/portal/reseller': () => ({ payload: { code: 'ABCD2345' } }),
+    'POST /api3/portal/reseller/acting': () => ({ payload: { allowActing: true } }),
+  },
   answers: {
-    'GET /api3/reseller': noAccount,
-    'GET /api3/reseller/billingSummary': noAccount,
-    'GET /api3/reseller/billingSummary/:year/:month': noAccount,
-    'DELETE /api3/portal/reseller': { status: [404], why: 'the portal has no reseller: resellers.test.ts' },
+    'POST /api3/portal/reseller': { status: [400], why: 'no reseller has that code: resellers.test.ts' },
+    'POST /api3/portal/reseller/acting': notLinked,
+    'DELETE /api3/portal/reseller': notLinked,
   },
 });
