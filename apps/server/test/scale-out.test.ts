@@ -261,4 +261,23 @@ describe.skipIf(!runs)('the scale-out set, from an empty database', () => {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }, 240_000);
+
+  it('a server whose MQTT_URL password the broker refuses stops at once and says so', () => {
+    const wrong = new URL(cluster!.mqttUrl);
+    wrong.password = 'not-the-password';
+    const started = Date.now();
+    const server = runCommand('apps/server/src/main.ts', [], {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: path.join(dir, 'refused-server'),
+      PORT: '0',
+      DEMO_DATA: 'false',
+      MQTT_URL: wrong.toString(),
+      MQTT_WAIT_S: '60',
+    });
+    expect(server.status).toBe(1);
+    expect(server.stderr).toContain("refused the server's login");
+    expect(server.stderr).not.toContain('not-the-password');
+    // Not waited for: a refused login is a configuration to fix, not a broker still starting.
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
 });
