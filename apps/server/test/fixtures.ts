@@ -5,7 +5,7 @@ import { makeMember, makeOwner, makeStaff } from './factories';
 import type { TestApp } from './test-app';
 
 // Two portals with one of everything, for the tests the route registry drives (the feature specs
-// through route-spec.ts, and isolation.test.ts): every route is called with one portal's records or
+// through route-spec.ts, and isolation.test.ts's live channel): every route is called with one portal's records or
 // the other's. People are inserted by the factories; the records go through the API, as an admin
 // makes them, so each has what its service adds (a lock's secret, a card's holder, a stay's state).
 

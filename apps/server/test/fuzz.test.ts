@@ -28,7 +28,7 @@ const PASSWORD = 'a sturdy passphrase';
 
 /**
  * Not called: it revokes every session of the person (the token version), so every call after
- * it would be a 401. Its 401/204 shapes are covered by auth.test.ts and isolation.test.ts.
+ * it would be a 401. Its 401/204 shapes are covered by auth.test.ts and specs/auth.spec.test.ts.
  */
 const SKIPPED = new Set(['POST /api3/auth/logout']);
 

@@ -23,7 +23,7 @@ let b: Tenant;
 
 beforeAll(async () => {
   t = await TestApp.start();
-  ({ a, b } = await makeTwoPortals(t));
+  ({ a, b } = await makeTwoPortals(t, { rentals: false }));
 });
 afterAll(() => t.close());
 

@@ -8,10 +8,10 @@ import { TestApp } from './test-app';
 /**
  * Issue 16, defect 9 as a mechanism: every string field of every request schema refuses NUL and
  * lone surrogates (PostgreSQL refuses NUL in text with a 500; SQLite stored it). Generated from
- * the route registry, like the isolation test: every registered route's body, query string and
- * path parameters (the zod schemas the routes declare), every field inside them (nested objects,
- * arrays, tuples, records, unions, optional/nullable/default wrappers), so a new route with a
- * bare `z.string()` fails here, naming the route and the field, without anyone remembering.
+ * the route registry, like the feature specs (route-spec.ts): every registered route's body, query
+ * string and path parameters (the zod schemas the routes declare), every field inside them (nested
+ * objects, arrays, tuples, records, unions, optional/nullable/default wrappers), so a new route with
+ * a bare `z.string()` fails here, naming the route and the field, without anyone remembering.
  *
  * The check is behavioural and deterministic: for each field that takes a string, a valid value
  * is found (from the field's own length bounds, formats and a fixed list of samples), and that

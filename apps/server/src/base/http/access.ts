@@ -62,10 +62,10 @@ export function routesOfFeature(app: FastifyInstance, feature: string): void {
 const API_DOCS_FEATURE = 'openapi';
 
 /**
- * A valid request body, declared with the route, so the registry-driven tests (isolation.test.ts)
- * get past validation to the ownership checks without a central list. A string written `{deviceId}`
- * (any id the tests' portals have: userId, groupId, listingId…) stands for the calling portal's id,
- * or another portal's when the test plays the other tenant.
+ * A valid request body, declared with the route, so the registry-driven tests (the feature specs,
+ * test/route-spec.ts) get past validation to the ownership checks without a central list. A string
+ * written `{deviceId}` (any id the tests' portals have: userId, groupId, listingId…) stands for the
+ * calling portal's id, or another portal's when the test plays the other tenant.
  */
 export interface RouteExample {
   body: unknown;
@@ -74,7 +74,7 @@ export interface RouteExample {
 /**
  * What an id in a path names. `:deviceId` or `:userId` say it themselves; `:id` does not, so a route
  * with one declares it (`config.ids`), and the server refuses to start otherwise. The tests the
- * route registry drives (isolation, fuzz) fill each id with the right record of one portal or
+ * route registry drives (the feature specs, fuzz) fill each id with the right record of one portal or
  * another from this, so a new route needs no central edit.
  */
 export type IdKind =
@@ -99,7 +99,7 @@ export type IdKind =
 /** Path parameters whose name does not say what they name. */
 const UNNAMED_IDS = ['id', 'imageId'] as const;
 
-/** One line per API route: what the route registry knows, for docs and the isolation tests. */
+/** One line per API route: what the route registry knows, for docs and the feature specs. */
 export interface RegisteredRoute {
   method: string;
   url: string;
