@@ -12,7 +12,7 @@ interface PagedListQuery<T> {
   refetch: () => unknown;
 }
 
-interface PagedListBodyProps<T> {
+export interface PagedListBodyProps<T> {
   query: PagedListQuery<T>;
   loadingLabel: string;
   errorTitle: string;

@@ -4,7 +4,6 @@ import {
   Button,
   Code,
   Group,
-  Paper,
   Select,
   SimpleGrid,
   Stack,
@@ -16,8 +15,6 @@ import {
 import { IconChevronDown, IconChevronRight, IconHistory } from '@tabler/icons-react';
 import { useState } from 'react';
 import { EmptyList } from '@/components/empty-list';
-import { PageHeader } from '@/components/page-header';
-import { PagedListBody } from '@/components/paged-list-body';
 import { describeSchedule } from '@/components/schedule/describe-schedule';
 import { SortableTh } from '@/components/sortable-th';
 import { formatDateTime, formatRelative } from '@/lib/format';
@@ -32,6 +29,7 @@ import {
   ENTITY_OPTIONS,
 } from '@/lib/audit-text';
 import classes from './change-log-page.module.css';
+import { ListPage } from '@/components/list-page';
 
 const SORT_FIELDS = ['createdAt'] as const;
 
@@ -232,60 +230,11 @@ export function ChangeLogPage() {
     />
   );
 
-  const body = (
-    <PagedListBody
-      query={audit}
-      loadingLabel="Loading the change log"
-      errorTitle="Could not load the change log"
-      filtered={filtered}
-      empty={emptyList}
-      noMatch={emptyList}
-      list={list}
-      noun={['change', 'changes']}
-      minWidth={320}
-      tableProps={{ verticalSpacing: 'xs', highlightOnHover: false }}
-    >
-      {(items) => (
-        <>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={44}>
-                <VisuallyHidden>Details</VisuallyHidden>
-              </Table.Th>
-              <SortableTh sorted descending={list.descending} onSort={() => list.toggleSort('createdAt')}>
-                When
-              </SortableTh>
-              <Table.Th scope="col" visibleFrom="sm">
-                Who
-              </Table.Th>
-              <Table.Th scope="col">Action</Table.Th>
-              <Table.Th scope="col" visibleFrom="sm">
-                What
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((entry) => (
-              <EntryRows
-                key={entry._id}
-                entry={entry}
-                expanded={expanded.has(entry._id)}
-                onToggle={() => toggle(entry._id)}
-              />
-            ))}
-          </Table.Tbody>
-        </>
-      )}
-    </PagedListBody>
-  );
-
   return (
-    <Stack gap="lg">
-      <PageHeader
-        title="Change log"
-        description="Who changed what in the portal, and when. Entries are never edited."
-      />
-      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+    <ListPage
+      title="Change log"
+      description="Who changed what in the portal, and when. Entries are never edited."
+      filters={
         <Group gap="sm" mb="md" align="flex-end" wrap="wrap">
           <Select
             label="Record type"
@@ -320,8 +269,48 @@ export function ChangeLogPage() {
             </Button>
           )}
         </Group>
-        {body}
-      </Paper>
-    </Stack>
+      }
+      query={audit}
+      loadingLabel="Loading the change log"
+      errorTitle="Could not load the change log"
+      filtered={filtered}
+      empty={emptyList}
+      noMatch={emptyList}
+      list={list}
+      noun={['change', 'changes']}
+      minWidth={320}
+      tableProps={{ verticalSpacing: 'xs', highlightOnHover: false }}
+      table={(items) => (
+        <>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={44}>
+                <VisuallyHidden>Details</VisuallyHidden>
+              </Table.Th>
+              <SortableTh sorted descending={list.descending} onSort={() => list.toggleSort('createdAt')}>
+                When
+              </SortableTh>
+              <Table.Th scope="col" visibleFrom="sm">
+                Who
+              </Table.Th>
+              <Table.Th scope="col">Action</Table.Th>
+              <Table.Th scope="col" visibleFrom="sm">
+                What
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((entry) => (
+              <EntryRows
+                key={entry._id}
+                entry={entry}
+                expanded={expanded.has(entry._id)}
+                onToggle={() => toggle(entry._id)}
+              />
+            ))}
+          </Table.Tbody>
+        </>
+      )}
+    />
   );
 }

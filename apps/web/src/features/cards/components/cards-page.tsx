@@ -1,5 +1,5 @@
 import type { RfidCard } from '@latchkey/shared';
-import { ActionIcon, Anchor, Badge, Button, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconId, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -7,8 +7,6 @@ import { Link } from 'react-router';
 import { EditCardModal } from './edit-card-modal';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
-import { PageHeader } from '@/components/page-header';
-import { PagedListBody } from '@/components/paged-list-body';
 import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
 import { paths } from '@/config/paths';
@@ -17,6 +15,7 @@ import { formatDate, formatRelative, formatUid, formatValidity } from '@/lib/for
 import { useListParams } from '@/lib/use-list-params';
 import { useCards } from '../api/get-cards';
 import { useRevokeCard } from '../api/revoke-card';
+import { ListPage } from '@/components/list-page';
 
 const SORT_FIELDS = ['uid', 'name', 'createdAt'] as const;
 type CardSort = (typeof SORT_FIELDS)[number];
@@ -162,80 +161,76 @@ export function CardsPage() {
   };
 
   return (
-    <Stack gap="lg">
-      <PageHeader
-        title="Cards"
-        description="Every RFID card in the portal and who carries it. Register new cards on a person's page."
-      />
-      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+    <ListPage
+      title="Cards"
+      description="Every RFID card in the portal and who carries it. Register new cards on a person's page."
+      filters={
         <ListFilters list={list} searchLabel="Search cards" searchPlaceholder="UID, label or holder" />
-        <PagedListBody
-          query={cards}
-          loadingLabel="Loading cards"
-          errorTitle="Could not load the cards"
-          filtered={Boolean(list.search)}
-          empty={
-            <EmptyList
-              invite
-              icon={<IconId size={28} aria-hidden="true" />}
-              title="No cards yet"
-              description="Register a card on the page of the person who carries it: it opens the locks they may open."
-              action={
-                <Button component={Link} to={paths.app.members.href()} variant="default">
-                  Go to people
-                </Button>
-              }
-            />
+      }
+      query={cards}
+      loadingLabel="Loading cards"
+      errorTitle="Could not load the cards"
+      filtered={Boolean(list.search)}
+      empty={
+        <EmptyList
+          invite
+          icon={<IconId size={28} aria-hidden="true" />}
+          title="No cards yet"
+          description="Register a card on the page of the person who carries it: it opens the locks they may open."
+          action={
+            <Button component={Link} to={paths.app.members.href()} variant="default">
+              Go to people
+            </Button>
           }
-          noMatch={
-            <NoMatchList
-              title="No cards match"
-              description="Try another UID, label or name."
-              showAll="Show all cards"
-              onShowAll={() => list.setParams({ search: null })}
-            />
-          }
-          list={list}
-          noun={['card', 'cards']}
-          minWidth={320}
-        >
-          {(items) => (
-            <>
-              <Table.Thead>
-                <Table.Tr>
-                  <SortableTh {...list.sortProps('uid')}>UID</SortableTh>
-                  <SortableTh {...list.sortProps('name')} visibleFrom="sm">
-                    Label
-                  </SortableTh>
-                  <Table.Th scope="col" visibleFrom="sm">
-                    Holder
-                  </Table.Th>
-                  <Table.Th scope="col" visibleFrom="md">
-                    Valid
-                  </Table.Th>
-                  <SortableTh {...list.sortProps('createdAt')} visibleFrom="md">
-                    Added
-                  </SortableTh>
-                  <Table.Th scope="col" ta="right">
-                    Actions
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((card) => (
-                  <CardRow
-                    key={card._id}
-                    card={card}
-                    now={now}
-                    onEdit={() => setEditing(card)}
-                    onRevoke={() => setRevoking(card)}
-                  />
-                ))}
-              </Table.Tbody>
-            </>
-          )}
-        </PagedListBody>
-      </Paper>
+        />
+      }
+      noMatch={
+        <NoMatchList
+          title="No cards match"
+          description="Try another UID, label or name."
+          showAll="Show all cards"
+          onShowAll={() => list.setParams({ search: null })}
+        />
+      }
+      list={list}
+      noun={['card', 'cards']}
+      minWidth={320}
+      table={(items) => (
+        <>
+          <Table.Thead>
+            <Table.Tr>
+              <SortableTh {...list.sortProps('uid')}>UID</SortableTh>
+              <SortableTh {...list.sortProps('name')} visibleFrom="sm">
+                Label
+              </SortableTh>
+              <Table.Th scope="col" visibleFrom="sm">
+                Holder
+              </Table.Th>
+              <Table.Th scope="col" visibleFrom="md">
+                Valid
+              </Table.Th>
+              <SortableTh {...list.sortProps('createdAt')} visibleFrom="md">
+                Added
+              </SortableTh>
+              <Table.Th scope="col" ta="right">
+                Actions
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((card) => (
+              <CardRow
+                key={card._id}
+                card={card}
+                now={now}
+                onEdit={() => setEditing(card)}
+                onRevoke={() => setRevoking(card)}
+              />
+            ))}
+          </Table.Tbody>
+        </>
+      )}
+    >
       <EditCardModal
         card={editing}
         onClose={() => setEditing(null)}
@@ -255,6 +250,6 @@ export function CardsPage() {
         {revoking &&
           `${cardName(revoking)}${revoking.holder ? ` (held by ${revoking.holder.name || revoking.holder.email})` : ''} stops opening every lock at once. To use it again, register it anew.`}
       </ConfirmDialog>
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,5 +1,5 @@
 import type { Device, DeviceCreated } from '@latchkey/shared';
-import { Alert, Anchor, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconBatteryOff, IconDialpad, IconLock, IconLockPlus } from '@tabler/icons-react';
@@ -7,8 +7,6 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { OneTimeSecretModal } from '@/components/one-time-secret-modal';
-import { PageHeader } from '@/components/page-header';
-import { PagedListBody } from '@/components/paged-list-body';
 import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
 import { paths } from '@/config/paths';
@@ -19,6 +17,7 @@ import { useLowBatteryDevices } from '../api/get-low-battery-devices';
 import { AddCodeLockModal } from './add-code-lock-modal';
 import { AddDeviceModal } from './add-device-modal';
 import { BatteryLevel, LastSeen, MODEL_OPTIONS, modelLabel } from './device-status';
+import { ListPage } from '@/components/list-page';
 
 const SORT_FIELDS = ['name', 'model', 'timeZone', 'battery', 'lastSeenAt', 'createdAt'] as const;
 type DeviceSort = (typeof SORT_FIELDS)[number];
@@ -129,8 +128,27 @@ export function DevicesPage() {
     </Group>
   );
 
-  const body = (
-    <PagedListBody
+  return (
+    <ListPage
+      title="Locks"
+      description="The portal's smart locks: who can open each one, and when."
+      actions={addButtons}
+      notice={<LowBatteryAlert />}
+      filters={
+        <ListFilters
+          list={list}
+          searchLabel="Search locks"
+          searchPlaceholder="Name or serial"
+          filter={{
+            param: 'model',
+            label: 'Model',
+            placeholder: 'All models',
+            data: MODEL_OPTIONS,
+            value: model || null,
+            width: 240,
+          }}
+        />
+      }
       query={devices}
       loadingLabel="Loading locks"
       errorTitle="Could not load the locks"
@@ -155,8 +173,7 @@ export function DevicesPage() {
       list={list}
       noun={['lock', 'locks']}
       minWidth={320}
-    >
-      {(items) => (
+      table={(items) => (
         <>
           <Table.Thead>
             <Table.Tr>
@@ -180,33 +197,7 @@ export function DevicesPage() {
           </Table.Tbody>
         </>
       )}
-    </PagedListBody>
-  );
-
-  return (
-    <Stack gap="lg">
-      <PageHeader
-        title="Locks"
-        description="The portal's smart locks: who can open each one, and when."
-        aside={addButtons}
-      />
-      <LowBatteryAlert />
-      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
-        <ListFilters
-          list={list}
-          searchLabel="Search locks"
-          searchPlaceholder="Name or serial"
-          filter={{
-            param: 'model',
-            label: 'Model',
-            placeholder: 'All models',
-            data: MODEL_OPTIONS,
-            value: model || null,
-            width: 240,
-          }}
-        />
-        {body}
-      </Paper>
+    >
       <AddDeviceModal
         opened={adding}
         defaultTimeZone={defaultTimeZone}
@@ -251,6 +242,6 @@ export function DevicesPage() {
           )
         }
       />
-    </Stack>
+    </ListPage>
   );
 }

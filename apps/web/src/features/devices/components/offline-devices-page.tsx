@@ -1,16 +1,15 @@
 import type { Device } from '@latchkey/shared';
-import { Anchor, Paper, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Table, Text } from '@mantine/core';
 import { IconWifi } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { EmptyList } from '@/components/empty-list';
-import { PageHeader } from '@/components/page-header';
-import { PagedListBody } from '@/components/paged-list-body';
 import { SortableTh } from '@/components/sortable-th';
 import { paths } from '@/config/paths';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { useListParams } from '@/lib/use-list-params';
 import { useDevices } from '../api/get-devices';
 import { BatteryLevel, modelLabel } from './device-status';
+import { ListPage } from '@/components/list-page';
 
 const SORT_FIELDS = ['lastSeenAt', 'name'] as const;
 type OfflineSort = (typeof SORT_FIELDS)[number];
@@ -68,41 +67,34 @@ export function OfflineDevicesPage() {
   );
 
   return (
-    <Stack gap="lg">
-      <PageHeader
-        title="Offline locks"
-        description="Locks that are not connected now: they keep their last codes, but changes reach them only once they are back."
-      />
-      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
-        <PagedListBody
-          query={devices}
-          loadingLabel="Loading offline locks"
-          errorTitle="Could not load the offline locks"
-          filtered={false}
-          empty={allOnline}
-          noMatch={allOnline}
-          list={list}
-          noun={['offline lock', 'offline locks']}
-          minWidth={320}
-        >
-          {(items) => (
-            <>
-              <Table.Thead>
-                <Table.Tr>
-                  <SortableTh {...list.sortProps('name')}>Name</SortableTh>
-                  <SortableTh {...list.sortProps('lastSeenAt')}>Last seen</SortableTh>
-                  <Table.Th scope="col">Battery</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((device) => (
-                  <OfflineRow key={device._id} device={device} />
-                ))}
-              </Table.Tbody>
-            </>
-          )}
-        </PagedListBody>
-      </Paper>
-    </Stack>
+    <ListPage
+      title="Offline locks"
+      description="Locks that are not connected now: they keep their last codes, but changes reach them only once they are back."
+      query={devices}
+      loadingLabel="Loading offline locks"
+      errorTitle="Could not load the offline locks"
+      filtered={false}
+      empty={allOnline}
+      noMatch={allOnline}
+      list={list}
+      noun={['offline lock', 'offline locks']}
+      minWidth={320}
+      table={(items) => (
+        <>
+          <Table.Thead>
+            <Table.Tr>
+              <SortableTh {...list.sortProps('name')}>Name</SortableTh>
+              <SortableTh {...list.sortProps('lastSeenAt')}>Last seen</SortableTh>
+              <Table.Th scope="col">Battery</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((device) => (
+              <OfflineRow key={device._id} device={device} />
+            ))}
+          </Table.Tbody>
+        </>
+      )}
+    />
   );
 }

@@ -1,13 +1,11 @@
 import type { Group as PortalGroup } from '@latchkey/shared';
-import { Anchor, Button, Group, Modal, Paper, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconPlus, IconUsersGroup } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
-import { PageHeader } from '@/components/page-header';
-import { PagedListBody } from '@/components/paged-list-body';
 import { SearchInput } from '@/components/search-input';
 import { SortableTh } from '@/components/sortable-th';
 import { paths } from '@/config/paths';
@@ -17,6 +15,7 @@ import { useListParams } from '@/lib/use-list-params';
 import { useCreateGroup } from '../api/create-group';
 import { useGroups } from '../api/get-groups';
 import { GROUP_LABELS, GroupFormFields, validateGroup, type GroupValues } from './group-form-fields';
+import { ListPage } from '@/components/list-page';
 
 const SORT_FIELDS = ['name', 'createdAt'] as const;
 type GroupSort = (typeof SORT_FIELDS)[number];
@@ -124,8 +123,21 @@ export function GroupsPage() {
     />
   );
 
-  const body = (
-    <PagedListBody
+  return (
+    <ListPage
+      title="Groups"
+      description="Give many people access to many locks at once."
+      actions={createButton}
+      filters={
+        <SearchInput
+          label="Search groups"
+          placeholder="Group name"
+          value={list.search}
+          onSearch={list.setSearch}
+          mb="md"
+          maw={420}
+        />
+      }
       query={groups}
       loadingLabel="Loading groups"
       errorTitle="Could not load the groups"
@@ -134,8 +146,7 @@ export function GroupsPage() {
       noMatch={list.search ? noGroupsMatch : noGroupsYet}
       list={list}
       noun={['group', 'groups']}
-    >
-      {(items) => (
+      table={(items) => (
         <>
           <Table.Thead>
             <Table.Tr>
@@ -158,30 +169,10 @@ export function GroupsPage() {
           </Table.Tbody>
         </>
       )}
-    </PagedListBody>
-  );
-
-  return (
-    <Stack gap="lg">
-      <PageHeader
-        title="Groups"
-        description="Give many people access to many locks at once."
-        aside={createButton}
-      />
-      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
-        <SearchInput
-          label="Search groups"
-          placeholder="Group name"
-          value={list.search}
-          onSearch={list.setSearch}
-          mb="md"
-          maw={420}
-        />
-        {body}
-      </Paper>
+    >
       <Modal opened={creating} onClose={close} title="New group" closeButtonProps={{ 'aria-label': 'Close' }}>
         <CreateGroupForm onCancel={close} />
       </Modal>
-    </Stack>
+    </ListPage>
   );
 }

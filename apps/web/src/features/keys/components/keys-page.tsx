@@ -1,13 +1,11 @@
 import { KEY_TYPES, type Key, type KeyType } from '@latchkey/shared';
-import { Anchor, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconKey, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { KeyTypeBadge } from '@/components/key-type-badge';
-import { PageHeader } from '@/components/page-header';
-import { PagedListBody } from '@/components/paged-list-body';
 import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
 import { paths } from '@/config/paths';
@@ -17,6 +15,7 @@ import { useListParams } from '@/lib/use-list-params';
 import { useKeys } from '../api/get-keys';
 import { lockCount } from './key-text';
 import { NewKeyModal } from './new-key-modal';
+import { ListPage } from '@/components/list-page';
 
 const SORT_FIELDS = ['name', 'number', 'type', 'createdAt'] as const;
 type KeySort = (typeof SORT_FIELDS)[number];
@@ -122,8 +121,25 @@ export function KeysPage() {
     </Button>
   );
 
-  const body = (
-    <PagedListBody
+  return (
+    <ListPage
+      title="Keys"
+      description="Physical keys and who holds them; digital keys and the locks they open."
+      actions={newButton}
+      filters={
+        <ListFilters
+          list={list}
+          searchLabel="Search keys"
+          searchPlaceholder="Name or number"
+          filter={{
+            param: 'type',
+            label: 'Type',
+            placeholder: 'All types',
+            data: KEY_TYPE_OPTIONS,
+            value: type,
+          }}
+        />
+      }
       query={keys}
       loadingLabel="Loading keys"
       errorTitle="Could not load the keys"
@@ -147,8 +163,7 @@ export function KeysPage() {
       }
       list={list}
       noun={['key', 'keys']}
-    >
-      {(items) => (
+      table={(items) => (
         <>
           <Table.Thead>
             <Table.Tr>
@@ -175,31 +190,7 @@ export function KeysPage() {
           </Table.Tbody>
         </>
       )}
-    </PagedListBody>
-  );
-
-  return (
-    <Stack gap="lg">
-      <PageHeader
-        title="Keys"
-        description="Physical keys and who holds them; digital keys and the locks they open."
-        aside={newButton}
-      />
-      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
-        <ListFilters
-          list={list}
-          searchLabel="Search keys"
-          searchPlaceholder="Name or number"
-          filter={{
-            param: 'type',
-            label: 'Type',
-            placeholder: 'All types',
-            data: KEY_TYPE_OPTIONS,
-            value: type,
-          }}
-        />
-        {body}
-      </Paper>
+    >
       <NewKeyModal
         opened={creating}
         onCancel={close}
@@ -214,6 +205,6 @@ export function KeysPage() {
           });
         }}
       />
-    </Stack>
+    </ListPage>
   );
 }

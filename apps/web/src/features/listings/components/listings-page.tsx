@@ -1,16 +1,15 @@
 import type { ListingSummary } from '@latchkey/shared';
-import { Anchor, Badge, Button, Group, Image, Paper, Stack, Table, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Image, Stack, Table, Text, ThemeIcon } from '@mantine/core';
 import { IconHome, IconPhoto, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { ListFilters } from '@/components/list-filters';
-import { PageHeader } from '@/components/page-header';
-import { PagedListBody } from '@/components/paged-list-body';
 import { SortableTh } from '@/components/sortable-th';
 import { paths } from '@/config/paths';
 import { formatCalendarDate } from '@/lib/format';
 import { useListParams } from '@/lib/use-list-params';
 import { useListings } from '../api/listings';
+import { ListPage } from '@/components/list-page';
 
 const SORT_FIELDS = ['title', 'createdAt'] as const;
 type ListingSort = (typeof SORT_FIELDS)[number];
@@ -89,13 +88,11 @@ export function ListingsPage() {
   );
 
   return (
-    <Stack gap="lg">
-      <PageHeader
-        title="Listings"
-        description="Locks you offer for stays: guests request dates on a public page, and their code reaches the lock before they are told."
-        aside={newButton}
-      />
-      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+    <ListPage
+      title="Listings"
+      description="Locks you offer for stays: guests request dates on a public page, and their code reaches the lock before they are told."
+      actions={newButton}
+      filters={
         <ListFilters
           list={list}
           searchLabel="Search listings"
@@ -108,51 +105,48 @@ export function ListingsPage() {
             value: filter,
           }}
         />
-        <PagedListBody
-          query={listings}
-          loadingLabel="Loading listings"
-          errorTitle="Could not load the listings"
-          filtered={Boolean(list.search || filter)}
-          empty={
-            <EmptyList
-              invite
-              icon={<IconHome size={28} aria-hidden="true" />}
-              title="No listings yet"
-              description="A listing offers one or more locks (a flat's door and the building's entrance) for stays, with a public request page."
-              action={newButton}
-            />
-          }
-          noMatch={
-            <NoMatchList
-              title="No listings match"
-              description="Try another title, or show published and unpublished ones."
-              showAll="Show all listings"
-              onShowAll={() => list.setParams({ shown: null, search: null })}
-            />
-          }
-          list={list}
-          noun={['listing', 'listings']}
-        >
-          {(items) => (
-            <>
-              <Table.Thead>
-                <Table.Tr>
-                  <SortableTh {...list.sortProps('title')}>Listing</SortableTh>
-                  <Table.Th scope="col" visibleFrom="sm">
-                    Next arrival
-                  </Table.Th>
-                  <Table.Th scope="col">State</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((listing) => (
-                  <ListingRow key={listing._id} listing={listing} />
-                ))}
-              </Table.Tbody>
-            </>
-          )}
-        </PagedListBody>
-      </Paper>
-    </Stack>
+      }
+      query={listings}
+      loadingLabel="Loading listings"
+      errorTitle="Could not load the listings"
+      filtered={Boolean(list.search || filter)}
+      empty={
+        <EmptyList
+          invite
+          icon={<IconHome size={28} aria-hidden="true" />}
+          title="No listings yet"
+          description="A listing offers one or more locks (a flat's door and the building's entrance) for stays, with a public request page."
+          action={newButton}
+        />
+      }
+      noMatch={
+        <NoMatchList
+          title="No listings match"
+          description="Try another title, or show published and unpublished ones."
+          showAll="Show all listings"
+          onShowAll={() => list.setParams({ shown: null, search: null })}
+        />
+      }
+      list={list}
+      noun={['listing', 'listings']}
+      table={(items) => (
+        <>
+          <Table.Thead>
+            <Table.Tr>
+              <SortableTh {...list.sortProps('title')}>Listing</SortableTh>
+              <Table.Th scope="col" visibleFrom="sm">
+                Next arrival
+              </Table.Th>
+              <Table.Th scope="col">State</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((listing) => (
+              <ListingRow key={listing._id} listing={listing} />
+            ))}
+          </Table.Tbody>
+        </>
+      )}
+    />
   );
 }

@@ -1,10 +1,8 @@
 import { LOCKOUT_STATES, type LockoutRecord } from '@latchkey/shared';
-import { Anchor, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { IconLockCancel, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
-import { PageHeader } from '@/components/page-header';
-import { PagedListBody } from '@/components/paged-list-body';
 import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
 import { paths } from '@/config/paths';
@@ -12,6 +10,7 @@ import { useListParams } from '@/lib/use-list-params';
 import { useLockouts } from '../api/get-lockouts';
 import { ExemptBadge, LockoutStateBadge } from './lockout-badges';
 import { describeLocks, describePeriod, STATE_LABELS, type LockoutState } from './lockout-text';
+import { ListPage } from '@/components/list-page';
 
 const SORT_FIELDS = ['from', 'name', 'createdAt'] as const;
 type LockoutSort = (typeof SORT_FIELDS)[number];
@@ -79,8 +78,25 @@ export function LockoutsPage() {
     </Button>
   );
 
-  const body = (
-    <PagedListBody
+  return (
+    <ListPage
+      title="Lockouts"
+      description="Keep locks shut for a period, whatever anyone's access says."
+      actions={newButton}
+      filters={
+        <ListFilters
+          list={list}
+          searchLabel="Search lockouts"
+          searchPlaceholder="Lockout name"
+          filter={{
+            param: 'state',
+            label: 'State',
+            placeholder: 'All states',
+            data: STATE_OPTIONS,
+            value: state,
+          }}
+        />
+      }
       query={lockouts}
       loadingLabel="Loading lockouts"
       errorTitle="Could not load the lockouts"
@@ -104,8 +120,7 @@ export function LockoutsPage() {
       }
       list={list}
       noun={['lockout', 'lockouts']}
-    >
-      {(items) => (
+      table={(items) => (
         <>
           <Table.Thead>
             <Table.Tr>
@@ -126,31 +141,6 @@ export function LockoutsPage() {
           </Table.Tbody>
         </>
       )}
-    </PagedListBody>
-  );
-
-  return (
-    <Stack gap="lg">
-      <PageHeader
-        title="Lockouts"
-        description="Keep locks shut for a period, whatever anyone's access says."
-        aside={newButton}
-      />
-      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
-        <ListFilters
-          list={list}
-          searchLabel="Search lockouts"
-          searchPlaceholder="Lockout name"
-          filter={{
-            param: 'state',
-            label: 'State',
-            placeholder: 'All states',
-            data: STATE_OPTIONS,
-            value: state,
-          }}
-        />
-        {body}
-      </Paper>
-    </Stack>
+    />
   );
 }

@@ -1,13 +1,11 @@
 import type { PortalMember } from '@latchkey/shared';
-import { Anchor, Button, Group, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Group, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { MemberStatusBadge, RoleBadge } from '@/components/member-badges';
-import { PageHeader } from '@/components/page-header';
-import { PagedListBody } from '@/components/paged-list-body';
 import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
 import { paths } from '@/config/paths';
@@ -18,6 +16,7 @@ import { useMembers } from '../api/get-members';
 import { ExportMembersButton } from './export-members-button';
 import { InviteMemberModal, type MemberInvited } from './invite-member-modal';
 import { ReinviteButton } from './reinvite-button';
+import { ListPage } from '@/components/list-page';
 
 const SORT_FIELDS = ['firstName', 'lastName', 'email', 'role', 'status', 'joinedAt'] as const;
 type MemberSort = (typeof SORT_FIELDS)[number];
@@ -131,8 +130,30 @@ export function MembersPage() {
     />
   );
 
-  const body = (
-    <PagedListBody
+  return (
+    <ListPage
+      title="People"
+      description="Everyone in the portal: who runs it and who opens its locks."
+      actions={
+        <Group gap="sm" wrap="wrap">
+          <ExportMembersButton />
+          {addButton}
+        </Group>
+      }
+      filters={
+        <ListFilters
+          list={list}
+          searchLabel="Search people"
+          searchPlaceholder="Name or email"
+          filter={{
+            param: 'show',
+            label: 'Show',
+            placeholder: 'Everyone',
+            data: SHOW_OPTIONS,
+            value: show || null,
+          }}
+        />
+      }
       query={members}
       loadingLabel="Loading people"
       errorTitle="Could not load the people"
@@ -141,8 +162,7 @@ export function MembersPage() {
       noMatch={filtered ? nobodyMatches : nobodyYet}
       list={list}
       noun={['person', 'people']}
-    >
-      {(items) => (
+      table={(items) => (
         <>
           <Table.Thead>
             <Table.Tr>
@@ -171,37 +191,8 @@ export function MembersPage() {
           </Table.Tbody>
         </>
       )}
-    </PagedListBody>
-  );
-
-  return (
-    <Stack gap="lg">
-      <PageHeader
-        title="People"
-        description="Everyone in the portal: who runs it and who opens its locks."
-        aside={
-          <Group gap="sm" wrap="wrap">
-            <ExportMembersButton />
-            {addButton}
-          </Group>
-        }
-      />
-      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
-        <ListFilters
-          list={list}
-          searchLabel="Search people"
-          searchPlaceholder="Name or email"
-          filter={{
-            param: 'show',
-            label: 'Show',
-            placeholder: 'Everyone',
-            data: SHOW_OPTIONS,
-            value: show || null,
-          }}
-        />
-        {body}
-      </Paper>
+    >
       <InviteMemberModal opened={adding} onCancel={closeAdd} onInvited={onInvited} />
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,16 +1,15 @@
 import type { SyncCenterItem, SyncCenterState } from '@latchkey/shared';
-import { Anchor, Badge, Paper, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Table, Text } from '@mantine/core';
 import { IconRefreshDot } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { EmptyList } from '@/components/empty-list';
-import { PageHeader } from '@/components/page-header';
-import { PagedListBody } from '@/components/paged-list-body';
 import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
 import { paths } from '@/config/paths';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { useListParams } from '@/lib/use-list-params';
 import { useSyncCenter } from '../api/get-sync-center';
+import { ListPage } from '@/components/list-page';
 
 const SORT_FIELDS = ['name', 'lastSeenAt', 'pending'] as const;
 type SyncSort = (typeof SORT_FIELDS)[number];
@@ -84,12 +83,10 @@ export function SyncCenterPage() {
   });
 
   return (
-    <Stack gap="lg">
-      <PageHeader
-        title="Sync center"
-        description="Whether each lock holds the latest codes, cards and schedules: every change makes a new version that the lock must confirm."
-      />
-      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+    <ListPage
+      title="Sync center"
+      description="Whether each lock holds the latest codes, cards and schedules: every change makes a new version that the lock must confirm."
+      filters={
         <ListFilters
           list={list}
           searchLabel="Search locks"
@@ -103,50 +100,47 @@ export function SyncCenterPage() {
             width: 220,
           }}
         />
-        <PagedListBody
-          query={locks}
-          loadingLabel="Loading the sync center"
-          errorTitle="Could not load the sync center"
-          filtered={Boolean(list.search || state)}
-          empty={
-            <EmptyList
-              icon={<IconRefreshDot size={28} aria-hidden="true" />}
-              title="No locks yet"
-              description="Add a lock; once it connects, its credential set shows up here."
-            />
-          }
-          noMatch={
-            <EmptyList
-              icon={<IconRefreshDot size={28} aria-hidden="true" />}
-              title="No lock matches"
-              description="Try another search or state."
-            />
-          }
-          list={list}
-          noun={['lock', 'locks']}
-          minWidth={560}
-          tableProps={{ 'aria-label': 'Locks and their credential sync' }}
-        >
-          {(items) => (
-            <>
-              <Table.Thead>
-                <Table.Tr>
-                  <SortableTh {...list.sortProps('name')}>Lock</SortableTh>
-                  <Table.Th scope="col">State</Table.Th>
-                  <Table.Th scope="col">Confirmed</Table.Th>
-                  <SortableTh {...list.sortProps('pending')}>Pending</SortableTh>
-                  <SortableTh {...list.sortProps('lastSeenAt')}>Last seen</SortableTh>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((lock) => (
-                  <SyncRow key={lock._id} lock={lock} />
-                ))}
-              </Table.Tbody>
-            </>
-          )}
-        </PagedListBody>
-      </Paper>
-    </Stack>
+      }
+      query={locks}
+      loadingLabel="Loading the sync center"
+      errorTitle="Could not load the sync center"
+      filtered={Boolean(list.search || state)}
+      empty={
+        <EmptyList
+          icon={<IconRefreshDot size={28} aria-hidden="true" />}
+          title="No locks yet"
+          description="Add a lock; once it connects, its credential set shows up here."
+        />
+      }
+      noMatch={
+        <EmptyList
+          icon={<IconRefreshDot size={28} aria-hidden="true" />}
+          title="No lock matches"
+          description="Try another search or state."
+        />
+      }
+      list={list}
+      noun={['lock', 'locks']}
+      minWidth={560}
+      tableProps={{ 'aria-label': 'Locks and their credential sync' }}
+      table={(items) => (
+        <>
+          <Table.Thead>
+            <Table.Tr>
+              <SortableTh {...list.sortProps('name')}>Lock</SortableTh>
+              <Table.Th scope="col">State</Table.Th>
+              <Table.Th scope="col">Confirmed</Table.Th>
+              <SortableTh {...list.sortProps('pending')}>Pending</SortableTh>
+              <SortableTh {...list.sortProps('lastSeenAt')}>Last seen</SortableTh>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((lock) => (
+              <SyncRow key={lock._id} lock={lock} />
+            ))}
+          </Table.Tbody>
+        </>
+      )}
+    />
   );
 }
