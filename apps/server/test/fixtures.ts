@@ -13,6 +13,8 @@ import type { TestApp } from './test-app';
 export interface Tenant {
   /** The session of the portal's owner, an admin. */
   admin: string;
+  /** The owner's address (their password is FACTORY_PASSWORD). */
+  adminEmail: string;
   portalId: string;
   /** A basic user of the portal, who holds the card, fingerprint and key and reaches the lock. */
   userId: string;
@@ -134,6 +136,7 @@ async function makeTenant(t: TestApp, portalName: string | undefined, rentals: b
   return {
     tenant: {
       admin: admin.token,
+      adminEmail: admin.email,
       portalId: admin.portalId,
       userId: member.userId,
       deviceId,

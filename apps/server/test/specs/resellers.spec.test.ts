@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { FACTORY_PASSWORD } from '../factories';
 import { specifyRoutes } from '../route-spec';
 
 // The routes of features/resellers, walked from the route registry (route-spec.ts): the fixtures'
@@ -7,6 +8,14 @@ import { specifyRoutes } from '../route-spec';
 const notLinked = { status: [404], why: 'the portal has no reseller: resellers.test.ts links one' };
 await specifyRoutes('resellers', {
   examples: {
+    'POST /api3/reseller/signup': (_tenant, t) => ({
+      payload: t.seal({
+        email: `reseller-${crypto.randomUUID().slice(0, 8)}@example.com`,
+        password: FACTORY_PASSWORD,
+        companyName: 'Signed Up Co',
+        country: 'DE',
+      }),
+    }),
     'POST /api3/reseller': () => ({ payload: { companyName: 'Resell Co', country: 'DE' } }),
     'POST /api3/reseller/customer': () => ({
       payload: {
