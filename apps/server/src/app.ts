@@ -173,6 +173,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     await database.db.destroy();
     throw error;
   }
+  // The locks go before the live channel closes its Redis connections (its preClose, added
+  // later): the events a closing server still stores reach other servers' browsers too.
+  const closingLink = deviceLink;
+  app.addHook('preClose', () => closingLink.close());
 
   registerErrorHandling(app, API_BASE_PATH);
   registerQueryTextCheck(app, API_BASE_PATH);

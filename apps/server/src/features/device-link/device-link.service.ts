@@ -164,7 +164,14 @@ export class DeviceLink {
     );
   }
 
-  async close(): Promise<void> {
+  /** Closes once, however often asked (the app asks before the live channel closes, and at the end). */
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+  private closing: Promise<void> | null = null;
+
+  private async closeOnce(): Promise<void> {
     await this.offlineSweep.stop();
     await this.seenLocks.stop();
     // A change made just before shutdown is still published (the database is open until this ends).
