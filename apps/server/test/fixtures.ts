@@ -4,10 +4,10 @@ import { closedBillFor } from './billing-helpers';
 import { makeMember, makeOwner, makeStaff } from './factories';
 import type { TestApp } from './test-app';
 
-// Two portals with one of everything, for the tests the route registry drives (the feature specs
-// through route-spec.ts, and isolation.test.ts's live channel): every route is called with one portal's records or
-// the other's. People are inserted by the factories; the records go through the API, as an admin
-// makes them, so each has what its service adds (a lock's secret, a card's holder, a stay's state).
+// Two portals with one of everything, for the feature specs (route-spec.ts: every route is called
+// with one portal's records or the other's) and isolation.test.ts's live channel. People are
+// inserted by the factories; the records go through the API, as an admin makes them, so each has
+// what its service adds (a lock's secret, a card's holder and credential sets, a stay's state).
 
 /** The ids of one portal's records, by what they name (IdKind and the other path parameters). */
 export interface Tenant {

@@ -109,7 +109,7 @@ export async function specifyRoutes(feature: string, spec: FeatureSpec = {}): Pr
     ...Object.keys(spec.answers ?? {}),
     ...Object.keys(spec.unknownIds ?? {}),
   ];
-  it('has routes, examples that are valid requests of them, and says nothing of routes it does not have', () => {
+  it('has routes, examples valid for them, and names no route it does not have', () => {
     expect(routes.length, `no route of the feature ${feature}`).toBeGreaterThan(0);
     expect(named.filter((key) => !routes.some((route) => described(route) === key))).toEqual([]);
     for (const route of routes.filter((r) => r.example)) {
