@@ -45,7 +45,8 @@ export class RedisLiveBus implements LiveBus {
   constructor(url: string, deliver: LiveDelivery, log: FastifyBaseLogger) {
     // Loaded only with REDIS_URL: ioredis costs about 0.1 s of CPU at every start.
     const { Redis } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
-    this.publisher = new Redis(url, { connectionName: 'latchkey-live-publish' });
+    // Auto-pipelining: the live messages of one batch of lock events go out in one write.
+    this.publisher = new Redis(url, { connectionName: 'latchkey-live-publish', enableAutoPipelining: true });
     this.subscriber = new Redis(url, { connectionName: 'latchkey-live-subscribe' });
     for (const client of [this.publisher, this.subscriber]) {
       // ioredis reconnects by itself; without a listener an outage would crash the process.
