@@ -76,7 +76,7 @@ declare module 'fastify' {
     mail: MailSender;
     /** Limits on mail people send to others: pass it to sendMail('to-others', …) (base/mail/send-mail.ts). */
     mailThrottle: MailThrottle;
-    /** Every API route with its declared access: what the isolation tests walk. */
+    /** Every API route with its declared access and feature: what the feature specs (test/specs) walk. */
     routeRegistry: RegisteredRoute[];
   }
 }
