@@ -5,7 +5,6 @@ import {
   Group,
   MultiSelect,
   NumberInput,
-  Paper,
   Select,
   SimpleGrid,
   Skeleton,
@@ -20,12 +19,10 @@ import { IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { BackLink } from '@/components/back-link';
-import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { LOCK_OPTIONS_LIMIT, useLockOptions } from '@/features/devices/api/get-devices';
 import { useFormMutation } from '@/lib/forms';
@@ -40,6 +37,7 @@ import {
   type ListingValues,
 } from './listing-form';
 import { ImageManager } from './listing-images';
+import { RecordPage } from '@/components/record-page';
 
 function CategoryField({
   value,
@@ -306,7 +304,7 @@ function ListingForm({ listing }: { listing?: Listing }) {
 export function ListingEditPage() {
   const { listingId = 'new' } = useParams();
   const creating = listingId === 'new';
-  const { data: listing, error, isPending, refetch } = useListing(listingId, { enabled: !creating });
+  const query = useListing(listingId, { enabled: !creating });
 
   if (creating) {
     return (
@@ -320,45 +318,33 @@ export function ListingEditPage() {
       </Stack>
     );
   }
-  if (isPending) {
-    return (
-      <Stack gap="lg" role="status" aria-label="Loading the listing">
-        <Skeleton height={34} width="40%" radius="sm" />
-        <Skeleton height={420} radius="lg" />
-      </Stack>
-    );
-  }
-  if (error) {
-    if (isApiError(error) && error.status === 404) {
-      return (
-        <MissingRecord what="This listing" backTo={paths.app.listings.href()} backLabel="All listings" />
-      );
-    }
-    return (
-      <Stack gap="lg">
-        <BackLink to={paths.app.listings.href()} label="All listings" />
-        <Paper p="md" radius="lg">
-          <QueryError title="Could not load the listing" error={error} onRetry={() => void refetch()} />
-        </Paper>
-      </Stack>
-    );
-  }
   return (
-    <Stack gap="lg">
-      <BackLink to={paths.app.listing.href(listing._id)} label={listing.title} />
-      <PageHeader title={`Edit ${listing.title}`} />
-      <SectionCard
-        title="Images"
-        description="The first one leads the public page. Changes are saved at once."
-      >
-        <ImageManager
-          images={listing.images}
-          basePath={`listing/${listing._id}`}
-          refresh={listingKeys.detail(listing._id)}
-          label="listing image"
-        />
-      </SectionCard>
-      <ListingForm key={listing._id} listing={listing} />
-    </Stack>
+    <RecordPage
+      query={query}
+      noun="listing"
+      back={{ to: paths.app.listings.href(), label: 'All listings' }}
+      skeleton={<Skeleton height={420} radius="lg" />}
+      header={(listing) => ({
+        back: { to: paths.app.listing.href(listing._id), label: listing.title },
+        title: `Edit ${listing.title}`,
+      })}
+    >
+      {(listing) => (
+        <>
+          <SectionCard
+            title="Images"
+            description="The first one leads the public page. Changes are saved at once."
+          >
+            <ImageManager
+              images={listing.images}
+              basePath={`listing/${listing._id}`}
+              refresh={listingKeys.detail(listing._id)}
+              label="listing image"
+            />
+          </SectionCard>
+          <ListingForm key={listing._id} listing={listing} />
+        </>
+      )}
+    </RecordPage>
   );
 }

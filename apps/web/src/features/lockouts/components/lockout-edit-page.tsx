@@ -4,7 +4,6 @@ import {
   Button,
   Group,
   MultiSelect,
-  Paper,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -16,12 +15,10 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
-import { isApiError } from '@/lib/api-client';
 import { useFormMutation } from '@/lib/forms';
 import { browserTimeZone } from '@/lib/local-datetime';
 import { useCreateLockout } from '../api/create-lockout';
@@ -37,6 +34,7 @@ import {
   validateLockout,
   type LockoutValues,
 } from './lockout-form';
+import { RecordPage } from '@/components/record-page';
 
 function LockoutForm({ lockout }: { lockout?: LockoutRecord }) {
   const navigate = useNavigate();
@@ -173,7 +171,7 @@ function LockoutForm({ lockout }: { lockout?: LockoutRecord }) {
 export function LockoutEditPage() {
   const { lockoutId = 'new' } = useParams();
   const creating = lockoutId === 'new';
-  const { data: lockout, error, isPending, refetch } = useLockout(lockoutId, { enabled: !creating });
+  const query = useLockout(lockoutId, { enabled: !creating });
 
   if (creating) {
     return (
@@ -184,37 +182,25 @@ export function LockoutEditPage() {
       </Stack>
     );
   }
-  if (isPending) {
-    return (
-      <Stack gap="lg" role="status" aria-label="Loading the lockout">
-        <Skeleton height={34} width="40%" radius="sm" />
-        <Skeleton height={320} radius="lg" />
-      </Stack>
-    );
-  }
-  if (error) {
-    if (isApiError(error) && error.status === 404) {
-      return (
-        <MissingRecord what="This lockout" backTo={paths.app.lockouts.href()} backLabel="All lockouts" />
-      );
-    }
-    return (
-      <Stack gap="lg">
-        <BackLink />
-        <Paper p="md" radius="lg">
-          <QueryError title="Could not load the lockout" error={error} onRetry={() => void refetch()} />
-        </Paper>
-      </Stack>
-    );
-  }
   return (
-    <Stack gap="lg">
-      <BackLink to={paths.app.lockout.href(lockout._id)} label={lockout.name} />
-      <PageHeader title={`Edit ${lockout.name}`} />
-      <Text size="sm" c="dimmed" mt={-12}>
-        Saving replaces the period, the exemption and the locks.
-      </Text>
-      <LockoutForm key={lockout._id} lockout={lockout} />
-    </Stack>
+    <RecordPage
+      query={query}
+      noun="lockout"
+      back={{ to: paths.app.lockouts.href(), label: 'All lockouts' }}
+      skeleton={<Skeleton height={320} radius="lg" />}
+      header={(lockout) => ({
+        back: { to: paths.app.lockout.href(lockout._id), label: lockout.name },
+        title: `Edit ${lockout.name}`,
+      })}
+    >
+      {(lockout) => (
+        <>
+          <Text size="sm" c="dimmed" mt={-12}>
+            Saving replaces the period, the exemption and the locks.
+          </Text>
+          <LockoutForm key={lockout._id} lockout={lockout} />
+        </>
+      )}
+    </RecordPage>
   );
 }
