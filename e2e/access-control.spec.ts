@@ -53,6 +53,9 @@ test('an admin gives a person weekday access through a group, and who-can-open f
   page,
   browser,
 }) => {
+  // Two locks, a group, a schedule, an invitation accepted and a suspension: about 50 s, and past
+  // the default 60 s when the machine is busy.
+  test.setTimeout(120_000);
   await signUpOperator(page);
   await addLock(page, 'North door');
   await addLock(page, 'South door');

@@ -56,6 +56,9 @@ async function scanFirstDetail(page: Page, listPath: string, detailPrefix: strin
 }
 
 test.describe('WCAG 2.1 AA, light and dark', () => {
+  // Each test scans a dozen screens in two schemes: about 40 s alone, past the default 60 s while
+  // the other browser of the run is busy too (two workers on two cores).
+  test.describe.configure({ timeout: 180_000 });
   test('public pages, and the sign-in form with its errors', async ({ page }) => {
     await scanPages(page, [
       '/',
