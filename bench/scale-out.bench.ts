@@ -17,13 +17,12 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { floodEvents, type EventFloodResult } from '@latchkey/locksim';
 import mqtt from 'mqtt';
 import { insertOwnedPortal } from '../apps/server/src/base/tenancy/portals.repository';
-import { startCluster, startMosquitto, stopChild } from '../apps/server/src/cluster/cluster';
+import { freePorts, startCluster, startMosquitto, stopChild } from '../apps/server/src/cluster/cluster';
 import { openDatabase } from '../apps/server/src/db/database';
 import { seedAccountsInBulk } from '../apps/server/src/features/auth/accounts';
 import { brokerPasswordHash, hashDeviceSecret } from '../apps/server/src/features/devices/devices.service';
@@ -39,17 +38,6 @@ const IN_FLIGHT = Number(process.env.SCALE_OUT_IN_FLIGHT ?? 5);
 const SERVERS = Number(process.env.SCALE_OUT_SERVERS ?? 2);
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const MOSQUITTO = '/usr/sbin/mosquitto';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The bare side: clients in the servers' shared subscription that acknowledge each event at once. */
 async function echoClients(mqttUrl: string, count: number) {
@@ -87,10 +75,11 @@ async function main() {
   }
   const database = await benchDatabase('scaleout');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-bench-scale-out-'));
-  const ports = { lockPort: await freePort(), serverMqttPort: await freePort(), firstPort: await freePort() };
+  const [lockPort, serverMqttPort, ...serverPorts] = await freePorts(2 + SERVERS);
+  const ports = { lockPort: lockPort!, serverMqttPort: serverMqttPort! };
   try {
     const cluster = await startCluster({
-      servers: SERVERS,
+      serverPorts,
       host: '127.0.0.1',
       ...ports,
       lockAddress: '127.0.0.1',

@@ -9,7 +9,7 @@ import mqtt from 'mqtt';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertOwnedPortal } from '../src/base/tenancy/portals.repository';
-import { startCluster, type RunningCluster } from '../src/cluster/cluster';
+import { freePorts, startCluster, type RunningCluster } from '../src/cluster/cluster';
 import { openDatabase, type Database } from '../src/db/database';
 import { seedAccountsInBulk } from '../src/features/auth/accounts';
 import { brokerPasswordHash, hashDeviceSecret } from '../src/features/devices/devices.service';
@@ -144,14 +144,13 @@ describe.skipIf(!runs)('the scale-out set, from an empty database', () => {
   });
 
   it(`takes ${FLEET_LOCKS} locks' events through Mosquitto and two servers: none dropped, none resent, each stored once`, async () => {
-    const lockPort = await freePort();
+    const [lockPort, serverMqttPort, ...serverPorts] = await freePorts(4);
     cluster = await startCluster({
-      servers: 2,
-      firstPort: await freePort(),
+      serverPorts,
       host: '127.0.0.1',
-      lockPort,
+      lockPort: lockPort!,
       lockAddress: '127.0.0.1',
-      serverMqttPort: await freePort(),
+      serverMqttPort: serverMqttPort!,
       dir: path.join(dir, 'cluster'),
       databaseUrl,
       redisUrl: redisUrl!,

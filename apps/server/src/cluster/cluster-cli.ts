@@ -68,9 +68,10 @@ async function main(): Promise<void> {
     fail(`no Mosquitto at ${mosquittoPath}: apt-get install -y mosquitto, or --mosquitto <path>`);
   }
   const lockPort = intOption(values['lock-port'], '--lock-port', 1883, 1, 65535);
+  const servers = intOption(values.servers, '--servers', 2, 1, 32);
+  const firstPort = intOption(values.port, '--port', config.PORT, 1, 65535 - servers);
   const options = {
-    servers: intOption(values.servers, '--servers', 2, 1, 32),
-    firstPort: intOption(values.port, '--port', config.PORT, 1, 65535),
+    serverPorts: Array.from({ length: servers }, (_, i) => firstPort + i),
     host: config.HOST,
     lockPort,
     ...(values['lock-address'] && { lockAddress: values['lock-address'] }),
@@ -104,7 +105,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
 
-  console.log(`starting ${options.servers} servers and Mosquitto; files in ${options.dir}`);
+  console.log(`starting ${servers} servers and Mosquitto; files in ${options.dir}`);
   try {
     cluster = await startCluster({ ...options, signal: starting.signal });
   } catch (error) {

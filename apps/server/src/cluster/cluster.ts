@@ -25,9 +25,8 @@ import {
  * follows (README, "Scale-out"): migrate, export, start the broker, start the servers.
  */
 export interface ClusterOptions {
-  servers: number;
-  /** The servers listen on firstPort, firstPort + 1, … */
-  firstPort: number;
+  /** One HTTP port per server. */
+  serverPorts: number[];
   host: string;
   /** Mosquitto's listener for locks (every interface unless lockAddress). */
   lockPort: number;
@@ -80,6 +79,27 @@ function clusterSecrets(dir: string): ClusterSecrets {
   };
   fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
+}
+
+/**
+ * `count` distinct ports free now, for a set started by a test or bench: each is held open until
+ * all are found, so none is handed out twice.
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const server = net.createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
 }
 
 function canConnect(port: number): Promise<boolean> {
@@ -252,7 +272,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     const servers: RunningCluster['servers'] = [];
     const startServer = async (index: number) => {
       const name = `server-${index + 1}`;
-      const port = options.firstPort + index;
+      const port = options.serverPorts[index]!;
       const child = spawn(process.execPath, serverCommand(), {
         env: {
           ...options.env,
@@ -278,7 +298,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     };
     await startServer(0);
     options.signal?.throwIfAborted();
-    await Promise.all(Array.from({ length: options.servers - 1 }, (_, i) => startServer(i + 1)));
+    await Promise.all(options.serverPorts.slice(1).map((_, i) => startServer(i + 1)));
 
     // 4. The demo's locks, once the broker knows them.
     let demoLocks = 0;

@@ -12,12 +12,16 @@ declare module 'fastify' {
 }
 
 /**
- * Group commit of lock events (event-ingest.ts): what arrives within 2 ms joins one transaction of
+ * Group commit of lock events (event-ingest.ts): what arrives within 10 ms joins one transaction of
  * at most 1,000 events. SQLite has one writer, so one transaction at a time (the next batch fills
- * meanwhile); PostgreSQL commits several at once on its pool (10 connections; the rest serve HTTP).
+ * meanwhile); PostgreSQL commits two at once on its pool (10 connections; the rest serve HTTP).
+ * Fewer, larger transactions: with 2 ms and four at once, two servers sharing a fleet through
+ * Mosquitto committed a few events per transaction and spent their time sending queries (2,900
+ * events/s; 3,800–4,000 with these), and one server's p99 at 5,000 events/s was no better
+ * (docs/benchmarks.md, "Scale-out through Mosquitto").
  */
-const EVENT_INGEST = { windowMs: 2, maxEvents: 1000 };
-const EVENT_COMMITS_IN_FLIGHT = { sqlite: 1, postgres: 4 } as const;
+const EVENT_INGEST = { windowMs: 10, maxEvents: 1000 };
+const EVENT_COMMITS_IN_FLIGHT = { sqlite: 1, postgres: 2 } as const;
 
 /**
  * Starts the device link (the embedded broker, or a client of MQTT_URL's broker). Credential sets

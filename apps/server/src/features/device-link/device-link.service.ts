@@ -156,12 +156,17 @@ export class DeviceLink {
     this.listener = listener;
   }
 
+  /** Listener work under way, which closing waits for (the live channel closes after the locks). */
+  private readonly notifying = new Set<Promise<void>>();
+
   private notify(work: (listener: LockActivityListener) => Promise<void>): void {
     const listener = this.listener;
     if (!listener) return;
-    work(listener).catch((error: unknown) =>
+    const running = work(listener).catch((error: unknown) =>
       this.log.error({ err: error }, 'device link: a listener failed; the lock is not affected'),
     );
+    this.notifying.add(running);
+    void running.finally(() => this.notifying.delete(running));
   }
 
   /** Closes once, however often asked (the app asks before the live channel closes, and at the end). */
@@ -183,6 +188,7 @@ export class DeviceLink {
     await this.events.drain();
     await this.transport.close();
     await this.reports.drain();
+    await Promise.all(this.notifying);
   }
 
   /**
