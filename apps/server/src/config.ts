@@ -55,7 +55,7 @@ const envSchema = z.object({
   MAIL_LIMIT_PER_PORTAL: z.coerce.number().int().min(1).default(100),
   /** How often the mail sender looks for due mail; 0 turns it off (tests send by hand). */
   MAIL_POLL_MS: z.coerce.number().int().min(0).default(2000),
-  /** The address people reach the portal at, for links in mail. Default: http://localhost:PORT. */
+  /** The address people reach the portal at, for links in mail. Default: http://HOST:PORT. */
   PUBLIC_URL: z.url().optional(),
   /** Other origins allowed to call the API from a browser (comma-separated); none by default. */
   CORS_ORIGINS: z
@@ -188,9 +188,39 @@ const envSchema = z.object({
 
 export type Config = z.output<typeof envSchema>;
 
-/** Where links in mail point: PUBLIC_URL without a trailing slash, or this server on localhost. */
+/**
+ * The address this server listens at, as a person would type it: HOST and PORT, with `localhost`
+ * for "every interface". `port`: the port actually taken (PORT=0 takes any).
+ */
+export function listenUrlOf(config: Config, port = config.PORT): string {
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * Where links in mail and payment pages point: PUBLIC_URL without a trailing slash, or the address
+ * this server listens at, the one its start-up line prints. (It was http://localhost:PORT while the
+ * line printed 127.0.0.1: to a browser those are two sites, so a person shopping on one came back
+ * from paying on the other, signed out and with the paid items still in the first one's cart.)
+ */
 export function publicUrlOf(config: Config): string {
-  return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+  return (config.PUBLIC_URL ?? listenUrlOf(config)).replace(/\/$/, '');
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * A warning when PUBLIC_URL names this machine by another name or port than the one the server
+ * listens at: the two are separate sites to a browser (sessions and carts do not cross). A
+ * PUBLIC_URL elsewhere (a proxy's domain) is the deployment's business and not warned about.
+ */
+export function publicUrlMismatch(config: Config, port = config.PORT): string | null {
+  if (!config.PUBLIC_URL) return null;
+  const wanted = new URL(config.PUBLIC_URL);
+  if (!LOOPBACK_HOSTS.has(wanted.hostname)) return null;
+  const listening = new URL(listenUrlOf(config, port));
+  if (wanted.host === listening.host) return null;
+  return `PUBLIC_URL ${wanted.origin} is not the address this server listens at (${listening.origin}): to a browser they are two sites, so people signed in on one are signed out on the other, and links in mail and payment pages lead to ${wanted.origin}. Open the portal at PUBLIC_URL, or set PUBLIC_URL=${listening.origin}`;
 }
 
 /** The log format in effect: LOG_FORMAT, else LOG_PRETTY, else pretty exactly when stdout is a terminal. */

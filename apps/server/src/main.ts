@@ -1,5 +1,5 @@
 import { buildApp } from './app';
-import { ConfigError, loadConfig, publicUrlOf } from './config';
+import { ConfigError, listenUrlOf, loadConfig, publicUrlMismatch, publicUrlOf } from './config';
 import { saveDemoLockSecrets, startDemoLocks } from './demo/demo-locks';
 import { seedDemoPortal } from './demo/seed-demo';
 import { BrokerStartError } from './features/device-link/device-transport';
@@ -93,8 +93,10 @@ async function main(): Promise<void> {
       startedMs: Math.round(performance.now()),
       startCpuMs: Math.round((cpu.user + cpu.system) / 1000),
     },
-    `Latchkey is running at http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`,
+    `Latchkey is running at ${config.PUBLIC_URL ? `${publicUrlOf(config)} (listening at ${listenUrlOf(config, port)})` : listenUrlOf(config, port)}`,
   );
+  const mismatch = publicUrlMismatch(config, port);
+  if (mismatch) app.log.warn(mismatch);
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config';
+import { ConfigError, loadConfig, publicUrlMismatch, publicUrlOf } from '../src/config';
 
 describe('configuration', () => {
   it('has defaults for everything', () => {
@@ -30,5 +30,31 @@ describe('configuration', () => {
       FEATURES: ['shop', 'rentals'],
       DEMO_DATA: false,
     });
+  });
+
+  it('links to the address the server listens at, and warns when PUBLIC_URL names this machine otherwise', () => {
+    // The start-up line prints http://127.0.0.1:3000: mail and payment links go there too, not to
+    // localhost, which a browser treats as another site (signed out, another cart).
+    expect(publicUrlOf(loadConfig({}))).toBe('http://127.0.0.1:3000');
+    expect(publicUrlOf(loadConfig({ HOST: '0.0.0.0', PORT: '8080' }))).toBe('http://localhost:8080');
+    expect(publicUrlOf(loadConfig({ HOST: '::1' }))).toBe('http://[::1]:3000');
+    expect(publicUrlOf(loadConfig({ PUBLIC_URL: 'https://portal.example.com/' }))).toBe(
+      'https://portal.example.com',
+    );
+
+    expect(publicUrlMismatch(loadConfig({}))).toBeNull();
+    expect(publicUrlMismatch(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000/' }))).toBeNull();
+    // Behind a proxy, PUBLIC_URL is the proxy's: nothing to warn about.
+    expect(publicUrlMismatch(loadConfig({ PUBLIC_URL: 'https://portal.example.com' }))).toBeNull();
+    expect(publicUrlMismatch(loadConfig({ PUBLIC_URL: 'http://localhost:3000' }))).toMatch(
+      /^PUBLIC_URL http:\/\/localhost:3000 is not the address this server listens at \(http:\/\/127\.0\.0\.1:3000\)/,
+    );
+    // PORT=0: compared with the port the server took.
+    expect(
+      publicUrlMismatch(loadConfig({ PORT: '0', PUBLIC_URL: 'http://127.0.0.1:4100' }), 4100),
+    ).toBeNull();
+    expect(publicUrlMismatch(loadConfig({ PORT: '0', PUBLIC_URL: 'http://127.0.0.1:4100' }), 4101)).toMatch(
+      /set PUBLIC_URL=http:\/\/127\.0\.0\.1:4101$/,
+    );
   });
 });

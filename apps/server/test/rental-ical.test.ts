@@ -194,7 +194,9 @@ describe('the export feed (GET ical/{token}.ics)', () => {
     t.request({ method: 'GET', url: new URL(url).pathname, headers });
 
   it('is an absolute private address whose feed carries dates only', async () => {
-    expect(ical.exportUrl).toMatch(/^http:\/\/localhost:\d+\/api3\/ical\/C1\.[\w-]+\.\d+\.[\w-]{22}\.ics$/);
+    expect(ical.exportUrl).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/api3\/ical\/C1\.[\w-]+\.\d+\.[\w-]{22}\.ics$/,
+    );
     const response = await fetchExport(ical.exportUrl);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/calendar; charset=utf-8');
