@@ -21,11 +21,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { floodEvents, type EventFloodResult } from '@latchkey/locksim';
 import mqtt from 'mqtt';
-import { insertOwnedPortal } from '../apps/server/src/base/tenancy/portals.repository';
 import { freePorts, startCluster, startMosquitto, stopChild } from '../apps/server/src/cluster/cluster';
 import { openDatabase } from '../apps/server/src/db/database';
-import { seedAccountsInBulk } from '../apps/server/src/features/auth/accounts';
-import { brokerPasswordHash, hashDeviceSecret } from '../apps/server/src/features/devices/devices.service';
+import { seedLockFleet } from '../apps/server/src/demo/seed-lock-fleet';
 import {
   SERVER_RECEIVE_MAXIMUM,
   sharedLockSubscriptions,
@@ -95,41 +93,7 @@ async function main() {
       },
     });
     const { db } = openDatabase({ databaseUrl: database.url!, dataDir: dir });
-    const now = new Date().toISOString();
-    const userId = crypto.randomUUID();
-    const portalId = crypto.randomUUID();
-    await seedAccountsInBulk(
-      db,
-      [{ id: userId, email: `bench-${userId}@example.com`, firstName: 'Bench', lastName: '' }],
-      'unused',
-      now,
-    );
-    await db
-      .transaction()
-      .execute((trx) => insertOwnedPortal(trx, { portalId, userId, name: 'Bench', timeZone: 'UTC', now }));
-    const locks = Array.from({ length: LOCKS }, () => ({
-      deviceId: crypto.randomUUID(),
-      secret: crypto.randomBytes(24).toString('base64url'),
-    }));
-    for (let start = 0; start < locks.length; start += 500) {
-      await db
-        .insertInto('devices')
-        .values(
-          locks.slice(start, start + 500).map((lock, i) => ({
-            id: lock.deviceId,
-            portal_id: portalId,
-            name: `Door ${start + i}`,
-            model: 'latchkey-sim' as const,
-            serial: null,
-            time_zone: 'UTC',
-            secret_hash: hashDeviceSecret(lock.secret),
-            broker_password_hash: brokerPasswordHash(lock.secret),
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .execute();
-    }
+    const { locks } = await seedLockFleet(db, LOCKS, 'Bench');
     await db.destroy();
     // The set's export watcher admits the fleet to Mosquitto.
     const passwd = path.join(dir, 'passwd');

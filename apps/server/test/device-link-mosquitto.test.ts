@@ -18,6 +18,7 @@ import {
   serverAclFile,
 } from '../src/features/device-link/mosquitto-export';
 import { TestApp } from './test-app';
+import { canConnect, freePort, waitFor } from './net-helpers';
 
 /**
  * MQTT_URL mode against a real Mosquitto started for this test with the files and listeners
@@ -32,42 +33,6 @@ const redisUrl = process.env.TEST_REDIS_URL;
 const haveMosquitto = fs.existsSync(MOSQUITTO);
 if (!haveMosquitto)
   console.warn(`skipping the Mosquitto tests: ${MOSQUITTO} not installed (apt-get install -y mosquitto)`);
-
-async function waitFor<T>(
-  probe: () => Promise<T | undefined> | T | undefined,
-  what: string,
-  ms = 8000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 describe.skipIf(!haveMosquitto)('device link over an external Mosquitto (MQTT_URL)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-mosquitto-'));

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { deviceTopic, type CredentialSet, type DeviceCommand, type LockEvent } from '@latchkey/shared';
@@ -18,6 +17,7 @@ import {
 } from '../src/features/device-link/mosquitto-export';
 import type { LockMessage } from '../src/features/device-link/device-transport';
 import { TestApp } from './test-app';
+import { canConnect, freePort, waitFor } from './net-helpers';
 
 /**
  * What docs/device-protocol.md says a lock meets on Mosquitto configured as `npm run mqtt:export`
@@ -40,42 +40,6 @@ const NOT_AUTHORIZED = 5;
 const GRANTED_QOS_1 = 1;
 /** MQTT 5's reason code for the same refusals, in a CONNACK or a PUBACK. */
 const NOT_AUTHORIZED_V5 = 0x87;
-
-async function waitFor<T>(
-  probe: () => Promise<T | undefined> | T | undefined,
-  what: string,
-  ms = 5000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 function lockEvent(): LockEvent {
   return {

@@ -1,18 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { floodEvents } from '@latchkey/locksim';
 import mqtt from 'mqtt';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertOwnedPortal } from '../src/base/tenancy/portals.repository';
 import { freePorts, startCluster, type RunningCluster } from '../src/cluster/cluster';
 import { openDatabase, type Database } from '../src/db/database';
-import { seedAccountsInBulk } from '../src/features/auth/accounts';
-import { brokerPasswordHash, hashDeviceSecret } from '../src/features/devices/devices.service';
+import { seedLockFleet } from '../src/demo/seed-lock-fleet';
+import { freePort } from './net-helpers';
 
 /**
  * The scale-out set as an operator deploys it (issue 18), from an empty PostgreSQL database: the
@@ -34,17 +32,6 @@ const FLEET_LOCKS = 500;
 const EVENTS_PER_LOCK = 10;
 const IN_FLIGHT = 5;
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function adminQuery(statement: string) {
   const client = new pg.Client({ connectionString: baseUrl });
@@ -165,39 +152,7 @@ describe.skipIf(!runs)('the scale-out set, from an empty database', () => {
 
     // A portal with the fleet's locks, added as the portal adds them (with the broker's hash).
     ({ db } = openDatabase({ databaseUrl, dataDir: dir }));
-    const now = new Date().toISOString();
-    const userId = crypto.randomUUID();
-    const portalId = crypto.randomUUID();
-    await seedAccountsInBulk(
-      db,
-      [{ id: userId, email: `fleet-${userId}@example.com`, firstName: 'Fleet', lastName: '' }],
-      'unused',
-      now,
-    );
-    await db
-      .transaction()
-      .execute((trx) => insertOwnedPortal(trx, { portalId, userId, name: 'Fleet', timeZone: 'UTC', now }));
-    const locks = Array.from({ length: FLEET_LOCKS }, () => ({
-      deviceId: crypto.randomUUID(),
-      secret: crypto.randomBytes(24).toString('base64url'),
-    }));
-    await db
-      .insertInto('devices')
-      .values(
-        locks.map((lock, i) => ({
-          id: lock.deviceId,
-          portal_id: portalId,
-          name: `Door ${i}`,
-          model: 'latchkey-sim' as const,
-          serial: null,
-          time_zone: 'UTC',
-          secret_hash: hashDeviceSecret(lock.secret),
-          broker_password_hash: brokerPasswordHash(lock.secret),
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .execute();
+    const { locks } = await seedLockFleet(db, FLEET_LOCKS);
     // No one exports by hand: the set's watcher rewrites the files and reloads Mosquitto.
     const passwd = path.join(dir, 'cluster/passwd');
     const deadline = Date.now() + 15_000;

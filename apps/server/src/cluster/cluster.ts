@@ -102,7 +102,7 @@ export async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
-function canConnect(port: number): Promise<boolean> {
+export function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     socket.once('connect', () => {
