@@ -164,7 +164,6 @@ export async function exportMosquittoFiles(
   fs.mkdirSync(dir, { recursive: true });
   const files = mosquittoFilePaths(dir);
   const owner = options.owner ?? null;
-  let changed = false;
   // Write then rename, so a broker reloading meanwhile never reads half a file; a file whose text
   // is the same is left as it is (the server's hash is salted anew each time, so it always differs
   // and is only rewritten when its account changed).
@@ -184,15 +183,20 @@ export async function exportMosquittoFiles(
     writeAtomically(file, text, mode);
     return true;
   };
-  changed = writeIfChanged(files.passwordPath, passwordFile(accounts), 0o600) || changed;
+  const locksChanged = writeIfChanged(files.passwordPath, passwordFile(accounts), 0o600);
   writeIfChanged(files.aclPath, aclFile(), 0o644);
   const serverUsername = server?.username ?? null;
-  if (!sameServerAccount(files.serverPasswordPath, mqttUrl)) {
-    writeAtomically(files.serverPasswordPath, passwordFile(server ? [server] : []), 0o600);
-    changed = true;
-  } else if (owner) fs.chownSync(files.serverPasswordPath, owner.uid, owner.gid);
+  const serverChanged = !sameServerAccount(files.serverPasswordPath, mqttUrl);
+  if (serverChanged) writeAtomically(files.serverPasswordPath, passwordFile(server ? [server] : []), 0o600);
+  else if (owner) fs.chownSync(files.serverPasswordPath, owner.uid, owner.gid);
   writeIfChanged(files.serverAclPath, serverAclFile(serverUsername), 0o644);
-  return { ...files, locks: accounts.length, withoutHash, serverUsername, changed };
+  return {
+    ...files,
+    locks: accounts.length,
+    withoutHash,
+    serverUsername,
+    changed: locksChanged || serverChanged,
+  };
 }
 
 /** Whether the servers' password file already admits exactly MQTT_URL's account. */
