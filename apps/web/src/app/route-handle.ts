@@ -1,5 +1,6 @@
 import type { AppRole } from '@latchkey/shared';
 import type { Icon } from '@tabler/icons-react';
+import type { ComponentType } from 'react';
 import type { RouteObject, UIMatch } from 'react-router';
 
 /** What each route declares in the route table; layouts, guards and the nav read it. */
@@ -11,15 +12,24 @@ export interface RouteHandle {
   /** The route works on a portal: hidden from the nav and explained when the person has none. */
   requiresPortal?: boolean;
   /** Entry in the layout's navigation. */
-  nav?: { label: string; icon: Icon };
+  nav?: NavEntry;
   /** Set on layout routes: their navigation, derived from their children. */
   navItems?: readonly NavItem[];
 }
 
-export interface NavItem {
-  to: string;
+/** A screen's entry in the navigation. */
+export interface NavEntry {
   label: string;
   icon: Icon;
+  /**
+   * Drawn after the label (e.g. a count of what waits there). A component rather than a value so
+   * it can load its own data and render nothing when there is nothing to say.
+   */
+  badge?: ComponentType;
+}
+
+export interface NavItem extends NavEntry {
+  to: string;
   roles?: readonly AppRole[];
   requiresPortal?: boolean;
 }
@@ -35,8 +45,7 @@ export function navItemsFrom(
     return [
       {
         to: path.pattern,
-        label: handle.nav.label,
-        icon: handle.nav.icon,
+        ...handle.nav,
         roles: handle.roles,
         requiresPortal: handle.requiresPortal,
       },

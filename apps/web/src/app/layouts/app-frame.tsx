@@ -94,6 +94,7 @@ export function AppFrame({
                 active={item.to === activeTo}
                 aria-current={item.to === activeTo ? 'page' : undefined}
                 leftSection={<item.icon size={20} stroke={1.7} aria-hidden="true" />}
+                rightSection={item.badge ? <item.badge /> : undefined}
                 onClick={close}
               />
             ))}
