@@ -1,9 +1,15 @@
 import { isApiError, type ApiError } from './api-client';
 
-/** Server messages like "must be an email address" read as sentences on their own. */
+/**
+ * Server messages like "must be an email address" read as sentences on their own. Only a plain
+ * lower-case word is capitalised: a message may open with the person's own data ("user@demo.com
+ * is already a member", a lock's name) and that is shown as they typed it.
+ */
 export function sentence(message: string): string {
   const trimmed = message.trim();
-  return trimmed ? trimmed[0]!.toUpperCase() + trimmed.slice(1) : trimmed;
+  const firstWord = /^\S*/.exec(trimmed)![0];
+  if (!/^[a-z]+[,:;]?$/.test(firstWord)) return trimmed;
+  return trimmed[0]!.toUpperCase() + trimmed.slice(1);
 }
 
 function waitText(seconds: number): string {
