@@ -30,3 +30,5 @@ export * from './resellers.schemas';
 export * from './payments.schemas';
 export * from './shop.schemas';
 export * from './rental';
+export * from './search.schemas';
+export * from './time-format';

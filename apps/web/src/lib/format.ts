@@ -1,14 +1,50 @@
-import { LOCALE } from '@latchkey/shared';
+import {
+  formatCalendarDate as sharedCalendarDate,
+  formatDate as sharedDate,
+  formatDateTime as sharedDateTime,
+  formatValidity as sharedValidity,
+  LOCALE,
+  type Session,
+  type ZoneOption,
+} from '@latchkey/shared';
+import { queryClient } from './query-client';
+import { sessionQueryKey } from './session';
 
-/** Dates in the product's locale (en-US), optionally in a portal's own time zone. */
-export function formatDate(iso: string, timeZone?: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '—';
-  try {
-    return new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeZone }).format(date);
-  } catch {
-    return new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium' }).format(date);
-  }
+// The screens' dates and times: the shared format (packages/shared/src/time-format.ts: en-US words,
+// 24-hour clock), read on the clock the rule names. A lock's times pass the lock's zone; a time with
+// no zone given is on the portal's clock ("everything else on the portal's zone"), and on the
+// browser's own clock only where no portal is open (the basic user's area, public pages).
+
+/** The open portal's time zone, or undefined when none is open (then the browser's clock is used). */
+export function portalTimeZone(): string | undefined {
+  return queryClient.getQueryData<Session>(sessionQueryKey)?.portal?.timeZone ?? undefined;
+}
+
+const zoneOr = (timeZone: string | undefined) => timeZone ?? portalTimeZone();
+
+/** "Dec 17, 2026" on `timeZone`'s clock (default: the portal's). */
+export function formatDate(iso: string, timeZone?: string, options?: ZoneOption): string {
+  return sharedDate(iso, zoneOr(timeZone), options);
+}
+
+/** "Dec 17, 2026, 14:30" on `timeZone`'s clock (default: the portal's). */
+export function formatDateTime(iso: string, timeZone?: string, options?: ZoneOption): string {
+  return sharedDateTime(iso, zoneOr(timeZone), options);
+}
+
+/** A calendar date 'YYYY-MM-DD' (no time zone involved) as "Jan 5, 2026". */
+export function formatCalendarDate(date: string): string {
+  return sharedCalendarDate(date);
+}
+
+/** A validity window in words: "Always", "From Jan 5, 2026, 09:00", "Until …", "… – …". */
+export function formatValidity(
+  from: string | null,
+  until: string | null,
+  timeZone?: string,
+  options?: ZoneOption,
+): string {
+  return sharedValidity(from, until, zoneOr(timeZone), options);
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -40,39 +76,10 @@ export function timeZones(extra?: string): string[] {
   return [...all].sort((a, b) => a.localeCompare(b));
 }
 
-/** Date and time in the product's locale, optionally in a given time zone ("Nov 23, 2026, 9:30 AM"). */
-export function formatDateTime(iso: string, timeZone?: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '—';
-  const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
-  try {
-    return new Intl.DateTimeFormat(LOCALE, { ...options, timeZone }).format(date);
-  } catch {
-    return new Intl.DateTimeFormat(LOCALE, options).format(date);
-  }
-}
-
-/** A calendar date 'YYYY-MM-DD' (no time zone involved) as "Jan 5, 2026". */
-export function formatCalendarDate(date: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!match) return date;
-  const utc = new Date(0);
-  utc.setUTCFullYear(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  return new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeZone: 'UTC' }).format(utc);
-}
-
 /** A card UID in byte pairs ("04 A2 3B 1C"), as readers print it. */
 export function formatUid(uid: string): string {
   return uid
     .replace(/[\s:-]/g, '')
     .toUpperCase()
     .replace(/(..)(?=.)/g, '$1 ');
-}
-
-/** A validity window in words: "Always", "From Jan 5, 2026, 9:00 AM", "Until …", "… – …". */
-export function formatValidity(from: string | null, until: string | null): string {
-  if (from && until) return `${formatDateTime(from)} – ${formatDateTime(until)}`;
-  if (from) return `From ${formatDateTime(from)}`;
-  if (until) return `Until ${formatDateTime(until)}`;
-  return 'Always';
 }
