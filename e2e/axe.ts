@@ -19,28 +19,40 @@ export interface AxeViolation {
   nodes: { target: unknown[]; html: string; failureSummary?: string }[];
 }
 
-/** What axe-core finds against WCAG 2.1 AA in the page as it is now, in every frame. */
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+/**
+ * The WCAG 2.1 AA rules whose result depends on colours: the only ones a second colour scheme can
+ * change (names, landmarks, headings and forms are the same markup in either scheme).
+ */
+export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
+/**
+ * What axe-core finds against WCAG 2.1 AA in the page as it is now, in every frame; with `rules`,
+ * only those rules are run.
+ */
+export async function axeViolations(page: Page, rules?: string[]): Promise<AxeViolation[]> {
   // Frames too, as AxeBuilder does: axe in the page asks each frame's own copy about its content.
   for (const frame of page.frames()) {
     if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(axeSource);
   }
-  return page.evaluate(async (tags) => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
-      }
-    ).axe;
-    const { violations } = await axe.run(document, {
-      runOnly: { type: 'tag', values: tags },
-      // Passing and inapplicable checks are not collected: only violations fail a scan.
-      resultTypes: ['violations'],
-    });
-    return violations.map(({ id, impact, help, nodes }) => ({
-      id,
-      impact: impact ?? null,
-      help,
-      nodes: nodes.map(({ target, html, failureSummary }) => ({ target, html, failureSummary })),
-    }));
-  }, WCAG_AA);
+  return page.evaluate(
+    async ({ tags, rules }) => {
+      const axe = (
+        window as unknown as {
+          axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
+        }
+      ).axe;
+      const { violations } = await axe.run(document, {
+        runOnly: rules ? { type: 'rule', values: rules } : { type: 'tag', values: tags },
+        // Passing and inapplicable checks are not collected: only violations fail a scan.
+        resultTypes: ['violations'],
+      });
+      return violations.map(({ id, impact, help, nodes }) => ({
+        id,
+        impact: impact ?? null,
+        help,
+        nodes: nodes.map(({ target, html, failureSummary }) => ({ target, html, failureSummary })),
+      }));
+    },
+    { tags: WCAG_AA, rules },
+  );
 }
