@@ -276,6 +276,30 @@ describe.skipIf(!haveMosquitto)('device link over an external Mosquitto (MQTT_UR
       'the victim to be admitted',
     );
     await real.subscribeAsync([topic('credentials'), topic('commands')], { qos: 1 });
+    // Online, as a lock says on connect: commands go only to a lock that is connected.
+    await real.publishAsync(
+      topic('status'),
+      JSON.stringify({
+        online: true,
+        battery: 80,
+        lockState: 'locked',
+        firmware: 't-1',
+        credentialsVersion: 0,
+        ts: new Date().toISOString(),
+      }),
+      { qos: 1, retain: true },
+    );
+    await waitFor(
+      async () =>
+        (
+          await first.request({
+            method: 'GET',
+            url: `/api3/portal/device/${victim.deviceId}`,
+            token: admin.token,
+          })
+        ).json().online === true || undefined,
+      'the victim online',
+    );
 
     // The attacker's own valid secret with the victim's id as client id.
     const attack = () =>

@@ -5,6 +5,7 @@ import net from 'node:net';
 import { promisify } from 'node:util';
 import {
   deviceTopic,
+  LOCK_OFFLINE,
   type CredentialSet,
   type DeviceCommand,
   type DeviceStatus,
@@ -12,7 +13,7 @@ import {
   type LockEvent,
 } from '@latchkey/shared';
 import mqtt, { type MqttClient } from 'mqtt';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { TestApp } from './test-app';
 
 /**
@@ -135,6 +136,15 @@ async function connectLock(t: TestApp, lock: Lock) {
 afterEach(async () => {
   await Promise.all(locksToClose.splice(0).map((lock) => lock.end(true)));
 });
+
+/** A lock connected and reported online, as a real lock is before anyone can command it. */
+async function connectOnline(t: TestApp, portal: Portal, lock: Lock) {
+  const client = await connectLock(t, lock);
+  await client.subscribeAll();
+  await client.reportStatus();
+  await waitFor(async () => (await deviceOf(t, portal, lock.deviceId)).online === true, 'online');
+  return client;
+}
 
 async function makePortal(t: TestApp): Promise<Portal> {
   const admin = await t.signUp();
@@ -494,8 +504,7 @@ describe('device link (embedded broker)', () => {
 
   it('sends a remote unlock and records the lock’s answer', async () => {
     const lock = await addLock(t, portal);
-    const client = await connectLock(t, lock);
-    await client.subscribeAll();
+    const client = await connectOnline(t, portal, lock);
     const sent = await t.request({
       method: 'POST',
       url: `/api3/device/${lock.deviceId}/command`,
@@ -556,8 +565,7 @@ describe('device link (embedded broker)', () => {
 
   it('lets a basic user open a lock from the app only while the lock itself would let them in', async () => {
     const lock = await addLock(t, portal);
-    const client = await connectLock(t, lock);
-    await client.subscribeAll();
+    const client = await connectOnline(t, portal, lock);
     const asMember = (method: 'GET' | 'POST', url: string, payload?: object) =>
       t.request({
         method,
@@ -606,6 +614,73 @@ describe('device link (embedded broker)', () => {
     expect(
       (await asMember('POST', `device/${other.deviceId}/command`, { action: 'unlock' })).statusCode,
     ).toBe(403);
+  });
+
+  it('refuses at once a command to a lock that is not connected, storing and sending nothing', async () => {
+    const commandsOf = async (deviceId: string) =>
+      (await t.app.db.selectFrom('device_commands').select('id').where('device_id', '=', deviceId).execute())
+        .length;
+    const send = (deviceId: string, token = portal.admin, action: 'unlock' | 'lock' = 'unlock') =>
+      t.request({
+        method: 'POST',
+        url: `/api3/device/${deviceId}/command`,
+        token,
+        portal: portal.portalId,
+        payload: { action },
+      });
+
+    // Never connected: refused with the reason, for an admin and for a basic user who may open it.
+    const fresh = await addLock(t, portal);
+    const started = Date.now();
+    const never = await send(fresh.deviceId);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(never.statusCode).toBe(409);
+    expect(never.json().error).toMatchObject({
+      code: LOCK_OFFLINE,
+      message: expect.stringMatching(/^Door .{4} has never connected/),
+    });
+    const asMember = await send(fresh.deviceId, portal.memberToken);
+    expect(asMember.statusCode).toBe(409);
+    expect(asMember.json().error.code).toBe(LOCK_OFFLINE);
+    expect(await commandsOf(fresh.deviceId)).toBe(0);
+
+    // Connected, then gone (its last will): refused, saying since when.
+    const lock = await addLock(t, portal);
+    const client = await connectOnline(t, portal, lock);
+    client.client.stream.destroy();
+    await waitFor(async () => (await deviceOf(t, portal, lock.deviceId)).online === false, 'the last will');
+    const gone = await send(lock.deviceId, portal.admin, 'lock');
+    expect(gone.statusCode).toBe(409);
+    expect(gone.json().error).toMatchObject({
+      code: LOCK_OFFLINE,
+      message: expect.stringMatching(/is offline \(last seen \d{4}-\d\d-\d\d \d\d:\d\d UTC\)/),
+    });
+    expect(await commandsOf(lock.deviceId)).toBe(0);
+    const audit = await t.app.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('entity_id', 'in', [lock.deviceId, fresh.deviceId])
+      .where('action', 'like', 'device.command.%')
+      .execute();
+    expect(audit).toEqual([]);
+
+    // Back online: it works again.
+    const back = await connectOnline(t, portal, lock);
+    const sent = await send(lock.deviceId);
+    expect(sent.statusCode).toBe(202);
+    await waitFor(() => back.messages<DeviceCommand>('commands')[0], 'the command');
+
+    // Who may not see or open the lock learns nothing of its connection.
+    const other = await makePortal(t);
+    const theirs = await t.request({
+      method: 'POST',
+      url: `/api3/device/${fresh.deviceId}/command`,
+      token: other.admin,
+      payload: { action: 'unlock' },
+    });
+    expect(theirs.statusCode).toBe(404);
+    const noAccess = await addLock(t, portal, false);
+    expect((await send(noAccess.deviceId, portal.memberToken)).statusCode).toBe(403);
   });
 
   it('disconnects a deleted lock and refuses it afterwards', async () => {
@@ -681,8 +756,10 @@ describe('device link timeouts', () => {
 
   it('answers expired for a command nobody answered in time, and keeps a late lock’s own expiry', async () => {
     const lock = await addLock(t, portal, false);
-    const client = await connectLock(t, lock);
-    await client.subscribeAll();
+    const client = await connectOnline(t, portal, lock);
+    // Heartbeats keep it online (MQTT_HEARTBEAT_S is 1 here): it is connected, it just never answers.
+    const heartbeat = setInterval(() => void client.reportStatus(), 250);
+    onTestFinished(() => clearInterval(heartbeat));
     const send = () =>
       t.request({
         method: 'POST',

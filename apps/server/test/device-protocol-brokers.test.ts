@@ -194,6 +194,23 @@ describe.skipIf(!haveMosquitto)('device protocol v1 on Mosquitto with the export
     return sent.json().commandId as string;
   };
 
+  /** A lock's status as the broker hands it over: online, so commands are sent to it (not refused). */
+  const reportOnline = (deviceId: string) =>
+    t.app.deviceLink.handle({
+      deviceId,
+      topic: 'status',
+      payload: Buffer.from(
+        JSON.stringify({
+          online: true,
+          battery: 80,
+          lockState: 'locked',
+          firmware: 't-1',
+          credentialsVersion: 0,
+          ts: new Date().toISOString(),
+        }),
+      ),
+    });
+
   const commandIn = (client: MqttClient, deviceId: string, commandId: string) =>
     (inbox(client).get(deviceTopic(deviceId, 'commands')) as DeviceCommand[] | undefined)?.some(
       (command) => command.commandId === commandId,
@@ -245,6 +262,7 @@ describe.skipIf(!haveMosquitto)('device protocol v1 on Mosquitto with the export
       () => inbox(client).get(deviceTopic(mine!.deviceId, 'credentials')),
       'its own credential set',
     );
+    await Promise.all([reportOnline(theirs!.deviceId), reportOnline(mine!.deviceId)]);
     await sendCommand(theirs!.deviceId);
     const own = await sendCommand(mine!.deviceId);
     await waitFor(() => commandIn(client, mine!.deviceId, own), 'its own command');
@@ -309,6 +327,7 @@ describe.skipIf(!haveMosquitto)('device protocol v1 on Mosquitto with the export
     // The victim keeps a persistent session (clean=false, which the protocol allows).
     const real = await connect(victim!, { clean: false });
     await real.subscribeAsync(deviceTopic(victim!.deviceId, 'commands'), { qos: 1 });
+    await reportOnline(victim!.deviceId);
     const attackersOwn = await connect(attacker!);
     const attackerClosed = new Promise((resolve) => attackersOwn.once('close', () => resolve(undefined)));
 

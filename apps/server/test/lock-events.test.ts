@@ -93,6 +93,23 @@ describe('lock events under group commit', () => {
   const fromLock = (deviceId: string, body: LockEvent | LockEvent[]) =>
     t.app.deviceLink.handle({ deviceId, topic: 'events', payload: Buffer.from(JSON.stringify(body)) });
 
+  /** A lock's status report as the broker hands it over: the lock is online (commands need that). */
+  const reportOnline = (deviceId: string) =>
+    t.app.deviceLink.handle({
+      deviceId,
+      topic: 'status',
+      payload: Buffer.from(
+        JSON.stringify({
+          online: true,
+          battery: 90,
+          lockState: 'locked',
+          firmware: 't-1',
+          credentialsVersion: 0,
+          ts: new Date().toISOString(),
+        }),
+      ),
+    });
+
   beforeAll(async () => {
     t = await TestApp.start();
     liveUrl = await listen(t);
@@ -257,12 +274,14 @@ describe('lock events under group commit', () => {
     expect(await send({ method: 'remote', credentialId: `remote:${crypto.randomUUID()}` })).toBeNull();
 
     // A remote unlock: the sender, who holds no credential at this lock.
+    await reportOnline(deviceId);
     const command = await api('POST', `device/${deviceId}/command`, { action: 'unlock' });
     expect(command.statusCode).toBeLessThan(300);
     const commandId = command.json().commandId as string;
     expect(await send({ method: 'remote', credentialId: null, commandId })).toBe(admin.userId);
     // Another lock's command id says nothing here.
     const other = await addLock();
+    await reportOnline(other.deviceId);
     const theirCommand = (await api('POST', `device/${other.deviceId}/command`, { action: 'unlock' })).json()
       .commandId as string;
     expect(await send({ method: 'remote', credentialId: null, commandId: theirCommand })).toBeNull();

@@ -55,6 +55,12 @@ export type DeviceSync = z.infer<typeof deviceSyncSchema>;
 export const deviceCommandRequestSchema = z.object({ action: z.enum(['unlock', 'lock']) });
 export type DeviceCommandRequest = z.infer<typeof deviceCommandRequestSchema>;
 
+/**
+ * The error code of a command refused because its lock is not connected now (409): it would only
+ * wait out its expiry. The message names the lock and when it was last seen, or that it never was.
+ */
+export const LOCK_OFFLINE = 'lock_offline';
+
 export const DEVICE_COMMAND_STATUSES = ['pending', 'ok', 'failed', 'expired'] as const;
 
 /** A remote command and the lock's answer: pending until it answers or expiresAt passes. */

@@ -71,7 +71,7 @@ export const deviceLinkRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'Unlock or lock remotely; the lock must act before expiresAt (poll the command for its answer)',
+          'Unlock or lock remotely; the lock must act before expiresAt (poll the command for its answer). A lock not connected now: 409 lock_offline, nothing stored or sent',
         params: idParams,
         body: deviceCommandRequestSchema,
         response: { 202: deviceCommandRecordSchema, ...errorResponses },

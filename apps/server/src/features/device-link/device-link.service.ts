@@ -4,6 +4,7 @@ import {
   credentialsAckSchema,
   deviceStatusSchema,
   lockEventSchema,
+  LOCK_OFFLINE,
   MAX_EVENTS_PER_MESSAGE,
   type DeviceEvent,
   type DeviceCommand,
@@ -67,6 +68,15 @@ export interface LockActivityListener {
     deviceId: string,
     previous: { online: boolean; battery: number | null },
   ): Promise<void>;
+}
+
+/** 409 lock_offline: the lock's name, and since when it is offline or that it never connected. */
+function lockOffline(device: Pick<DeviceRow, 'name' | 'last_seen_at'>): AppError {
+  const lastSeen = toIso(device.last_seen_at);
+  const message = lastSeen
+    ? `${device.name} is offline (last seen ${lastSeen.slice(0, 16).replace('T', ' ')} UTC): it cannot be opened or locked remotely until it connects again`
+    : `${device.name} has never connected: it cannot be opened or locked remotely until it connects`;
+  return new AppError(LOCK_OFFLINE, message, 409);
 }
 
 function toCommandRecord(row: DeviceCommandRow, now = new Date()): DeviceCommandRecord {
@@ -230,7 +240,11 @@ export class DeviceLink {
     await this.transport.clearRetained(deviceId, 'credentials');
   }
 
-  /** POST device/{id}/command: stores a remote unlock/lock and sends it with its expiry. */
+  /**
+   * POST device/{id}/command: stores a remote unlock/lock and sends it with its expiry. A lock that
+   * is not connected now is refused at once (409 lock_offline), storing and sending nothing: the
+   * command would only wait out its expiry (nobody receives it, and it is not retained).
+   */
   async sendCommand(
     context: ChangeContext,
     deviceId: string,
@@ -238,6 +252,11 @@ export class DeviceLink {
   ): Promise<DeviceCommandRecord> {
     const device = await findDevice(this.db, context.portalId, deviceId);
     if (!device) throw AppError.notFound('Lock');
+    // The devices row is what every server shares about a lock's connection (one server or
+    // several behind one broker): whichever server hears its status writes online and last seen,
+    // its last will or the heartbeat sweep takes it offline. A lock that drops after this check is
+    // not told in time: its command expires unanswered, as the screen says.
+    if (Number(device.online) !== 1) throw lockOffline(device);
     const now = new Date();
     const command: DeviceCommand = {
       commandId: crypto.randomUUID(),
