@@ -57,6 +57,8 @@ import { stayRoutes } from './features/stays/stays.routes';
 import { calendarRoutes } from './features/calendars/calendar.routes';
 import { rentalCenterRoutes } from './features/rental-center/rental-center.routes';
 import { reviewRoutes } from './features/reviews/reviews.routes';
+import { searchRoutes } from './features/search/search.routes';
+import { bulkAccessRoutes } from './features/bulk-access/bulk-access.routes';
 import { registerAccessControl, type RegisteredRoute } from './base/http/access';
 import { serializerCompiler } from './base/http/list-serializer';
 import { answerFrameworkError, MAX_PARAM_LENGTH, registerErrorHandling } from './base/http/errors';
@@ -234,6 +236,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     calendarRoutes,
     rentalCenterRoutes,
     reviewRoutes,
+    searchRoutes,
+    bulkAccessRoutes,
   ]) {
     await app.register(routes, { prefix: API_BASE_PATH });
   }
