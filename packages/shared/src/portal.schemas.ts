@@ -128,7 +128,9 @@ const dashboardDeviceSchema = z.object({
 export const portalDashboardSchema = z.object({
   portal: portalSchema,
   counts: z.object({
+    /** Everyone in the portal (invited and suspended too), as GET portal/users counts them. */
     members: z.number().int(),
+    /** Active admins and active basic users. */
     admins: z.number().int(),
     users: z.number().int(),
     invited: z.number().int(),

@@ -32,7 +32,9 @@ export async function getPortalDashboard(db: Database, acting: ActingPortal): Pr
   return {
     portal: toPortal(acting.portal),
     counts: {
-      members: sum((g) => g.status === 'active'),
+      // Everyone in the portal, invited and suspended too: the member list's total (the
+      // dashboard's "Latest members … of N"), so the two never disagree (issue 19, item 8).
+      members: sum(() => true),
       admins: sum((g) => g.status === 'active' && g.role === 'admin'),
       users: sum((g) => g.status === 'active' && g.role === 'user'),
       invited: sum((g) => g.status === 'invited'),
