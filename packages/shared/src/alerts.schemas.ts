@@ -10,10 +10,20 @@ export const ALERT_KINDS = ['low_battery', 'offline', 'denied_attempts', 'tamper
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /**
- * What a stored notification is about: a rule's kind, or `stay_access`: a lock refused a stay's
- * access, or has not confirmed it in time (issue 12; raised for every portal, without a rule).
+ * What a stored notification is about: a rule's kind, or one raised for every portal without a
+ * rule (the host's inbox, issue 19): `stay_access`: a lock refused a stay's access, or has not
+ * confirmed it in time (issue 12); `stay_request`: a guest asked for a stay on a public listing
+ * page; `lock_refused`: a lock refused credentials it was sent; `sync_failed`: a remote command
+ * failed or expired at the lock; `payment_failed`: a renewal or payment was declined.
  */
-export const NOTIFICATION_KINDS = [...ALERT_KINDS, 'stay_access'] as const;
+export const NOTIFICATION_KINDS = [
+  ...ALERT_KINDS,
+  'stay_access',
+  'stay_request',
+  'lock_refused',
+  'sync_failed',
+  'payment_failed',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const alertRuleSchema = z.object({
@@ -72,11 +82,25 @@ export const alertRuleInputSchema = z
   });
 export type AlertRuleInput = z.output<typeof alertRuleInputSchema>;
 
+/** What a notification is about, so the screen can link to where to act on it. */
+export const NOTIFICATION_SUBJECT_TYPES = ['stay', 'device', 'subscription'] as const;
+export const notificationSubjectSchema = z.object({
+  type: z.enum(NOTIFICATION_SUBJECT_TYPES),
+  _id: z.string(),
+  /** As it was named when the notification was raised (a guest and listing, a lock, a plan). */
+  name: z.string(),
+  /** A stay's listing (its request page is under the listing). */
+  listingId: z.string().nullable(),
+});
+export type NotificationSubject = z.infer<typeof notificationSubjectSchema>;
+
 export const notificationSchema = z.object({
   _id: z.string(),
   kind: z.enum(NOTIFICATION_KINDS),
   ruleId: z.string().nullable(),
   device: z.object({ _id: z.string(), name: z.string() }).nullable(),
+  /** Where to act; null for older notifications and those about a lock only (see `device`). */
+  subject: notificationSubjectSchema.nullable(),
   title: z.string(),
   message: z.string(),
   createdAt: z.iso.datetime(),
@@ -98,3 +122,25 @@ export type NotificationsPage = z.infer<typeof notificationsPageSchema>;
 
 /** POST portal/notifications/read: everything up to now is read (the brief's readNotification). */
 export const notificationsReadSchema = z.object({ readAt: z.iso.datetime() });
+
+/**
+ * GET portal/requests/waiting (admin): the stay requests of the portal's listings still waiting for
+ * an answer, oldest first (the dashboard's "needs your answer" card and the Listings badge).
+ */
+export const waitingRequestSchema = z.object({
+  _id: z.string(),
+  listingId: z.string(),
+  listingTitle: z.string(),
+  guestName: z.string(),
+  startDate: z.iso.date(),
+  endDate: z.iso.date(),
+  createdAt: z.iso.datetime(),
+});
+export type WaitingRequest = z.infer<typeof waitingRequestSchema>;
+export const waitingRequestsSchema = z.object({
+  /** The first few, oldest first. */
+  items: z.array(waitingRequestSchema),
+  /** How many are waiting in all. */
+  total: z.number().int(),
+});
+export type WaitingRequests = z.infer<typeof waitingRequestsSchema>;

@@ -27,6 +27,7 @@ import * as accountOffers from './migrations/2026-11-26-0026-account-offers';
 import * as icalSyncRequests from './migrations/2026-11-26-0027-ical-sync-requests';
 import * as orderHolds from './migrations/2026-11-26-0028-order-holds';
 import * as resellerMadeMemberships from './migrations/2026-11-26-0029-reseller-made-memberships';
+import * as notificationSubjects from './migrations/2026-11-27-0030-notification-subjects';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-0027-ical-sync-requests': icalSyncRequests,
   '2026-11-26-0028-order-holds': orderHolds,
   '2026-11-26-0029-reseller-made-memberships': resellerMadeMemberships,
+  '2026-11-27-0030-notification-subjects': notificationSubjects,
 };
 
 /** The names of every migration, in order. */

@@ -448,6 +448,8 @@ export interface NotificationsTable {
   message: string;
   /** Unique per portal: what the alert is about, so the same happening is told once. */
   once_key: string;
+  /** JSON of what it is about (NotificationSubject), so the inbox links to where to act; issue 19. */
+  subject_json: string | null;
   created_at: Timestamp;
 }
 export type NotificationRow = Selectable<NotificationsTable>;

@@ -37,6 +37,7 @@ import {
   saveReadAt,
   updateRule,
 } from './alerts.repository';
+import { storeNotice, subjectOf, type Notice } from './notices';
 
 /** "2026-11-24 15:17 UTC": a time for alert texts and mail, read the same anywhere. */
 const utcMinute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
@@ -185,6 +186,7 @@ export async function getNotifications(
         kind: row.kind,
         ruleId: row.rule_id,
         device: row.device_id ? { _id: row.device_id, name: row.device_name ?? 'A deleted lock' } : null,
+        subject: subjectOf(row.subject_json),
         title: row.title,
         message: row.message,
         createdAt,
@@ -404,6 +406,23 @@ export class AlertMonitor {
    */
   runOfflineSweep(now = new Date()): Promise<boolean> {
     return this.offlineSweep.runIfDue(now);
+  }
+
+  /**
+   * A notice for the portal's admins without a rule (notices.ts): stored once in its own
+   * transaction, then sent on the live channel. Answers whether it was new.
+   */
+  async notice(portalId: string, notice: Notice): Promise<boolean> {
+    const live = await this.db.transaction().execute((trx) => storeNotice(trx, portalId, notice));
+    if (!live) return false;
+    this.log.info({ portalId, kind: notice.kind }, 'notice raised');
+    await this.delivery.live(portalId, live);
+    return true;
+  }
+
+  /** Sends a notice stored in a caller's transaction, once that has committed. */
+  async announce(portalId: string, live: LiveNotification | null): Promise<void> {
+    if (live) await this.delivery.live(portalId, live);
   }
 
   /** Starts the offline sweep's timer. */

@@ -1,3 +1,4 @@
+import type { LiveNotification } from '@latchkey/shared';
 import type { StayRow } from '../../db/schema';
 import type { ShareTokens } from './share-tokens';
 
@@ -12,4 +13,6 @@ export interface StayDeps {
   publicUrl: string;
   /** Tells the portal's open screens that a stay changed (the live channel); never throws. */
   announce?: (stay: StayRow) => void;
+  /** Sends a notification stored in a committed transaction to the portal's admins (live); never throws. */
+  notify?: (portalId: string, notification: LiveNotification | null) => void;
 }

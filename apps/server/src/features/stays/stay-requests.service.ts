@@ -14,6 +14,7 @@ import type { ListingRow } from '../../db/schema';
 import { AppError } from '../../base/http/errors';
 import { changeAccess } from '../../base/access-changes/touched-locks';
 import { listAdminEmails } from '../alerts/alerts.repository';
+import { storeNotice } from '../alerts/notices';
 import { appendAuditEntry } from '../../base/audit/audit.repository';
 import {
   findCategory,
@@ -213,7 +214,7 @@ export async function requestStay(
     startDate: stay.start_date,
     endDate: stay.end_date,
   };
-  await db.transaction().execute(async (trx) => {
+  const notice = await db.transaction().execute(async (trx) => {
     // The requester's own receipt: counted per address by the request limits (countRequestMail).
     await sendMail(trx, 'to-requester', {
       portalId: listing.portal_id,
@@ -230,8 +231,25 @@ export async function requestStay(
         ...newRequestMail({ ...facts, link, approved }),
       });
     }
+    // The host's inbox (the bell, the alerts screen): once per stay, with the mail to the hosts.
+    const nights = nightsBetween(stay.start_date, stay.end_date);
+    return storeNotice(trx, listing.portal_id, {
+      kind: 'stay_request',
+      title: approved
+        ? `${stay.guest_name} booked ${listing.title}`
+        : `${stay.guest_name} asks to stay at ${listing.title}`,
+      message: `${stay.start_date} to ${stay.end_date}, ${nights} night${nights === 1 ? '' : 's'}.${approved ? ' Accepted automatically.' : ' Waiting for your answer.'}`,
+      subject: {
+        type: 'stay',
+        _id: stay.id,
+        name: `${stay.guest_name} · ${listing.title}`,
+        listingId: listing.id,
+      },
+      onceKey: `stay_request:${stay.id}`,
+    });
   });
   deps.announce?.(stay);
+  deps.notify?.(listing.portal_id, notice);
   return {
     _id: stay.id,
     state: approved ? 'approved' : 'requested',

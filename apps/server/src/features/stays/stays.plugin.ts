@@ -45,6 +45,12 @@ export function registerRental(app: FastifyInstance, config: Config, limits: Rat
         type: 'stay.changed',
         stay: { _id: stay.id, listingId: stay.listing_id, state: stay.state, accessState: stay.access_state },
       }),
+    notify: (portalId, notification) =>
+      void app.alerts
+        .announce(portalId, notification)
+        .catch((error: unknown) =>
+          app.log.warn({ err: error, portalId }, 'stays: a live notice was not sent'),
+        ),
   };
   const perIp: RateLimiterAbstract = limits.limiter({
     keyPrefix: 'stay-request-ip',

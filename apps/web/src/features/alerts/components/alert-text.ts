@@ -8,10 +8,14 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   user_access: 'A person opens a lock',
 };
 
-/** What a stored notification is about: a rule's kind, or a stay whose access a lock did not take. */
+/** What a stored notification is about: a rule's kind, or one of the host's inbox (no rule). */
 export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   ...ALERT_KIND_LABELS,
   stay_access: 'Guest access',
+  stay_request: 'Stay request',
+  lock_refused: 'Lock refused',
+  sync_failed: 'Lock command failed',
+  payment_failed: 'Payment problem',
 };
 
 /** What a rule watches for, in a sentence: "When a lock stays offline longer than 30 minutes, at any lock." */

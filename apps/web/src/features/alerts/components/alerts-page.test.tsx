@@ -35,6 +35,7 @@ const alert = (overrides: Partial<Notification> = {}): Notification => ({
   kind: 'tamper',
   ruleId: 'rule-1',
   device: { _id: 'device-1', name: 'Front door' },
+  subject: null,
   title: 'Tamper alarm at Front door',
   message: 'The lock reported that someone forced it.',
   createdAt: '2026-11-24T10:00:00.000Z',

@@ -1,0 +1,132 @@
+import type { LivePortalMessage, NotificationsPage, WaitingRequests } from '@latchkey/shared';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { storeNotice } from '../src/features/alerts/notices';
+import { addListing, addLock, dayIn, rentalPortal, requestStay, type RentalPortal } from './rental-helpers';
+import { TestApp } from './test-app';
+
+/**
+ * The host's inbox (issue 19, item 3): a guest's request on a public listing page is told to the
+ * listing's portal, once, in GET portal/notifications (with what it is about) and on the live
+ * channel; the portal's basic users and every other portal see nothing of it; and the requests
+ * still waiting for an answer are listed and counted for the dashboard and the Listings badge.
+ */
+
+let t: TestApp;
+let host: RentalPortal;
+let other: RentalPortal;
+let basicUser: { token: string; userId: string };
+let listingId: string;
+
+const get = (url: string, token: string, portal?: string) =>
+  t.request({ method: 'GET', url: `/api3/${url}`, token, ...(portal && { portal }) });
+
+beforeAll(async () => {
+  t = await TestApp.start({ STAY_ACCESS_CHECK_MS: '0', LOGIN_LIMIT_PER_IP: '1000' });
+  host = await rentalPortal(t);
+  other = await rentalPortal(t);
+  const person = await t.signUp({ firstName: 'Mia', lastName: 'Stone' });
+  await t.addMember(host.portalId, person.userId, 'user');
+  basicUser = { token: person.token, userId: person.userId };
+  const lock = await addLock(t, host, { name: 'Flat door' });
+  listingId = await addListing(t, host, [lock.id], { title: 'Sea view flat' });
+});
+afterAll(() => t.close());
+
+describe('a stay request in the host inbox', () => {
+  let stayId: string;
+  const published: LivePortalMessage[] = [];
+
+  it('raises one notification for the host portal, naming the guest and listing, and sends it live', async () => {
+    const spy = vi.spyOn(t.app.live, 'publish').mockImplementation(async (portalId, message) => {
+      published.push({ ...message, portalId } as LivePortalMessage);
+    });
+    try {
+      const response = await requestStay(t, listingId, {
+        name: 'Marco Visitor',
+        startDate: dayIn('Europe/Lisbon', 10),
+        endDate: dayIn('Europe/Lisbon', 13),
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      stayId = response.json()._id;
+    } finally {
+      spy.mockRestore();
+    }
+
+    const page = (await get('portal/notifications', host.token)).json<NotificationsPage>();
+    const told = page.items.filter((n) => n.kind === 'stay_request');
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({
+      title: 'Marco Visitor asks to stay at Sea view flat',
+      unread: true,
+      subject: { type: 'stay', _id: stayId, listingId, name: 'Marco Visitor · Sea view flat' },
+    });
+    expect(told[0]!.message).toMatch(/3 nights\. Waiting for your answer\.$/);
+    expect(page.unread).toBeGreaterThanOrEqual(1);
+
+    const live = published.filter((m) => m.type === 'notification');
+    expect(live).toHaveLength(1);
+    expect(live[0]).toMatchObject({
+      portalId: host.portalId,
+      notification: { _id: told[0]!._id, title: told[0]!.title },
+    });
+  });
+
+  it('is told once: the same request stored again (a retry, another server) adds nothing', async () => {
+    const again = await storeNotice(t.app.db, host.portalId, {
+      kind: 'stay_request',
+      title: 'again',
+      message: 'again',
+      subject: null,
+      onceKey: `stay_request:${stayId}`,
+    });
+    expect(again).toBeNull();
+    expect(
+      await t.app.alerts.notice(host.portalId, {
+        kind: 'stay_request',
+        title: 'again',
+        message: 'again',
+        subject: null,
+        onceKey: `stay_request:${stayId}`,
+      }),
+    ).toBe(false);
+    const page = (await get('portal/notifications', host.token)).json<NotificationsPage>();
+    expect(page.items.filter((n) => n.kind === 'stay_request')).toHaveLength(1);
+  });
+
+  it('is not shown to the portal basic users, nor to another portal', async () => {
+    expect((await get('portal/notifications', basicUser.token, host.portalId)).statusCode).toBe(403);
+    expect((await get('portal/requests/waiting', basicUser.token, host.portalId)).statusCode).toBe(403);
+    const theirs = (await get('portal/notifications', other.token)).json<NotificationsPage>();
+    expect(theirs.items.filter((n) => n.kind === 'stay_request')).toEqual([]);
+    const theirWaiting = (await get('portal/requests/waiting', other.token)).json<WaitingRequests>();
+    expect(theirWaiting).toEqual({ items: [], total: 0 });
+    // Naming the host portal does not help another portal's admin.
+    expect((await get('portal/notifications', other.token, host.portalId)).statusCode).toBe(403);
+  });
+
+  it('lists the request as waiting for an answer until the host answers it', async () => {
+    const waiting = (await get('portal/requests/waiting', host.token)).json<WaitingRequests>();
+    expect(waiting.total).toBe(1);
+    expect(waiting.items).toEqual([
+      expect.objectContaining({
+        _id: stayId,
+        listingId,
+        listingTitle: 'Sea view flat',
+        guestName: 'Marco Visitor',
+        startDate: dayIn('Europe/Lisbon', 10),
+        endDate: dayIn('Europe/Lisbon', 13),
+      }),
+    ]);
+    const answered = await t.request({
+      method: 'POST',
+      url: `/api3/device/${listingId}/request/${stayId}`,
+      token: host.token,
+      payload: { action: 'decline', reason: 'Closed for works' },
+    });
+    expect(answered.statusCode, answered.body).toBe(200);
+    expect((await get('portal/requests/waiting', host.token)).json<WaitingRequests>()).toEqual({
+      items: [],
+      total: 0,
+    });
+  });
+});
