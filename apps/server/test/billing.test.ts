@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { decideVat, roundDiv, vatOf, type Bill } from '@latchkey/shared';
+import { decideVat, formatDate, roundDiv, vatOf, type Bill } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database';
 import { computeBill, type BilledDevice } from '../src/features/billing/bill-computation';
@@ -566,11 +566,13 @@ describe('billing API', () => {
     const text = pdfText(response.rawPayload);
     if (text === null) return; // pdftotext (poppler-utils) not installed here; CI installs it
     expect(text).toContain(`Invoice number: ${bill.invoiceNumber}`);
-    expect(text).toContain('Period: 2025-09-01 to 2025-09-30');
+    // The printed page writes the same words (billing-screens.test.tsx): one invoice, one format.
+    expect(text).toContain(`Date: ${formatDate(bill.issuedAt!, 'UTC')}`);
+    expect(text).toContain('Period: Sep 1, 2025 – Sep 30, 2025 (September 2025)');
     expect(text).toMatch(/Net\s+€17\.33/);
     expect(text).toMatch(/VAT 19 %\s+€3\.29/);
     expect(text).toMatch(/Total\s+€20\.62/);
-    expect(text).toContain('Flat 1: 20 days, 2025-09-11 to 2025-09-30');
+    expect(text).toContain('Flat 1: 20 days, Sep 11, 2025 – Sep 30, 2025');
     expect(text).toContain('130 × €4.00 per lock-month ÷ 30 days = €17.33');
   });
 });

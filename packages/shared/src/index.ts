@@ -32,3 +32,4 @@ export * from './shop.schemas';
 export * from './rental';
 export * from './search.schemas';
 export * from './time-format';
+export * from './bill-dates';

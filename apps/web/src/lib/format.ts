@@ -2,6 +2,7 @@ import {
   formatCalendarDate as sharedCalendarDate,
   formatDate as sharedDate,
   formatDateTime as sharedDateTime,
+  formatRange as sharedRange,
   formatValidity as sharedValidity,
   LOCALE,
   type Session,
@@ -30,6 +31,11 @@ export function formatDate(iso: string, timeZone?: string, options?: ZoneOption)
 /** "Dec 17, 2026, 14:30" on `timeZone`'s clock (default: the portal's). */
 export function formatDateTime(iso: string, timeZone?: string, options?: ZoneOption): string {
   return sharedDateTime(iso, zoneOr(timeZone), options);
+}
+
+/** "Dec 17, 2026, 15:00 – Dec 19, 2026, 11:00" (one date within a day) on `timeZone`'s clock. */
+export function formatRange(from: string, until: string, timeZone?: string, options?: ZoneOption): string {
+  return sharedRange(from, until, zoneOr(timeZone), options);
 }
 
 /** A calendar date 'YYYY-MM-DD' (no time zone involved) as "Jan 5, 2026". */

@@ -2,7 +2,10 @@
 // same facts. Everything put into HTML goes through `escapeHtml`. Free text that people typed
 // (portal, lock, guest and person names, alert titles) goes through `fact`: line breaks and other
 // control characters become spaces and it is cut short, so nobody can write extra header lines,
-// paragraphs or a whole message into a mail the portal sends in their name.
+// paragraphs or a whole message into a mail the portal sends in their name. Dates and times are
+// written by the shared format (packages/shared/src/time-format.ts), as on the screens.
+
+import { formatCalendarDate, zoneLabel } from '@latchkey/shared';
 
 export interface RenderedMail {
   subject: string;
@@ -56,7 +59,7 @@ export function deviceInvitationMail(facts: {
     `Hello ${fact(facts.guestName)},`,
     `${fact(facts.portalName)} invited you to ${fact(facts.lockName)}.`,
     `Your access code: ${facts.code}`,
-    `It works ${facts.when} (${facts.timeZone} time), from ${facts.startDate} to ${facts.endDate}.`,
+    `It works ${facts.when} ${zoneLabel(facts.timeZone)}, from ${formatCalendarDate(facts.startDate)} to ${formatCalendarDate(facts.endDate)}.`,
     'Enter the code on the keypad, then press the lock key.',
   ];
   const html = layout(subject, [

@@ -1,28 +1,17 @@
-import { formatMoney, formatRate, type Bill, type BillParty } from '@latchkey/shared';
+import {
+  billDateFact,
+  billLockDaysText,
+  billPeriodText,
+  formatMoney,
+  formatMonth,
+  formatRate,
+  type Bill,
+  type BillParty,
+} from '@latchkey/shared';
 
 // The invoice as a PDF (pdfkit, its built-in Helvetica: nothing to download or embed). A4; the
 // same content as the print layout (/print/bill/{historyId}): seller, buyer, lines with how each
 // was reached, the locks behind them, net, VAT and total.
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-/** "November 2026". */
-export function monthName(year: number, month: number): string {
-  return `${MONTHS[month - 1]} ${year}`;
-}
 
 /** The file name a downloaded invoice gets. */
 export function billPdfFileName(bill: Bill): string {
@@ -51,7 +40,7 @@ export async function billPdf(bill: Bill): Promise<Buffer> {
     info: {
       Title: bill.invoiceNumber
         ? `Invoice ${bill.invoiceNumber}`
-        : `Bill ${monthName(bill.year, bill.month)}`,
+        : `Bill ${formatMonth(bill.year, bill.month)}`,
       Author: bill.seller.name,
     },
   });
@@ -81,10 +70,9 @@ export async function billPdf(bill: Bill): Promise<Buffer> {
   doc.font('Helvetica').fontSize(9);
   const facts = [
     ...(bill.invoiceNumber ? [`Invoice number: ${bill.invoiceNumber}`] : []),
-    ...(bill.issuedAt
-      ? [`Date: ${bill.issuedAt.slice(0, 10)}`]
-      : [`As of: ${bill.asOf.slice(0, 16).replace('T', ' ')} UTC`]),
-    `Period: ${bill.periodStart} to ${bill.periodEnd} (${monthName(bill.year, bill.month)})`,
+    // Dates in the words of the printed page (bill-dates.ts, shared): one invoice, one format.
+    `${billDateFact(bill).label}: ${billDateFact(bill).value}`,
+    `Period: ${billPeriodText(bill)}`,
     `Portal: ${bill.portalName}`,
   ];
   for (const fact of facts) doc.text(fact, { width: width / 2, align: 'right' });
@@ -139,7 +127,7 @@ export async function billPdf(bill: Bill): Promise<Buffer> {
     doc.text(line.explanation, columns.description, doc.y + 2, { width: width * 0.78 });
     for (const lock of line.locks) {
       doc.text(
-        `${lock.name}${lock.deleted ? ' (deleted since)' : ''}: ${lock.days} day${lock.days === 1 ? '' : 's'}, ${lock.firstDay} to ${lock.lastDay}`,
+        `${lock.name}${lock.deleted ? ' (deleted since)' : ''}: ${billLockDaysText(lock)}`,
         columns.description + 10,
         undefined,
         { width: width * 0.75 },

@@ -1,3 +1,4 @@
+import { formatCalendarDate, formatRange } from '@latchkey/shared';
 import { escapeHtml, fact, SUBJECT_FACT_LENGTH, type RenderedMail } from '../../base/mail/mail.templates';
 
 // Mail of the rental flow. Typed text (listing titles, guest names, reasons) goes through `fact`,
@@ -17,19 +18,8 @@ function render(subject: string, lines: string[], strong?: { label: string; valu
   return { subject, text: `${text}\n`, html };
 }
 
-/** A wall-clock moment in the lock's zone, e.g. "Fri 23 Oct 2026, 15:00". */
-export function localMoment(instant: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(instant));
-}
+/** A stay's first and last day ('YYYY-MM-DD') as the mails write them: "Dec 17, 2026". */
+const day = (date: string) => formatCalendarDate(date);
 
 interface StayFactsForMail {
   guestName: string;
@@ -46,8 +36,8 @@ export function requestReceivedMail(facts: StayFactsForMail & { approved: boolea
     [
       `Hello ${fact(facts.guestName)},`,
       facts.approved
-        ? `Your stay at ${fact(facts.listingTitle)} from ${facts.startDate} to ${facts.endDate} is booked.`
-        : `You asked to stay at ${fact(facts.listingTitle)} from ${facts.startDate} to ${facts.endDate}. The host will answer soon.`,
+        ? `Your stay at ${fact(facts.listingTitle)} from ${day(facts.startDate)} to ${day(facts.endDate)} is booked.`
+        : `You asked to stay at ${fact(facts.listingTitle)} from ${day(facts.startDate)} to ${day(facts.endDate)}. The host will answer soon.`,
       facts.approved
         ? 'Your access code follows in a second mail once the lock has confirmed it.'
         : 'If you did not ask for this, ignore this mail: nothing happens without the host.',
@@ -59,7 +49,7 @@ export function requestReceivedMail(facts: StayFactsForMail & { approved: boolea
 export function newRequestMail(facts: StayFactsForMail & { link: string; approved: boolean }): RenderedMail {
   const title = fact(facts.listingTitle, SUBJECT_FACT_LENGTH);
   return render(facts.approved ? `New booking for ${title}` : `New request for ${title}`, [
-    `${fact(facts.guestName)} ${facts.approved ? 'booked' : 'asks for'} ${fact(facts.listingTitle)} from ${facts.startDate} to ${facts.endDate}.`,
+    `${fact(facts.guestName)} ${facts.approved ? 'booked' : 'asks for'} ${fact(facts.listingTitle)} from ${day(facts.startDate)} to ${day(facts.endDate)}.`,
     `${facts.approved ? 'See it' : 'Approve or decline it'}: ${facts.link}`,
   ]);
 }
@@ -83,7 +73,8 @@ export function accessReadyMail(
       facts.changed
         ? `The host changed your stay at ${fact(facts.listingTitle)}; the locks have your new times.`
         : `The locks of ${fact(facts.listingTitle)} have confirmed your access.`,
-      `It works from ${localMoment(facts.accessFrom, facts.timeZone)} to ${localMoment(facts.accessUntil, facts.timeZone)} (${facts.timeZone} time).`,
+      // The same words and clock as the stay page: on the locks' clock, the zone named.
+      `It works ${formatRange(facts.accessFrom, facts.accessUntil, facts.timeZone, { weekday: true, zone: true })}.`,
       'Enter the code on the keypad, or show the QR code from your stay page at the reader.',
       `Arrival instructions and your QR code: ${facts.link}`,
     ],
@@ -96,7 +87,7 @@ export function requestDeclinedMail(facts: StayFactsForMail & { reason: string }
   const title = fact(facts.listingTitle, SUBJECT_FACT_LENGTH);
   return render(`Your request for ${title} was declined`, [
     `Hello ${fact(facts.guestName)},`,
-    `The host cannot take your stay at ${fact(facts.listingTitle)} from ${facts.startDate} to ${facts.endDate}.`,
+    `The host cannot take your stay at ${fact(facts.listingTitle)} from ${day(facts.startDate)} to ${day(facts.endDate)}.`,
     `Their reason: ${fact(facts.reason, 500)}`,
   ]);
 }
@@ -106,7 +97,7 @@ export function stayCancelledMail(facts: StayFactsForMail & { reason: string }):
   const title = fact(facts.listingTitle, SUBJECT_FACT_LENGTH);
   return render(`Your stay at ${title} was cancelled`, [
     `Hello ${fact(facts.guestName)},`,
-    `The host cancelled your stay at ${fact(facts.listingTitle)} from ${facts.startDate} to ${facts.endDate}. Your access code no longer works.`,
+    `The host cancelled your stay at ${fact(facts.listingTitle)} from ${day(facts.startDate)} to ${day(facts.endDate)}. Your access code no longer works.`,
     ...(facts.reason ? [`Their reason: ${fact(facts.reason, 500)}`] : []),
   ]);
 }
@@ -116,8 +107,8 @@ export function reviewInviteMail(facts: StayFactsForMail & { link: string; close
   const title = fact(facts.listingTitle, SUBJECT_FACT_LENGTH);
   return render(`How was your stay at ${title}?`, [
     `Hello ${fact(facts.guestName)},`,
-    `Thank you for staying at ${fact(facts.listingTitle)} from ${facts.startDate} to ${facts.endDate}.`,
+    `Thank you for staying at ${fact(facts.listingTitle)} from ${day(facts.startDate)} to ${day(facts.endDate)}.`,
     `Tell the host and future guests how it was: ${facts.link}`,
-    `Reviews are taken until ${facts.closesOn}. Your first name and the month of your stay are shown with it.`,
+    `Reviews are taken until ${day(facts.closesOn)}. Your first name and the month of your stay are shown with it.`,
   ]);
 }

@@ -1,11 +1,7 @@
-import { formatRate, LOCALE, type Bill, type BillLine, type BillParty } from '@latchkey/shared';
+import { formatMonth, formatRate, LOCALE, type Bill, type BillLine, type BillParty } from '@latchkey/shared';
 
 /** "November 2026". */
-export function monthName(year: number, month: number): string {
-  return new Intl.DateTimeFormat(LOCALE, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(Date.UTC(year, month - 1, 1)),
-  );
-}
+export const monthName = formatMonth;
 
 /** The month (UTC) it is now. */
 export function currentMonth(now = new Date()): { year: number; month: number } {

@@ -133,8 +133,12 @@ describe('PrintBillPage', () => {
     expect(within(invoice).getByRole('heading', { level: 1, name: 'Invoice' })).toBeInTheDocument();
     expect(within(invoice).getByText('Sunny Flats GmbH')).toBeInTheDocument();
     expect(within(invoice).getByRole('list', { name: 'Locks on the Pro plan' })).toHaveTextContent(
-      'Flat 1 (deleted since): 20 days',
+      'Flat 1 (deleted since): 20 days, Sep 11, 2025 – Sep 30, 2025',
     );
+    // The PDF writes the same dates (billing.test.ts on the server): issued 00:05 UTC on Oct 1
+    // stays Oct 1 whatever the portal's or the browser's zone, as the period it closes is UTC.
+    expect(within(invoice).getByText('Sep 1, 2025 – Sep 30, 2025 (September 2025)')).toBeInTheDocument();
+    expect(within(invoice).getByText('Oct 1, 2025')).toBeInTheDocument();
     expect(within(invoice).getByRole('table', { name: 'Totals' })).toHaveTextContent('€20.62');
     expect(screen.getByRole('button', { name: 'Download PDF' })).toBeInTheDocument();
   });

@@ -1,4 +1,4 @@
-import { formatMoney } from '@latchkey/shared';
+import { billDateFact, formatMoney } from '@latchkey/shared';
 import type { Bill } from '@latchkey/shared';
 import { Badge, Button, Grid, Group, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -9,7 +9,7 @@ import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
-import { formatDate, formatDateTime } from '@/lib/format';
+import { formatDate } from '@/lib/format';
 import { useDownloadBillPdf } from '../api/download-bill-pdf';
 import { useBillingPotential } from '../api/get-billing-potential';
 import { useMonthBill } from '../api/get-month-bill';
@@ -29,10 +29,11 @@ function monthOfParams(params: { year?: string; month?: string }) {
 function statusText(bill: Bill): string {
   if (bill.status === 'open') {
     const closes = new Date(Date.UTC(bill.year, bill.month, 1)).toISOString();
-    return `Running: counted to ${formatDateTime(bill.asOf)}; it closes on ${formatDate(closes, 'UTC')}.`;
+    return `Running: counted to ${billDateFact(bill).value}; it closes on ${formatDate(closes, 'UTC')}.`;
   }
-  if (bill.invoiceNumber) return `Invoice ${bill.invoiceNumber}, issued ${formatDate(bill.issuedAt!)}.`;
-  return `Closed on ${formatDate(bill.issuedAt!)} with nothing to pay: no invoice was issued.`;
+  // As the invoice itself writes its date (bill-dates.ts, shared).
+  if (bill.invoiceNumber) return `Invoice ${bill.invoiceNumber}, issued ${billDateFact(bill).value}.`;
+  return `Closed on ${billDateFact(bill).value} with nothing to pay: no invoice was issued.`;
 }
 
 function BillActions({ bill }: { bill: Bill }) {

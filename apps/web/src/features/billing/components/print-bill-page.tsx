@@ -1,4 +1,4 @@
-import { formatMoney } from '@latchkey/shared';
+import { billDateFact, billLockDaysText, billPeriodText, formatMoney } from '@latchkey/shared';
 import type { Bill } from '@latchkey/shared';
 import { Button, Center, Group, Loader, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -10,7 +10,6 @@ import { QueryError } from '@/components/query-error';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
-import { formatCalendarDate, formatDate } from '@/lib/format';
 import { useDownloadBillPdf } from '../api/download-bill-pdf';
 import { useBill } from '../api/get-bill';
 import { billKind, lineTitle, monthName, partyLines, vatLabel } from './bill-text';
@@ -52,12 +51,11 @@ export function BillDocument({ bill }: { bill: Bill }) {
                 <dd>{bill.invoiceNumber}</dd>
               </>
             )}
-            <dt>Date</dt>
-            <dd>{formatDate(bill.issuedAt ?? bill.asOf)}</dd>
+            {/* The same words as the PDF (bill-dates.ts, shared): one invoice, one format. */}
+            <dt>{billDateFact(bill).label}</dt>
+            <dd>{billDateFact(bill).value}</dd>
             <dt>Period</dt>
-            <dd>
-              {formatCalendarDate(bill.periodStart)} – {formatCalendarDate(bill.periodEnd)}
-            </dd>
+            <dd>{billPeriodText(bill)}</dd>
             <dt>Portal</dt>
             <dd>{bill.portalName}</dd>
           </dl>
@@ -105,8 +103,7 @@ export function BillDocument({ bill }: { bill: Bill }) {
                     {line.locks.map((lock) => (
                       <li key={lock.deviceId}>
                         {lock.name}
-                        {lock.deleted ? ' (deleted since)' : ''}: {lock.days} day{lock.days === 1 ? '' : 's'},{' '}
-                        {formatCalendarDate(lock.firstDay)} – {formatCalendarDate(lock.lastDay)}
+                        {lock.deleted ? ' (deleted since)' : ''}: {billLockDaysText(lock)}
                       </li>
                     ))}
                   </ul>

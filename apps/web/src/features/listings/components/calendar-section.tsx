@@ -30,7 +30,7 @@ import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
-import { formatCalendarDate, formatDateTime } from '@/lib/format';
+import { formatCalendarDate, formatRange } from '@/lib/format';
 import { useFormMutation } from '@/lib/forms';
 import { useCalendarAction, useListingCalendar } from '../api/calendar';
 import classes from './calendar.module.css';
@@ -414,10 +414,7 @@ export function CalendarSection({ listingId }: { listingId: string }) {
                 {calendar.data.windows
                   .filter((w) => w.holder === 'guest')
                   .slice(0, 6)
-                  .map(
-                    (w) =>
-                      `${w.name} ${formatDateTime(w.from, calendar.data.timeZone)} – ${formatDateTime(w.until, calendar.data.timeZone)}`,
-                  )
+                  .map((w) => `${w.name} ${formatRange(w.from, w.until, calendar.data.timeZone)}`)
                   .join('; ')}
                 {` (${calendar.data.timeZone})`}
               </Text>

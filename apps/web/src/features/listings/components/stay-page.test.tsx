@@ -81,6 +81,18 @@ function setup(stay: Stay, onAction?: (call: RecordedCall) => Stay) {
 }
 
 describe('StayPage (share-lock approval)', () => {
+  it("shows check-in, check-out and access on the locks' one clock, as the guest's mail words it", async () => {
+    setup(requested);
+    expect(await screen.findByRole('heading', { name: 'Request from Ana Guest' })).toBeInTheDocument();
+    // 24-hour times with the locks' zone, the same on every line (issue 19, item 4); the access
+    // line is the mail's (one-clock-mail.test.ts on the server), whatever the browser's zone.
+    expect(screen.getByText('15:00 Europe/Lisbon')).toBeInTheDocument();
+    expect(screen.getByText('11:00 Europe/Lisbon')).toBeInTheDocument();
+    expect(
+      screen.getByText('Mon, Mar 10, 2031, 15:00 – Thu, Mar 13, 2031, 11:00 Europe/Lisbon'),
+    ).toBeInTheDocument();
+  });
+
   it('warns that a lock is full, and approves with the dates shown', async () => {
     const actions: unknown[] = [];
     setup(requested, (call) => {

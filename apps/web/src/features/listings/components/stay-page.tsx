@@ -1,4 +1,4 @@
-import type { Stay, StayAccess } from '@latchkey/shared';
+import { formatClock, type Stay, type StayAccess } from '@latchkey/shared';
 import {
   Alert,
   Anchor,
@@ -24,7 +24,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
-import { formatDateTime, formatRelative } from '@/lib/format';
+import { formatRange, formatRelative } from '@/lib/format';
 import { useStay, useStayAction } from '../api/stays';
 import { AccessStateBadge, describeDates, LockAccessBadge, StayStateBadge } from './stay-text';
 import { RecordPage } from '@/components/record-page';
@@ -82,10 +82,11 @@ function DatesCard({ stay }: { stay: Stay }) {
     <SectionCard title="Stay" description={`On the locks' clock (${stay.timeZone}).`}>
       <Stack gap={6} component="dl" m={0}>
         <Fact term="Dates">{describeDates(stay)}</Fact>
-        <Fact term="Check-in">{stay.checkInTime}</Fact>
-        <Fact term="Check-out">{stay.checkOutTime}</Fact>
+        {/* One clock on the card: the locks', in the words of the guest's mail. */}
+        <Fact term="Check-in">{formatClock(stay.checkInTime, stay.timeZone, { zone: true })}</Fact>
+        <Fact term="Check-out">{formatClock(stay.checkOutTime, stay.timeZone, { zone: true })}</Fact>
         <Fact term="Access">
-          {formatDateTime(stay.accessFrom, stay.timeZone)} – {formatDateTime(stay.accessUntil, stay.timeZone)}
+          {formatRange(stay.accessFrom, stay.accessUntil, stay.timeZone, { weekday: true, zone: true })}
         </Fact>
       </Stack>
     </SectionCard>
@@ -343,7 +344,7 @@ function AccessRow({ access, timeZone }: { access: StayAccess; timeZone: string 
         <Text size="xs" c="dimmed">
           {access.removed
             ? 'Taken off the locks.'
-            : `${formatDateTime(access.validFrom, timeZone)} – ${formatDateTime(access.validUntil, timeZone)}`}
+            : formatRange(access.validFrom, access.validUntil, timeZone, { zone: true })}
         </Text>
         {!access.removed && (
           <Stack gap={4}>

@@ -27,7 +27,7 @@ import { QueryError } from '@/components/query-error';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
-import { formatCalendarDate, formatDateTime } from '@/lib/format';
+import { formatCalendarDate, formatDateTime, formatRange } from '@/lib/format';
 import { startSession } from '@/lib/session';
 import { useActivateStay, useShareLanding } from '../api/public';
 import { ImageCarousel } from './image-carousel';
@@ -93,8 +93,8 @@ function Access({ stay, timeZone }: { stay: Stay; timeZone: string }) {
         </Text>
         <Text className={classes.code}>{stay.code}</Text>
         <Text size="xs" c="dimmed" ta="center">
-          {formatDateTime(stay.accessFrom, timeZone)} – {formatDateTime(stay.accessUntil, timeZone)} (
-          {timeZone} time)
+          {/* The words of the guest's mail (stays.mail.ts): the locks' clock, its zone named. */}
+          {formatRange(stay.accessFrom, stay.accessUntil, timeZone, { weekday: true, zone: true })}
         </Text>
       </Stack>
       {stay.qr ? (
@@ -331,8 +331,8 @@ export function LandingPage() {
         {stay && !stay.arrivalShown ? (
           <Text size="sm" c="dimmed">
             The arrival instructions (door, Wi-Fi, parking) were shown until{' '}
-            {formatDateTime(stay.arrivalUntil, listing.timeZone)}, {ARRIVAL_DETAILS_DAYS_AFTER_CHECK_OUT} days
-            after check-out.
+            {formatDateTime(stay.arrivalUntil, listing.timeZone, { zone: true })},{' '}
+            {ARRIVAL_DETAILS_DAYS_AFTER_CHECK_OUT} days after check-out.
           </Text>
         ) : (
           locks.map((lock) => <LockInstructions key={lock.name} lock={lock} />)
