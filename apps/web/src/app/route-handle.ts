@@ -17,10 +17,26 @@ export interface RouteHandle {
   navItems?: readonly NavItem[];
 }
 
+/**
+ * The sections of a long navigation, in the order they are shown. Entries without a group come
+ * first, without a heading (the dashboard, the activity feed: where a day starts).
+ */
+export const NAV_GROUPS = [
+  { id: 'locks', label: 'Locks & access' },
+  { id: 'people', label: 'People' },
+  { id: 'rentals', label: 'Rentals' },
+  { id: 'billing', label: 'Billing & shop' },
+  { id: 'settings', label: 'Settings' },
+] as const;
+
+export type NavGroupId = (typeof NAV_GROUPS)[number]['id'];
+
 /** A screen's entry in the navigation. */
 export interface NavEntry {
   label: string;
   icon: Icon;
+  /** The section it is listed under; none lists it at the top. */
+  group?: NavGroupId;
   /**
    * Drawn after the label (e.g. a count of what waits there). A component rather than a value so
    * it can load its own data and render nothing when there is nothing to say.

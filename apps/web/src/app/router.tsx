@@ -310,7 +310,7 @@ function screenRoutes(): ScreenRoute[] {
         title: 'Locks',
         roles: ADMIN,
         requiresPortal: true,
-        nav: { label: 'Locks', icon: IconLock },
+        nav: { label: 'Locks', icon: IconLock, group: 'locks' },
       },
       lazy: {
         Component: async () => (await import('@/features/devices/components/devices-page')).DevicesPage,
@@ -331,7 +331,7 @@ function screenRoutes(): ScreenRoute[] {
         title: 'Offline locks',
         roles: ADMIN,
         requiresPortal: true,
-        nav: { label: 'Offline locks', icon: IconWifiOff },
+        nav: { label: 'Offline locks', icon: IconWifiOff, group: 'locks' },
       },
       lazy: {
         Component: async () =>
@@ -345,7 +345,7 @@ function screenRoutes(): ScreenRoute[] {
         title: 'Alerts',
         roles: ADMIN,
         requiresPortal: true,
-        nav: { label: 'Alerts', icon: IconBell },
+        nav: { label: 'Alerts', icon: IconBell, group: 'locks' },
       },
       lazy: {
         Component: async () => (await import('@/features/alerts/components/alerts-page')).AlertsPage,
@@ -358,7 +358,7 @@ function screenRoutes(): ScreenRoute[] {
         title: 'People',
         roles: ADMIN,
         requiresPortal: true,
-        nav: { label: 'People', icon: IconUsers },
+        nav: { label: 'People', icon: IconUsers, group: 'people' },
       },
       lazy: {
         Component: async () => (await import('@/features/members/components/members-page')).MembersPage,
@@ -379,7 +379,7 @@ function screenRoutes(): ScreenRoute[] {
         title: 'Groups',
         roles: ADMIN,
         requiresPortal: true,
-        nav: { label: 'Groups', icon: IconUsersGroup },
+        nav: { label: 'Groups', icon: IconUsersGroup, group: 'people' },
       },
       lazy: {
         Component: async () => (await import('@/features/groups/components/groups-page')).GroupsPage,
@@ -400,7 +400,7 @@ function screenRoutes(): ScreenRoute[] {
         title: 'Cards',
         roles: ADMIN,
         requiresPortal: true,
-        nav: { label: 'Cards', icon: IconId },
+        nav: { label: 'Cards', icon: IconId, group: 'people' },
       },
       lazy: {
         Component: async () => (await import('@/features/cards/components/cards-page')).CardsPage,
@@ -413,7 +413,7 @@ function screenRoutes(): ScreenRoute[] {
         title: 'Lockouts',
         roles: ADMIN,
         requiresPortal: true,
-        nav: { label: 'Lockouts', icon: IconLockCancel },
+        nav: { label: 'Lockouts', icon: IconLockCancel, group: 'locks' },
       },
       lazy: {
         Component: async () => (await import('@/features/lockouts/components/lockouts-page')).LockoutsPage,
@@ -443,7 +443,7 @@ function screenRoutes(): ScreenRoute[] {
         title: 'Keys',
         roles: ADMIN,
         requiresPortal: true,
-        nav: { label: 'Keys', icon: IconKey },
+        nav: { label: 'Keys', icon: IconKey, group: 'locks' },
       },
       lazy: {
         Component: async () => (await import('@/features/keys/components/keys-page')).KeysPage,
@@ -464,7 +464,7 @@ function screenRoutes(): ScreenRoute[] {
         title: 'Company codes',
         roles: ADMIN,
         requiresPortal: true,
-        nav: { label: 'Company codes', icon: IconDialpad },
+        nav: { label: 'Company codes', icon: IconDialpad, group: 'locks' },
       },
       lazy: {
         Component: async () =>
@@ -497,7 +497,7 @@ function screenRoutes(): ScreenRoute[] {
         title: 'Listings',
         roles: ADMIN,
         requiresPortal: true,
-        nav: { label: 'Listings', icon: IconHome },
+        nav: { label: 'Listings', icon: IconHome, group: 'rentals' },
       },
       lazy: {
         Component: async () => (await import('@/features/listings/components/listings-page')).ListingsPage,
@@ -532,7 +532,10 @@ function screenRoutes(): ScreenRoute[] {
       // Anyone signed in: what they host here (admins every listing, members theirs) and their own stays.
       path: paths.app.rentalCenter,
       layout: 'app',
-      handle: { title: 'Rental center', nav: { label: 'Rental center', icon: IconCalendarEvent } },
+      handle: {
+        title: 'Rental center',
+        nav: { label: 'Rental center', icon: IconCalendarEvent, group: 'rentals' },
+      },
       lazy: rentalCenterScreen(),
     },
     {
@@ -542,7 +545,7 @@ function screenRoutes(): ScreenRoute[] {
         title: 'Change log',
         roles: ADMIN,
         requiresPortal: true,
-        nav: { label: 'Change log', icon: IconHistory },
+        nav: { label: 'Change log', icon: IconHistory, group: 'settings' },
       },
       lazy: {
         Component: async () => (await import('@/features/audit/components/change-log-page')).ChangeLogPage,
@@ -555,7 +558,7 @@ function screenRoutes(): ScreenRoute[] {
         title: 'About',
         roles: ADMIN,
         requiresPortal: true,
-        nav: { label: 'About', icon: IconInfoCircle },
+        nav: { label: 'About', icon: IconInfoCircle, group: 'settings' },
       },
       lazy: {
         Component: async () => (await import('@/features/about/components/about-page')).AboutPage,
@@ -568,7 +571,7 @@ function screenRoutes(): ScreenRoute[] {
         title: 'Billing',
         roles: ADMIN,
         requiresPortal: true,
-        nav: { label: 'Billing', icon: IconReceipt },
+        nav: { label: 'Billing', icon: IconReceipt, group: 'billing' },
       },
       lazy: {
         Component: async () => (await import('@/features/billing/components/billing-page')).BillingPage,
@@ -590,7 +593,7 @@ function screenRoutes(): ScreenRoute[] {
         title: 'Plan and payment',
         roles: ADMIN,
         requiresPortal: true,
-        nav: { label: 'Plan', icon: IconRocket },
+        nav: { label: 'Plan', icon: IconRocket, group: 'billing' },
       },
       lazy: {
         Component: async () => (await import('@/features/plans/components/plan-pages')).UpgradePage,
@@ -615,7 +618,7 @@ function screenRoutes(): ScreenRoute[] {
     {
       path: paths.app.products,
       layout: 'app',
-      handle: { title: 'Shop', nav: { label: 'Shop', icon: IconShoppingBag } },
+      handle: { title: 'Shop', nav: { label: 'Shop', icon: IconShoppingBag, group: 'billing' } },
       lazy: {
         Component: async () => (await import('@/features/shop/components/product-list-page')).AppProductsPage,
       },
@@ -639,7 +642,11 @@ function screenRoutes(): ScreenRoute[] {
     {
       path: paths.app.staffPayments,
       layout: 'app',
-      handle: { title: 'Payments', roles: PLATFORM, nav: { label: 'Payments', icon: IconCreditCard } },
+      handle: {
+        title: 'Payments',
+        roles: PLATFORM,
+        nav: { label: 'Payments', icon: IconCreditCard, group: 'settings' },
+      },
       lazy: {
         Component: async () =>
           (await import('@/features/staff-payments/components/staff-payments-page')).StaffPaymentsPage,
@@ -651,7 +658,7 @@ function screenRoutes(): ScreenRoute[] {
       handle: {
         title: 'Dev mailbox',
         roles: PLATFORM,
-        nav: { label: 'Dev mailbox', icon: IconMail },
+        nav: { label: 'Dev mailbox', icon: IconMail, group: 'settings' },
       },
       lazy: {
         Component: async () =>
@@ -661,7 +668,7 @@ function screenRoutes(): ScreenRoute[] {
     {
       path: paths.app.settings,
       layout: 'app',
-      handle: { title: 'Settings', nav: { label: 'Settings', icon: IconSettings } },
+      handle: { title: 'Settings', nav: { label: 'Settings', icon: IconSettings, group: 'settings' } },
       lazy: settingsScreen(),
     },
     // The same page under the brief's other names: settingsProfile (a child route of /app in the
@@ -678,7 +685,7 @@ function screenRoutes(): ScreenRoute[] {
         title: 'Sync center',
         roles: ADMIN,
         requiresPortal: true,
-        nav: { label: 'Sync center', icon: IconRefreshDot },
+        nav: { label: 'Sync center', icon: IconRefreshDot, group: 'locks' },
       },
       lazy: {
         Component: async () => (await import('@/features/sync/components/sync-center-page')).SyncCenterPage,
@@ -847,10 +854,18 @@ export function createRoutes(): AppRouteObject[] {
   const layoutRoute = (
     layout: LayoutName,
     route: NonIndexRouteObject & { handle?: RouteHandle },
+    extraChildren: AppRouteObject[] = [],
   ): AppRouteObject => {
     const path = LAYOUT_BASES[layout].slice(1);
-    return { ...(path ? { path } : {}), ...route, children: screensOf(layout).map(childRoute) };
+    const children = [...screensOf(layout).map(childRoute), ...extraChildren];
+    return { ...(path ? { path } : {}), ...route, children };
   };
+  /** A signed-in area's own unknown addresses: the not-found inside its frame, the menu kept. */
+  const notFoundInFrame = (): AppRouteObject => ({
+    path: '*',
+    handle: { title: 'Page not found' },
+    lazy: { Component: async () => (await import('./layouts/not-found')).InFrameNotFoundPage },
+  });
   // The admin navigation lists the /app screens and the sync center (before Settings), in both layouts.
   const appNav = navItemsFrom(screensOf('app'));
   const settingsAt = appNav.findIndex((item) => item.to === paths.app.settings.pattern);
@@ -872,21 +887,33 @@ export function createRoutes(): AppRouteObject[] {
         layoutRoute('blank', {
           lazy: { Component: async () => (await import('./layouts/blank-layout')).BlankLayout },
         }),
-        layoutRoute('app', {
-          loader: requireSession,
-          handle: { navItems: adminNav },
-          lazy: { Component: async () => (await import('./layouts/app-layout')).AppLayout },
-        }),
-        layoutRoute('sync', {
-          loader: requireSession,
-          handle: { navItems: adminNav },
-          lazy: { Component: async () => (await import('./layouts/app-layout')).AppLayout },
-        }),
-        layoutRoute('user', {
-          loader: requireSession,
-          handle: { navItems: navItemsFrom(screensOf('user')) },
-          lazy: { Component: async () => (await import('./layouts/user-layout')).UserLayout },
-        }),
+        layoutRoute(
+          'app',
+          {
+            loader: requireSession,
+            handle: { navItems: adminNav },
+            lazy: { Component: async () => (await import('./layouts/app-layout')).AppLayout },
+          },
+          [notFoundInFrame()],
+        ),
+        layoutRoute(
+          'sync',
+          {
+            loader: requireSession,
+            handle: { navItems: adminNav },
+            lazy: { Component: async () => (await import('./layouts/app-layout')).AppLayout },
+          },
+          [notFoundInFrame()],
+        ),
+        layoutRoute(
+          'user',
+          {
+            loader: requireSession,
+            handle: { navItems: navItemsFrom(screensOf('user')) },
+            lazy: { Component: async () => (await import('./layouts/user-layout')).UserLayout },
+          },
+          [notFoundInFrame()],
+        ),
         layoutRoute('print', {
           loader: requireSession,
           lazy: { Component: async () => (await import('./layouts/print-layout')).PrintLayout },

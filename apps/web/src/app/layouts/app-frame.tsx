@@ -1,5 +1,5 @@
 import type { Session } from '@latchkey/shared';
-import { AppShell, Box, Burger, Container, Group, NavLink, ScrollArea, Stack } from '@mantine/core';
+import { AppShell, Box, Burger, Container, Group, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -10,6 +10,7 @@ import { PaymentBanner } from '@/features/plans/components/payment-banner';
 import { hasRequiredRole } from '@/lib/authorization';
 import type { NavItem } from '../route-handle';
 import classes from './app-frame.module.css';
+import { AppNav } from './app-nav';
 import { UserMenu } from './user-menu';
 
 interface AppFrameProps {
@@ -79,26 +80,9 @@ export function AppFrame({
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" id="app-navigation" aria-label="Main navigation">
-        {/* Scrolls on its own: with rentals, billing and the shop the list outgrows a laptop screen. */}
+        {/* Grouped and compact to fit a laptop screen; it still scrolls on its own on a shorter one. */}
         <AppShell.Section grow component={ScrollArea} type="auto">
-          <Stack gap={4}>
-            {visible.map((item) => (
-              <NavLink
-                key={item.to}
-                // A plain link: React Router's NavLink would also mark the /user home as the
-                // current page on every /user/… page.
-                component={Link}
-                to={item.to}
-                label={item.label}
-                className={classes.navLink}
-                active={item.to === activeTo}
-                aria-current={item.to === activeTo ? 'page' : undefined}
-                leftSection={<item.icon size={20} stroke={1.7} aria-hidden="true" />}
-                rightSection={item.badge ? <item.badge /> : undefined}
-                onClick={close}
-              />
-            ))}
-          </Stack>
+          <AppNav items={visible} activeTo={activeTo} onNavigate={close} />
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main id="main" className={classes.main}>

@@ -1,0 +1,106 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { storage } from '@/lib/storage';
+import { json } from '@/testing/fetch-mock';
+import { sessionFixture } from '@/testing/fixtures';
+import { validToken } from '@/testing/jwt';
+import { renderApp } from '@/testing/render-app';
+
+afterEach(() => window.localStorage.clear());
+
+const navigation = async () => screen.findByRole('navigation', { name: 'Main navigation' });
+
+describe('the signed-in navigation', () => {
+  it("lists an admin's screens under headed sections, each folding away and opening again", async () => {
+    storage.setAuthToken(validToken());
+    renderApp('/app/no-such-page', { 'GET auth': () => json(sessionFixture(['admin'])) });
+    const nav = await navigation();
+    const headings = within(nav)
+      .getAllByRole('button')
+      .map((button) => button.textContent);
+    expect(headings).toEqual(['Locks & access', 'People', 'Rentals', 'Billing & shop', 'Settings']);
+
+    const section = (name: string) => within(nav).getByRole('group', { name });
+    const labels = (name: string) =>
+      within(section(name))
+        .getAllByRole('link')
+        .map((link) => link.textContent);
+    expect(labels('Locks & access')).toEqual([
+      'Locks',
+      'Offline locks',
+      'Alerts',
+      'Lockouts',
+      'Keys',
+      'Company codes',
+      'Sync center',
+    ]);
+    expect(labels('People')).toEqual(['People', 'Groups', 'Cards']);
+    expect(labels('Rentals')).toEqual(['Listings', 'Rental center']);
+    expect(labels('Billing & shop')).toEqual(['Billing', 'Plan', 'Shop']);
+    expect(labels('Settings')).toEqual(['Change log', 'About', 'Settings']);
+    // The day's starting points sit above the sections, without a heading.
+    const first = within(nav).getAllByRole('link').slice(0, 2);
+    expect(first.map((link) => link.textContent)).toEqual(['Dashboard', 'Activity']);
+    // Platform staff's screens are not an admin's.
+    expect(within(nav).queryByRole('link', { name: 'Dev mailbox' })).not.toBeInTheDocument();
+
+    const user = userEvent.setup();
+    const people = within(nav).getByRole('button', { name: 'People' });
+    expect(people).toHaveAttribute('aria-expanded', 'true');
+    await user.click(people);
+    expect(people).toHaveAttribute('aria-expanded', 'false');
+    await waitFor(() => expect(within(nav).queryByRole('link', { name: 'Groups' })).not.toBeInTheDocument());
+    // Remembered on this device.
+    expect(JSON.parse(window.localStorage.getItem('latchkey.navFolded')!)).toEqual(['people']);
+    await user.click(people);
+    expect(await within(nav).findByRole('link', { name: 'Groups' })).toBeVisible();
+  });
+
+  it('opens the section of the page the person arrives at, even if they folded it', async () => {
+    window.localStorage.setItem('latchkey.navFolded', JSON.stringify(['settings', 'people']));
+    storage.setAuthToken(validToken());
+    renderApp('/app/about', {
+      'GET auth': () => json(sessionFixture(['admin'])),
+    });
+    const nav = await navigation();
+    await waitFor(() =>
+      expect(within(nav).getByRole('button', { name: 'Settings' })).toHaveAttribute('aria-expanded', 'true'),
+    );
+    expect(within(nav).getByRole('link', { name: 'About' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('button', { name: 'People' })).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it("keeps a basic user's short list without headings", async () => {
+    storage.setAuthToken(validToken());
+    renderApp('/user/no-such-page', { 'GET auth': () => json(sessionFixture(['user'])) });
+    const nav = await navigation();
+    expect(within(nav).queryAllByRole('button')).toEqual([]);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Locks', 'QR code', 'Rental center', 'Help', 'Settings']);
+  });
+});
+
+describe('an unknown address in a signed-in area', () => {
+  it('shows the not-found inside the frame, the menu kept and the way back to the home page', async () => {
+    storage.setAuthToken(validToken());
+    renderApp('/app/no/such/page', { 'GET auth': () => json(sessionFixture(['admin'])) });
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(await navigation()).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to your home page' })).toHaveAttribute(
+      'href',
+      '/app/dashboard',
+    );
+  });
+
+  it('takes a basic user back to their own locks', async () => {
+    storage.setAuthToken(validToken());
+    renderApp('/user/nothing-here', { 'GET auth': () => json(sessionFixture(['user'])) });
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(await navigation()).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to your home page' })).toHaveAttribute('href', '/user');
+  });
+});
