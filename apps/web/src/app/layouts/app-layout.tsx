@@ -1,7 +1,8 @@
 import { useMatches } from 'react-router';
 import { paths } from '@/config/paths';
+import { NotificationBell } from '@/features/alerts/components/notification-bell';
 import { PortalSwitcher } from '@/features/portal/components/portal-switcher';
-import { homePathFor } from '@/lib/authorization';
+import { hasRequiredRole, homePathFor } from '@/lib/authorization';
 import { useLiveChannel } from '@/lib/live/use-live-channel';
 import { useSession } from '@/lib/session';
 import { deepestHandle } from '../route-handle';
@@ -21,7 +22,13 @@ export function AppLayout() {
       navItems={navItems}
       homePath={homePathFor(session.roles)}
       settingsPath={paths.app.settings.href()}
-      headerExtra={<PortalSwitcher session={session} />}
+      headerExtra={
+        <>
+          {/* The inbox is the portal's admins' (GET portal/notifications answers them only). */}
+          {session.portal && hasRequiredRole(session.roles, ['admin']) && <NotificationBell />}
+          <PortalSwitcher session={session} />
+        </>
+      }
     >
       <RoleGate session={session} />
     </AppFrame>

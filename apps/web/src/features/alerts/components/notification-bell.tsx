@@ -1,0 +1,154 @@
+import type { Notification } from '@latchkey/shared';
+import {
+  ActionIcon,
+  Anchor,
+  Box,
+  Button,
+  Group,
+  Indicator,
+  Popover,
+  ScrollArea,
+  Stack,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconBell, IconChecks } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { QueryError } from '@/components/query-error';
+import { paths } from '@/config/paths';
+import { formatDateTime, formatRelative } from '@/lib/format';
+import { useNotifications } from '../api/get-notifications';
+import { useMarkNotificationsRead } from '../api/mark-notifications-read';
+import { NOTIFICATION_KIND_LABELS } from './alert-text';
+import { notificationHref } from './notification-href';
+
+/** How many of the latest notifications the popover lists (the alerts screen has them all). */
+export const BELL_LIST_SIZE = 8;
+
+function NotificationItem({ notification, onOpen }: { notification: Notification; onOpen: () => void }) {
+  return (
+    <UnstyledButton
+      component={Link}
+      to={notificationHref(notification)}
+      onClick={onOpen}
+      p="xs"
+      style={{
+        display: 'block',
+        borderRadius: 'var(--mantine-radius-sm)',
+        background: notification.unread ? 'var(--mantine-primary-color-light)' : undefined,
+      }}
+    >
+      <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+        <Text size="sm" fw={notification.unread ? 700 : 500} lineClamp={2} style={{ minWidth: 0 }}>
+          {notification.unread && <VisuallyHidden>Unread: </VisuallyHidden>}
+          {notification.title}
+        </Text>
+        <Text
+          size="xs"
+          c="dimmed"
+          component="time"
+          dateTime={notification.createdAt}
+          title={formatDateTime(notification.createdAt)}
+          style={{ whiteSpace: 'nowrap' }}
+        >
+          {formatRelative(notification.createdAt)}
+        </Text>
+      </Group>
+      <Text size="xs" c="dimmed" lineClamp={2}>
+        {NOTIFICATION_KIND_LABELS[notification.kind]} · {notification.message}
+      </Text>
+    </UnstyledButton>
+  );
+}
+
+/**
+ * The operator's bell (issue 19, item 3): how many notifications they have not read, and the latest
+ * ones, each linking to where to act. The live channel refetches it when one is raised, so a guest's
+ * request shows within seconds without a reload.
+ */
+export function NotificationBell() {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const { data, error, refetch } = useNotifications(1);
+  const markRead = useMarkNotificationsRead();
+  const unread = data?.unread ?? 0;
+  const label = unread > 0 ? `Notifications, ${unread} unread` : 'Notifications';
+  const items = data?.items.slice(0, BELL_LIST_SIZE) ?? [];
+
+  return (
+    <Popover
+      opened={opened}
+      onChange={(open) => (open ? undefined : close())}
+      position="bottom-end"
+      width={360}
+      shadow="md"
+      withArrow
+      trapFocus
+    >
+      <Popover.Target>
+        <Indicator
+          label={unread > 99 ? '99+' : unread}
+          disabled={unread === 0}
+          size={18}
+          offset={6}
+          color="red"
+        >
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label={label}
+            title={label}
+            aria-expanded={opened}
+            aria-haspopup="dialog"
+            onClick={toggle}
+          >
+            <IconBell size={20} stroke={1.7} aria-hidden="true" />
+          </ActionIcon>
+        </Indicator>
+      </Popover.Target>
+      <Popover.Dropdown p="xs" maw="calc(100vw - 16px)">
+        <Group justify="space-between" px="xs" pb="xs" wrap="nowrap">
+          <Text fw={700} size="sm">
+            Notifications
+          </Text>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            leftSection={<IconChecks size={14} aria-hidden="true" />}
+            disabled={unread === 0}
+            loading={markRead.isPending}
+            onClick={() => markRead.mutate()}
+          >
+            Mark all read
+          </Button>
+        </Group>
+        {error ? (
+          <Box p="xs">
+            <QueryError title="Could not load notifications" error={error} onRetry={() => void refetch()} />
+          </Box>
+        ) : items.length === 0 ? (
+          <Text size="sm" c="dimmed" p="xs">
+            {data
+              ? 'Nothing yet. Requests from guests and problems with locks or payments show here.'
+              : 'Loading…'}
+          </Text>
+        ) : (
+          <ScrollArea.Autosize mah={420} type="auto">
+            <Stack gap={2}>
+              {items.map((notification) => (
+                <NotificationItem key={notification._id} notification={notification} onOpen={close} />
+              ))}
+            </Stack>
+          </ScrollArea.Autosize>
+        )}
+        <Box px="xs" pt="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+          <Anchor component={Link} to={paths.app.alerts.href()} size="sm" onClick={close}>
+            All notifications and alert rules
+          </Anchor>
+        </Box>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
