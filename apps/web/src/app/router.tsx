@@ -87,11 +87,26 @@ const prefetchDashboard = () => {
   return null;
 };
 
+/**
+ * /sync/user for a basic user: their own credentials in their own area's frame (/user/sync), not
+ * the admin frame with no way back to their locks. Admins stay: they choose the person there.
+ */
+const basicUserToOwnSync: LoaderFunction = async () => {
+  // Signed out: the layout's guard sends them to sign in.
+  if (!isSignedIn()) return null;
+  const session = await queryClient.ensureQueryData(sessionQueryOptions()).catch(() => null);
+  if (session && !hasRequiredRole(session.roles, ADMIN)) return redirect(paths.user.sync.href());
+  return null;
+};
+
 /** An address that only forwards to `to`. */
 const forwardTo = (to: ScreenPath) => ({ loader: () => redirect(to.href()), Component: PendingPage });
 
 const settingsScreen = () => ({
   Component: async () => (await import('@/features/profile/components/settings-page')).SettingsPage,
+});
+const userSyncScreen = () => ({
+  Component: async () => (await import('@/features/sync/components/user-sync-page')).UserSyncPage,
 });
 const rentalCenterScreen = () => ({
   Component: async () =>
@@ -696,9 +711,8 @@ function screenRoutes(): ScreenRoute[] {
       path: paths.sync.user,
       layout: 'sync',
       handle: { title: 'Credentials on locks', requiresPortal: true },
-      lazy: {
-        Component: async () => (await import('@/features/sync/components/user-sync-page')).UserSyncPage,
-      },
+      loader: basicUserToOwnSync,
+      lazy: userSyncScreen(),
     },
 
     // The basic user's area.
@@ -732,6 +746,12 @@ function screenRoutes(): ScreenRoute[] {
       layout: 'user',
       handle: { title: 'Rental center', nav: { label: 'Rental center', icon: IconCalendarEvent } },
       lazy: rentalCenterScreen(),
+    },
+    {
+      path: paths.user.sync,
+      layout: 'user',
+      handle: { title: 'Credentials on locks', requiresPortal: true },
+      lazy: userSyncScreen(),
     },
     {
       path: paths.user.help,

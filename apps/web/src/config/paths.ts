@@ -135,6 +135,8 @@ export const paths = {
     rentalCenter: screenPath('/user/rentalcenter'),
     help: screenPath('/user/help'),
     settings: screenPath('/user/settingsProfile'),
+    /** Their own credentials on each lock, in their own area (/sync/user forwards them here). */
+    sync: screenPath('/user/sync'),
   },
 
   /** Locks' credential sync, in the /app frame. */
