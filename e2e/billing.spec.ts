@@ -44,18 +44,18 @@ test('an admin reads last month’s bill line by line, prints the invoice and ge
   await expect(page).toHaveURL(new RegExp(`/app/billing/${month.year}/${month.month}$`));
   await expect(page.getByRole('heading', { level: 1, name: month.name })).toBeVisible();
 
-  // The demo portal was on Pro all month: its locks all month, Flat 1.2 and Lisbon studio from the 11th.
+  // The demo portal was on Business all month (it runs rentals): its locks all month, Flat 1.2 and Lisbon studio from the 11th.
   const lines = page.getByRole('list', { name: 'Bill lines' });
-  await expect(lines.getByText('Pro plan, ')).toBeVisible();
+  await expect(lines.getByText('Business plan, ')).toBeVisible();
   await lines.getByRole('button', { name: /^Show the \d+ locks and their days$/ }).click();
   const rows = lines.getByRole('row');
   await expect(rows.filter({ hasText: 'Flat 1.2' })).toContainText(String(month.days - 10));
   await expect(rows.filter({ hasText: 'Main entrance' })).toContainText(String(month.days));
 
-  // The amounts follow from the lock-days: round(lock-days × €4.00 ÷ days), 19 % VAT on the net.
+  // The amounts follow from the lock-days: round(lock-days × €7.00 ÷ days), 19 % VAT on the net.
   const { body: bill } = await callApiAsPage(page, `portal/billing/${month.year}/${month.month}`);
   const lockDays = bill.lines[0].locks.reduce((sum: number, lock: { days: number }) => sum + lock.days, 0);
-  const net = roundDiv(lockDays * 400, month.days);
+  const net = roundDiv(lockDays * 700, month.days);
   const vat = roundDiv(net * 1900, 10_000);
   expect(bill).toMatchObject({ netMinor: net, vatMinor: vat, totalMinor: net + vat, status: 'closed' });
   const totals = page.getByRole('table', { name: 'Totals' });

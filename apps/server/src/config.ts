@@ -128,8 +128,9 @@ const envSchema = z.object({
   /** How long a checkout (and the stock it holds) stays open, in minutes (Stripe: 30 to 1440). */
   CHECKOUT_EXPIRY_MINUTES: z.coerce.number().int().min(30).max(1440).default(30),
   /**
-   * Hold portals to their plan's lock allowance (Free: 2 locks; a portal that is not paid up has the
-   * Free plan's). Off (`false`) for a deployment that sells no plans: any number of locks.
+   * Hold portals to their plans: the lock allowance (Free: 2 locks; a portal that is not paid up has
+   * the Free plan's) and the plan features (rentals: Business). Off (`false`) for a deployment that
+   * sells no plans: any number of locks, and every feature.
    */
   PLAN_LOCK_LIMITS: booleanVar.default(true),
   /** How often open checkouts are expired and sandbox webhooks retried; 0 turns it off (tests). */

@@ -15,9 +15,19 @@ export const PLAN_IDS = ['free', 'pro', 'business'] as const;
 export const planIdSchema = z.enum(PLAN_IDS);
 export type PlanId = z.infer<typeof planIdSchema>;
 
-/** What a plan unlocks beyond managing locks and people. */
-export const PLAN_FEATURES = ['rentals', 'apiAccess', 'reports', 'prioritySupport'] as const;
+/**
+ * What a plan unlocks beyond managing locks and people. Only what the server checks is listed
+ * (issue 19, item 9: the plan page once sold API access, reports and priority support, which
+ * nothing in the product gave or withheld): every feature here has a gate a route calls
+ * (features/subscriptions/plan-features.ts; test/plan-features.test.ts walks this list).
+ */
+export const PLAN_FEATURES = ['rentals'] as const;
 export type PlanFeature = (typeof PLAN_FEATURES)[number];
+
+/** Each feature as the plan page and the server's refusals name it. */
+export const PLAN_FEATURE_NAMES: Record<PlanFeature, string> = {
+  rentals: 'Rentals and guest stays',
+};
 
 export interface Plan {
   id: PlanId;
@@ -50,7 +60,7 @@ export const PLANS: Record<PlanId, Plan> = {
     pricePerLockMonth: 400,
     includedLocks: 0,
     maxLocks: null,
-    features: ['reports'],
+    features: [],
     wholesalePerLockMonth: 280,
   },
   business: {
@@ -59,7 +69,7 @@ export const PLANS: Record<PlanId, Plan> = {
     pricePerLockMonth: 700,
     includedLocks: 0,
     maxLocks: null,
-    features: ['rentals', 'apiAccess', 'reports', 'prioritySupport'],
+    features: ['rentals'],
     wholesalePerLockMonth: 490,
   },
 };
@@ -67,4 +77,11 @@ export const PLANS: Record<PlanId, Plan> = {
 /** Whether a plan includes a feature. */
 export function planHas(plan: PlanId, feature: PlanFeature): boolean {
   return PLANS[plan].features.includes(feature);
+}
+
+/** The cheapest plan that includes a feature (the one a refusal points to). */
+export function cheapestPlanWith(feature: PlanFeature): Plan {
+  const plan = PLAN_IDS.map((id) => PLANS[id]).find((candidate) => candidate.features.includes(feature));
+  if (!plan) throw new Error(`no plan includes ${feature}`);
+  return plan;
 }

@@ -13,7 +13,8 @@ import { createReseller } from '../features/resellers/resellers.service';
 
 /** The demo portals' plans last month (others stay on what they were). */
 const DEMO_PLANS: Record<string, PlanId> = {
-  'Demo Apartments': 'pro',
+  // Business: the demo portal runs rentals, which the Business plan includes (issue 19, item 9).
+  'Demo Apartments': 'business',
   'Harbor Offices': 'business',
   'Lakeside Clinic': 'pro',
   'Granite Co-working': 'pro',

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { access, actingPortal, changeContext, routesOfFeature } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
 import { errorResponses } from '../../base/http/responses';
+import { assertPlanIncludes, planGatesOf } from '../subscriptions/plan-features';
 import { IMAGE_MAX_BYTES, IMAGE_SIZES } from './image-processing';
 import {
   createListing,
@@ -96,12 +97,17 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Create a listing: one or more locks offered for stays',
+        description:
+          'Rentals are a plan feature: a portal whose plan does not include them (or is not paid up) gets 402 `payment_required` naming the plan that does, and nothing is stored.',
         body: listingInputSchema,
         response: { 201: listingSchema, ...errorResponses },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(await createListing(app.db, changeContext(request), request.body)),
+    async (request, reply) => {
+      const context = changeContext(request);
+      await assertPlanIncludes(app.db, context.portalId, 'rentals', planGatesOf(app.config));
+      return reply.status(201).send(await createListing(app.db, context, request.body));
+    },
   );
   app.get(
     '/listing/:id',

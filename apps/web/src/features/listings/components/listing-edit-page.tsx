@@ -20,6 +20,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { BackLink } from '@/components/back-link';
 import { PageHeader } from '@/components/page-header';
+import { PlanRefusalAlert } from '@/components/plan-refusal-alert';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
@@ -125,6 +126,9 @@ function ListingForm({ listing }: { listing?: Listing }) {
     validate: validateListing,
   });
   const backTo = listing ? paths.app.listing.href(listing._id) : paths.app.listings.href();
+  // The plan's refusal (402: rentals are not in the portal's plan): shown by the buttons, with the
+  // way to the plans; what was typed stays.
+  const [planRefusal, setPlanRefusal] = useState<string | null>(null);
 
   const options = new Map(
     (locks.data?.items ?? []).map((device) => [device._id, `${device.name} (${device.timeZone})`]),
@@ -134,6 +138,7 @@ function ListingForm({ listing }: { listing?: Listing }) {
 
   const { submit } = useFormMutation(form, {
     run: async (values) => {
+      setPlanRefusal(null);
       const saved = await save.mutateAsync({ listingId: listing?._id ?? null, ...toListingInput(values) });
       notifications.show({
         color: 'teal',
@@ -143,6 +148,7 @@ function ListingForm({ listing }: { listing?: Listing }) {
       await navigate(paths.app.listing.href(saved._id), { replace: true });
     },
     labels: LISTING_LABELS,
+    onStatus: { 402: (message) => setPlanRefusal(message) },
     otherwise: listing ? 'Could not save the listing' : 'Could not create the listing',
   });
 
@@ -287,6 +293,7 @@ function ListingForm({ listing }: { listing?: Listing }) {
           </Stack>
         </SectionCard>
 
+        {planRefusal && <PlanRefusalAlert title="Your plan does not include rentals" message={planRefusal} />}
         <Group justify="flex-end" gap="sm">
           <Button component={Link} to={backTo} variant="default" disabled={save.isPending}>
             Cancel

@@ -1,5 +1,6 @@
 import {
   formatMoney,
+  PLAN_FEATURE_NAMES,
   PLAN_IDS,
   PLANS,
   BILLING_CURRENCY,
@@ -14,9 +15,15 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { useChangePlan, useMoveToFree, useStartSubscription } from '../api/plan-actions';
-import { FEATURE_WORDS } from './plan-words';
 
 type PaidPlan = Exclude<PlanId, 'free'>;
+
+/** What moving from a plan to Free takes away, as the end of a sentence ("" when nothing). */
+function lostFeatures(plan: PlanId): string {
+  const lost = PLANS[plan].features.filter((feature) => !PLANS.free.features.includes(feature));
+  if (lost.length === 0) return '';
+  return `, no new ${lost.map((feature) => PLAN_FEATURE_NAMES[feature].toLowerCase()).join(' or ')} (what exists keeps working)`;
+}
 
 /**
  * The three plans side by side, priced for the portal's locks. Without a running subscription a
@@ -96,8 +103,9 @@ export function PlanChooser({ subscription }: { subscription: PortalSubscription
                   style={{ flex: 1 }}
                 >
                   <List.Item>Locks, people, codes, cards and schedules</List.Item>
+                  {plan.maxLocks === null && <List.Item>Any number of locks</List.Item>}
                   {plan.features.map((feature) => (
-                    <List.Item key={feature}>{FEATURE_WORDS[feature]}</List.Item>
+                    <List.Item key={feature}>{PLAN_FEATURE_NAMES[feature]}</List.Item>
                   ))}
                 </List>
                 {id === 'free' ? (
@@ -145,7 +153,7 @@ export function PlanChooser({ subscription }: { subscription: PortalSubscription
         loading={toFree.isPending}
         onConfirm={() => toFree.mutate(undefined, { onSettled: () => setConfirmFree(false) })}
       >
-        {`The portal stops paying for the ${PLANS[subscription.plan].name} plan and is on the Free plan from now on: up to 2 locks, no ${subscription.plan === 'business' ? 'rentals, API access or ' : ''}reports.`}
+        {`The portal stops paying for the ${PLANS[subscription.plan].name} plan and is on the Free plan from now on: up to ${PLANS.free.maxLocks} locks${lostFeatures(subscription.plan)}.`}
       </ConfirmDialog>
       <ConfirmDialog
         opened={switchTo !== null}

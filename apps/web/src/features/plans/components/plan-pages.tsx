@@ -45,7 +45,7 @@ export function GoProPage() {
     <Stack gap="lg">
       <PageHeader
         title="Go Pro"
-        description="Pay per lock per month for reports, rentals, API access and priority support. Change or cancel any time."
+        description="Pay per lock per month for any number of locks, and on Business for rentals and guest stays. Change or cancel any time."
       />
       <WithSubscription>{(subscription) => <PlanChooser subscription={subscription} />}</WithSubscription>
       <Text size="sm">

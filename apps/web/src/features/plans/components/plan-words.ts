@@ -1,11 +1,4 @@
-import type { PlanFeature, PortalStanding } from '@latchkey/shared';
-
-export const FEATURE_WORDS: Record<PlanFeature, string> = {
-  reports: 'Reports on locks and people',
-  rentals: 'Rentals and guest stays',
-  apiAccess: 'API access',
-  prioritySupport: 'Priority support',
-};
+import type { PortalStanding } from '@latchkey/shared';
 
 export const STANDING: Record<PortalStanding, { label: string; color: string }> = {
   free: { label: 'Free plan', color: 'gray' },
