@@ -130,3 +130,68 @@ describe('a stay request in the host inbox', () => {
     });
   });
 });
+
+describe('a lock refusing what it was sent, in the host inbox', () => {
+  let lockId: string;
+  const inbox = async (kind: string) =>
+    (await get('portal/notifications', host.token))
+      .json<NotificationsPage>()
+      .items.filter((n) => n.kind === kind);
+  const waitForInbox = async (kind: string, count: number) => {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const items = await inbox(kind);
+      if (items.length >= count || Date.now() > deadline) return items;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+
+  beforeAll(async () => {
+    lockId = (await addLock(t, host, { name: 'Side gate' })).id;
+    // Online, as its status would say, so the command is sent rather than refused.
+    await t.app.db.updateTable('devices').set({ online: 1 }).where('id', '=', lockId).execute();
+  });
+
+  it('tells of a remote unlock the lock answered "jammed", once however often the lock repeats it', async () => {
+    const sent = await t.request({
+      method: 'POST',
+      url: `/api3/device/${lockId}/command`,
+      token: host.token,
+      payload: { action: 'unlock' },
+    });
+    expect(sent.statusCode, sent.body).toBe(202);
+    const ack = Buffer.from(JSON.stringify({ commandId: sent.json().commandId, ok: false, error: 'jammed' }));
+    // The lock's answer, as the broker hands it over; a lock that did not see our ack sends it again.
+    await t.app.deviceLink.handle({ deviceId: lockId, topic: 'commands/ack', payload: ack });
+    await t.app.deviceLink.handle({ deviceId: lockId, topic: 'commands/ack', payload: ack });
+    const told = await waitForInbox('sync_failed', 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await inbox('sync_failed')).toHaveLength(1);
+    expect(told[0]).toMatchObject({
+      title: 'Side gate did not unlock',
+      message: 'The remote unlock was not carried out: the lock is jammed.',
+      device: { _id: lockId, name: 'Side gate' },
+      subject: { type: 'device', _id: lockId, name: 'Side gate', listingId: null },
+    });
+    const theirs = (await get('portal/notifications', other.token)).json<NotificationsPage>();
+    expect(theirs.items.filter((n) => n.kind === 'sync_failed')).toEqual([]);
+  });
+
+  it('tells which credentials a lock refused and why, once per set version', async () => {
+    const refusal = {
+      kind: 'credentials' as const,
+      device: { id: lockId, name: 'Side gate' },
+      version: 7,
+      rejected: [{ credentialId: 'not-a-credential-here', reason: 'storage_full' as const }],
+    };
+    expect(await t.app.alerts.lockRefused(host.portalId, refusal)).toBe(true);
+    expect(await t.app.alerts.lockRefused(host.portalId, refusal)).toBe(false);
+    const told = await inbox('lock_refused');
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({
+      title: 'Side gate refused a credential',
+      subject: { type: 'device', _id: lockId },
+    });
+    expect(told[0]!.message).toContain("A credential: the lock's memory is full");
+  });
+});

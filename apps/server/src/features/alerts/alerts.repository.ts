@@ -218,3 +218,26 @@ export async function listAdminEmails(db: Database, portalId: string): Promise<s
     .execute();
   return rows.map((row) => row.email);
 }
+
+/** The credentials a lock refused, with their holder's name when a person holds them (inbox text). */
+export function listCredentialNames(db: Database, portalId: string, credentialIds: string[]) {
+  if (credentialIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('credentials as c')
+    .leftJoin('users as u', 'u.id', 'c.user_id')
+    .select(['c.id', 'c.name', 'c.kind', 'u.first_name', 'u.last_name', 'u.email'])
+    .where('c.portal_id', '=', portalId)
+    .where('c.id', 'in', credentialIds)
+    .execute();
+}
+
+/** A remote command's action (unlock or lock), in its portal. */
+export async function findCommandAction(db: Database, portalId: string, commandId: string) {
+  const row = await db
+    .selectFrom('device_commands')
+    .select('action')
+    .where('portal_id', '=', portalId)
+    .where('id', '=', commandId)
+    .executeTakeFirst();
+  return row?.action ?? null;
+}

@@ -24,11 +24,13 @@ import {
   countDenialsSince,
   countNotificationsSince,
   deleteRule,
+  findCommandAction,
   findReadAt,
   findRule,
   insertNotificationOnce,
   insertRule,
   listAdminEmails,
+  listCredentialNames,
   listEnabledRules,
   listEnabledRulesOfKinds,
   listLocksOfflineSince,
@@ -37,7 +39,7 @@ import {
   saveReadAt,
   updateRule,
 } from './alerts.repository';
-import { storeNotice, subjectOf, type Notice } from './notices';
+import { storeNotice, subjectOf, type LockRefusal, type Notice } from './notices';
 
 /** "2026-11-24 15:17 UTC": a time for alert texts and mail, read the same anywhere. */
 const utcMinute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
@@ -219,6 +221,24 @@ interface Alert {
   /** What this alert is about, unique per portal: the same happening is told once. */
   onceKey: string;
 }
+
+/** Why a lock refused an entry of a credential set, after the entry's name. */
+const REJECTION_WORDS: Record<
+  Extract<LockRefusal, { kind: 'credentials' }>['rejected'][number]['reason'],
+  string
+> = {
+  unsupported_kind: 'the lock does not take this kind of credential',
+  invalid_secret: 'the lock cannot use its code or secret',
+  storage_full: "the lock's memory is full",
+};
+
+/** Why a lock did not carry out a remote command. */
+const COMMAND_WORDS: Record<string, string> = {
+  expired: 'it arrived after it had expired',
+  jammed: 'the lock is jammed',
+  busy: 'the lock was busy',
+  unsupported: 'the lock does not support it',
+};
 
 /** The rule kind that watches each kind of lock event (user_access: unlocks by a known person). */
 const RULE_KIND_OF_EVENT: Partial<Record<DeviceEvent['type'], AlertRuleRow['kind']>> = {
@@ -418,6 +438,50 @@ export class AlertMonitor {
     this.log.info({ portalId, kind: notice.kind }, 'notice raised');
     await this.delivery.live(portalId, live);
     return true;
+  }
+
+  /**
+   * A lock refused entries of a credential set (once per set version), or failed a remote command
+   * (once per command): the admins are told which lock, whose credentials and why.
+   */
+  async lockRefused(portalId: string, refusal: LockRefusal): Promise<boolean> {
+    const lock = refusal.device;
+    const subject = { type: 'device' as const, _id: lock.id, name: lock.name, listingId: null };
+    if (refusal.kind === 'credentials') {
+      const ids = refusal.rejected.map((r) => r.credentialId);
+      const rows = await listCredentialNames(this.db, portalId, ids);
+      const nameOf = new Map(
+        rows.map((row) => [
+          row.id,
+          row.email
+            ? `${personName({ first_name: row.first_name ?? '', last_name: row.last_name ?? '', email: row.email })}'s ${row.kind}`
+            : row.name,
+        ]),
+      );
+      const count = refusal.rejected.length;
+      const parts = refusal.rejected
+        .slice(0, 5)
+        .map((r) => `${nameOf.get(r.credentialId) ?? 'A credential'}: ${REJECTION_WORDS[r.reason]}`);
+      return this.notice(portalId, {
+        kind: 'lock_refused',
+        title: `${lock.name} refused ${count === 1 ? 'a credential' : `${count} credentials`}`,
+        message: `${parts.join('; ')}${count > 5 ? `; and ${count - 5} more` : ''}. Those people cannot open it that way until this is fixed.`,
+        deviceId: lock.id,
+        subject,
+        onceKey: `lock_refused:${lock.id}:${refusal.version}`,
+      });
+    }
+    const action = (await findCommandAction(this.db, portalId, refusal.commandId)) ?? 'command';
+    const why =
+      COMMAND_WORDS[refusal.error ?? (refusal.status === 'expired' ? 'expired' : '')] ?? 'it failed';
+    return this.notice(portalId, {
+      kind: 'sync_failed',
+      title: `${lock.name} did not ${action === 'command' ? 'carry out a remote command' : action}`,
+      message: `The remote ${action} was not carried out: ${why}.`,
+      deviceId: lock.id,
+      subject,
+      onceKey: `command_failed:${refusal.commandId}`,
+    });
   }
 
   /** Sends a notice stored in a caller's transaction, once that has committed. */

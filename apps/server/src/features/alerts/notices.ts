@@ -1,5 +1,12 @@
 import crypto from 'node:crypto';
-import type { AlertKind, LiveNotification, NotificationKind, NotificationSubject } from '@latchkey/shared';
+import type {
+  AlertKind,
+  CommandError,
+  CredentialRejection,
+  LiveNotification,
+  NotificationKind,
+  NotificationSubject,
+} from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
 import { insertNotificationOnce } from './alerts.repository';
@@ -66,3 +73,22 @@ export function subjectOf(json: string | null): NotificationSubject | null {
     return null;
   }
 }
+
+/**
+ * What the device link reports to the inbox: a lock refused entries of a credential set it was
+ * sent, or answered a remote command with a failure (or too late).
+ */
+export type LockRefusal =
+  | {
+      kind: 'credentials';
+      device: { id: string; name: string };
+      version: number;
+      rejected: { credentialId: string; reason: CredentialRejection }[];
+    }
+  | {
+      kind: 'command';
+      device: { id: string; name: string };
+      commandId: string;
+      status: 'failed' | 'expired';
+      error: CommandError | null;
+    };

@@ -37,6 +37,7 @@ import {
 import { EventIngest, refusedByDatabase, type EventIngestOptions } from './event-ingest';
 import type { DeviceTransport, LockMessage } from './device-transport';
 import { PeriodicJob } from '../../base/jobs/periodic-job';
+import type { LockRefusal } from '../alerts/notices';
 import { isHeartbeatOnly, SeenLocks } from './seen-locks';
 
 /** How often the recompute outbox is checked for locks a stopped server left (credential-recompute.ts). */
@@ -68,6 +69,8 @@ export interface LockActivityListener {
     deviceId: string,
     previous: { online: boolean; battery: number | null },
   ): Promise<void>;
+  /** The lock refused credentials of a set, or a remote command failed or expired (the host's inbox). */
+  lockRefused?(portalId: string, refusal: LockRefusal): Promise<void>;
 }
 
 /** 409 lock_offline: the lock's name, and since when it is offline or that it never connected. */
@@ -483,6 +486,15 @@ export class DeviceLink {
     const parsed = credentialsAckSchema.safeParse(json);
     if (!parsed.success) return this.invalid(device, 'credentials/ack', parsed.error);
     const recorded = await this.reports.recordAck(device, parsed.data);
+    if (recorded && parsed.data.rejected.length > 0) {
+      const refusal: LockRefusal = {
+        kind: 'credentials',
+        device: { id: device.id, name: device.name },
+        version: parsed.data.version,
+        rejected: parsed.data.rejected,
+      };
+      this.notify((listener) => listener.lockRefused?.(device.portal_id, refusal) ?? Promise.resolve());
+    }
     if (!recorded) {
       this.log.warn(
         { deviceId: device.id, version: parsed.data.version },
@@ -500,6 +512,16 @@ export class DeviceLink {
       status,
       error: ack.ok ? null : (ack.error ?? null),
     });
+    if (answered && status !== 'ok') {
+      const refusal: LockRefusal = {
+        kind: 'command',
+        device: { id: device.id, name: device.name },
+        commandId: ack.commandId,
+        status,
+        error: ack.error ?? null,
+      };
+      this.notify((listener) => listener.lockRefused?.(device.portal_id, refusal) ?? Promise.resolve());
+    }
     if (!answered) {
       this.log.warn(
         { deviceId: device.id, commandId: ack.commandId },

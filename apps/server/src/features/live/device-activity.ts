@@ -65,5 +65,9 @@ export function liveDeviceActivity(app: FastifyInstance): LockActivityListener {
       const alerted = await app.alerts.statusChanged(portalId, device, previous);
       await app.live.publishDeviceStatus(portalId, device, previous, { builtInAlert: !alerted });
     },
+    // Refused credentials and failed commands go to the host's inbox (stored once, then live).
+    async lockRefused(portalId, refusal) {
+      await app.alerts.lockRefused(portalId, refusal);
+    },
   };
 }
