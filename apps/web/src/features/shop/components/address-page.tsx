@@ -4,15 +4,22 @@ import {
   REGIONS,
   SHIPPING_COUNTRIES,
   SHIPPING_COUNTRY_CODES,
+  type BillingProfile,
+  type Session,
   type ShippingCountry,
 } from '@latchkey/shared';
 import { Button, Grid, Group, Paper, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
+import { billingQueryOptions } from '@/features/billing/api/get-billing';
+import { hasRequiredRole } from '@/lib/authorization';
 import { formResolver } from '@/lib/forms';
+import { useSession } from '@/lib/session';
 import { storage } from '@/lib/storage';
 import { cartLines, useCart } from '@/lib/use-cart';
 import { readCheckoutState, saveCheckoutState } from '@/lib/checkout-state';
@@ -53,11 +60,48 @@ interface Values {
   };
 }
 
-/** /address (anyone): where the order goes, checked against the country's postal rules. */
+const isShippingCountry = (code: string): code is ShippingCountry =>
+  (SHIPPING_COUNTRY_CODES as readonly string[]).includes(code);
+
+/**
+ * The delivery address a portal's billing details suggest: the signed-in person as the recipient,
+ * the billing name as the company when it is not theirs, the billing address where it ships.
+ */
+export function addressFromBilling(profile: BillingProfile, session: Session): Partial<Values> {
+  const person = `${session.user.firstName} ${session.user.lastName}`.trim();
+  const values: Partial<Values> = {
+    email: profile.email ?? session.user.email,
+  };
+  if (!isShippingCountry(profile.country)) return values;
+  return {
+    ...values,
+    address: {
+      name: person || profile.name,
+      company: person && profile.name !== person ? profile.name : '',
+      line1: profile.addressLine1,
+      line2: profile.addressLine2,
+      postalCode: profile.postalCode,
+      city: profile.city,
+      region: '',
+      country: profile.country,
+      phone: '',
+    },
+  };
+}
+
+/**
+ * /address (anyone): where the order goes, checked against the country's postal rules. A portal
+ * admin starts from the portal's billing details instead of an empty form (what they typed in
+ * this checkout, if anything, comes first).
+ */
 export function AddressPage() {
   const navigate = useNavigate();
   const { cart } = useCart();
   const saved = readCheckoutState();
+  const { data: session } = useSession();
+  // GET portal/billing is an admin's; a basic user or a visitor starts empty.
+  const mayReadBilling = !!session && session.portal !== null && hasRequiredRole(session.roles, ['admin']);
+  const billing = useQuery({ ...billingQueryOptions(), enabled: mayReadBilling && !saved.address });
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: {
@@ -76,6 +120,15 @@ export function AddressPage() {
     },
     validate: formResolver<Values>(formSchema, LABELS),
   });
+  // Once, and only over an untouched form: the billing details arrive after the first paint.
+  const prefilled = useRef(false);
+  const profile = billing.data?.profile;
+  useEffect(() => {
+    if (prefilled.current || !profile || !session || saved.address || form.isDirty()) return;
+    prefilled.current = true;
+    form.setValues(addressFromBilling(profile, session));
+    form.resetDirty();
+  }, [profile, session, saved.address, form]);
   if (cartLines(cart).length === 0) return <Navigate to={paths.shop.cart.href()} replace />;
 
   const country = form.values.address.country;
