@@ -107,10 +107,20 @@ describe('DeviceSyncTab', () => {
     });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Unlock Front door now' }));
-    expect(await screen.findByText('Waiting for the lock to answer…')).toBeInTheDocument();
+    expect(await screen.findByText('Waiting for Front door to answer…')).toBeInTheDocument();
     answered = true;
-    expect(await screen.findByText('The lock unlocked.', {}, { timeout: 4000 })).toBeInTheDocument();
+    expect(await screen.findByText('Front door unlocked.', {}, { timeout: 4000 })).toBeInTheDocument();
     expect(calls.find((c) => c.path === 'device/device-1/command')!.body).toEqual({ action: 'unlock' });
+  });
+
+  it('disables Unlock and Lock with the reason for a lock that never connected', async () => {
+    setup({ 'GET portal/device/device-1': () => json(deviceFixture({ online: false, lastSeenAt: null })) });
+    const unlock = await screen.findByRole('button', { name: 'Unlock Front door now' });
+    expect(unlock).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Lock Front door now' })).toBeDisabled();
+    expect(unlock).toHaveAccessibleDescription(
+      'Front door has never connected: it cannot be opened from here until it connects.',
+    );
   });
 
   it('says when the lock did not answer in time', async () => {

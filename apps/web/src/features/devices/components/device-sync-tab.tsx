@@ -7,6 +7,7 @@ import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { CREDENTIAL_TEXT } from '@/lib/access-words';
 import { formatDateTime, formatRelative } from '@/lib/format';
+import { remoteUnavailable } from '@/lib/lock-connection';
 import { useDeviceSync } from '../api/get-device-sync';
 import { useRemoteCommand } from '../api/send-remote-command';
 import { BatteryLevel, LastSeen } from './device-status';
@@ -145,7 +146,7 @@ export function DeviceSyncTab({ device }: { device: Device }) {
         title="Remote"
         description="Open or lock it from here. The lock must act within seconds, or nothing happens."
       >
-        <RemoteCommandPanel remote={remote} lockName={device.name} />
+        <RemoteCommandPanel remote={remote} lockName={device.name} unavailable={remoteUnavailable(device)} />
       </SectionCard>
       <SectionCard title="Connection" description="What the lock last reported about itself.">
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">

@@ -1,7 +1,8 @@
 import type { AccessDenialReason } from '@latchkey/shared';
-import { Group, Stack, Text } from '@mantine/core';
+import { Alert, Group, Stack, Text } from '@mantine/core';
 import { useParams } from 'react-router';
 import { BackLink } from '@/components/back-link';
+import { LockConnectionStatus } from '@/components/lock-connection-status';
 import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
 import { RemoteCommandPanel } from '@/components/remote-command-panel';
@@ -12,15 +13,26 @@ import { TableSkeleton } from '@/components/table-skeleton';
 import { paths } from '@/config/paths';
 import { useRemoteCommand } from '@/features/devices/api/send-remote-command';
 import { formatRelative } from '@/lib/format';
+import { connectionOf, remoteUnavailable, type LockLink } from '@/lib/lock-connection';
 import { useSession } from '@/lib/session';
 import { useMyLocks } from '../api/get-my-access';
 import { CarryAccessPanel } from './carry-access-panel';
 import { LockNowBadge } from './lock-now-badge';
 
-/** "Unlock now" and the lock's answer, followed while this section is shown. */
-function OpenRemotely({ lock }: { lock: { _id: string; name: string } }) {
+/**
+ * "Unlock now" and the lock's answer, followed while this section is shown; disabled, with the
+ * reason, while the lock is not connected (the server would refuse the command at once).
+ */
+function OpenRemotely({ lock }: { lock: LockLink & { _id: string; name: string } }) {
   const remote = useRemoteCommand(lock._id);
-  return <RemoteCommandPanel remote={remote} lockName={lock.name} withLock={false} />;
+  return (
+    <RemoteCommandPanel
+      remote={remote}
+      lockName={lock.name}
+      withLock={false}
+      unavailable={remoteUnavailable(lock)}
+    />
+  );
 }
 
 /** /user/locks/{lockId}: one of the person's locks: can they open it now, and when they may. */
@@ -39,6 +51,7 @@ export function MyLockPage() {
   if (!lock)
     return <MissingRecord what="This lock" backTo={paths.user.home.href()} backLabel="Back to your locks" />;
   const dates = lock.schedule && describeDates(lock.schedule);
+  const connection = connectionOf(lock);
 
   return (
     <Stack gap="lg" maw={760}>
@@ -46,8 +59,19 @@ export function MyLockPage() {
       <PageHeader
         title={lock.name}
         description={`${lock.timeZone} · now ${lock.localTime} there`}
-        aside={<LockNowBadge lock={lock} />}
+        aside={
+          <Stack gap={6} align="flex-start">
+            <LockNowBadge lock={lock} />
+            <LockConnectionStatus lock={lock} />
+          </Stack>
+        }
       />
+      {connection === 'never' && (
+        <Alert color="yellow" variant="light" title={`${lock.name} has never connected`}>
+          It has not received your access yet, so nothing opens it for now: not the app, your QR code, your
+          code or your card. It takes your access as soon as it connects.
+        </Alert>
+      )}
       {/* A lock that has never connected has no portal key yet: nothing carried would be taken. */}
       {!lock.online && lock.lastSeenAt && (
         <SectionCard
@@ -57,7 +81,14 @@ export function MyLockPage() {
           <CarryAccessPanel deviceId={lock._id} lockName={lock.name} />
         </SectionCard>
       )}
-      <SectionCard title="Open it from here" description="The lock opens within seconds if it is online.">
+      <SectionCard
+        title="Open it from here"
+        description={
+          connection === 'online'
+            ? 'It is online: it opens within seconds.'
+            : 'Only while it is online: the app reaches the lock over its connection.'
+        }
+      >
         {lock.canOpen && lock.credentials.includes('remote') ? (
           <OpenRemotely lock={lock} />
         ) : (
@@ -90,6 +121,12 @@ export function MyLockPage() {
             ? 'Nothing yet: ask your portal admin for a code or a card.'
             : lock.credentials.map((kind) => HOW[kind]).join(' · ')}
         </Text>
+        {connection === 'offline' && lock.credentials.length > 0 && (
+          <Text size="sm" c="dimmed" mt={6}>
+            While it is offline, your code, card and QR code work if it took them before it went offline (it
+            decides on its own); the app does not.
+          </Text>
+        )}
       </SectionCard>
     </Stack>
   );

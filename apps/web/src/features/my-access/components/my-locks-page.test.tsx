@@ -33,8 +33,24 @@ const myLocks = {
       online: false,
       lastSeenAt: '2026-11-23T10:59:00.000Z',
     },
+    {
+      ...memberDeviceFixture({ _id: 'device-3', name: 'Store room', timeZone: 'Europe/Berlin' }),
+      schedule: null,
+      localTime: 'Mon 2026-11-23 11:00',
+      canOpen: true,
+      reason: null,
+      credentials: ['remote', 'code'],
+      online: false,
+      lastSeenAt: null,
+    },
   ],
 };
+
+/** The locks as answered, with `changes` applied to one of them. */
+const withLock = (id: string, changes: Partial<(typeof myLocks.locks)[number]>) => ({
+  ...myLocks,
+  locks: myLocks.locks.map((lock) => (lock._id === id ? { ...lock, ...changes } : lock)),
+});
 
 function setup(path: string, routes: Record<string, MockHandler> = {}) {
   storage.setAuthToken(validToken());
@@ -51,11 +67,18 @@ describe('basic-user area', () => {
   it('lists their locks with when they may open each and whether they can now; their code on request', async () => {
     setup('/user');
     const list = await screen.findByRole('list', { name: 'Your locks' });
-    const [front, bikes] = within(list).getAllByRole('listitem');
+    const [front, bikes, store] = within(list).getAllByRole('listitem');
     expect(front).toHaveTextContent('Front door');
     expect(front).toHaveTextContent('You can open it now');
     expect(front).toHaveTextContent('Mon–Fri 08:00–12:00');
     expect(bikes).toHaveTextContent('Outside their schedule');
+    // Each says whether the lock is connected, and how they open it.
+    expect(front).toHaveTextContent(/Offline, last seen .* ago/);
+    expect(front).toHaveTextContent('Opens with: App and QR code · Code');
+    // A lock that never connected has none of their credentials: not "You can open it now".
+    expect(store).toHaveTextContent('Never connected');
+    expect(store).toHaveTextContent('Not yet: the lock never connected');
+    expect(store).not.toHaveTextContent('You can open it now');
     expect(within(front!).getByRole('link', { name: 'Front door' })).toHaveAttribute(
       'href',
       '/user/locks/device-1',
@@ -91,9 +114,55 @@ describe('basic-user area', () => {
   });
 
   it('offers to open a lock they may open now, and says why not otherwise', async () => {
-    setup('/user/locks/device-1');
-    expect(await screen.findByRole('button', { name: 'Unlock Front door now' })).toBeInTheDocument();
+    setup('/user/locks/device-1', {
+      [`GET user/${userId}/accessTime`]: () => json(withLock('device-1', { online: true })),
+    });
+    expect(await screen.findByRole('button', { name: 'Unlock Front door now' })).toBeEnabled();
+    expect(screen.getByText('It is online: it opens within seconds.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Lock Front door now' })).not.toBeInTheDocument();
+  });
+
+  it('disables "Unlock now" with the reason for a lock that never connected, and sends nothing', async () => {
+    const sent = vi.fn(() => json({}));
+    setup('/user/locks/device-3', { 'POST device/device-3/command': sent });
+    const unlock = await screen.findByRole('button', { name: 'Unlock Store room now' });
+    expect(unlock).toBeDisabled();
+    expect(unlock).toHaveAccessibleDescription(
+      'Store room has never connected: it cannot be opened from here until it connects.',
+    );
+    expect(screen.getByText('Store room has never connected')).toBeInTheDocument();
+    expect(screen.getByText('Not yet: the lock never connected')).toBeInTheDocument();
+    await userEvent.setup().click(unlock);
+    expect(sent).not.toHaveBeenCalled();
+  });
+
+  it('disables "Unlock now" for an offline lock, saying since when', async () => {
+    setup('/user/locks/device-1');
+    const unlock = await screen.findByRole('button', { name: 'Unlock Front door now' });
+    expect(unlock).toBeDisabled();
+    expect(unlock).toHaveAccessibleDescription(
+      /^Front door is offline \(last seen .* ago\): it cannot be opened from here until it is back online\.$/,
+    );
+    expect(screen.getByText(/your code, card and QR code work if it took them/)).toBeInTheDocument();
+  });
+
+  it('shows the refusal of a lock that went offline meanwhile, and reads the locks again', async () => {
+    let answers = 0;
+    const locks = vi.fn(() => json(answers++ === 0 ? withLock('device-1', { online: true }) : myLocks));
+    setup('/user/locks/device-1', {
+      [`GET user/${userId}/accessTime`]: locks,
+      'POST device/device-1/command': () =>
+        apiError(409, 'lock_offline', 'Front door is offline (last seen 2026-11-23 09:00 UTC): …'),
+    });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Unlock Front door now' }));
+    // The screen learns it is offline: the button is disabled with the reason.
+    await vi.waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Unlock Front door now' })).toBeDisabled(),
+    );
+    expect(screen.getByRole('button', { name: 'Unlock Front door now' })).toHaveAccessibleDescription(
+      /^Front door is offline/,
+    );
+    expect(locks).toHaveBeenCalledTimes(2);
   });
 
   it('does not offer to open a lock outside their times', async () => {

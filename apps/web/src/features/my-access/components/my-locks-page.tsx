@@ -6,7 +6,8 @@ import { QueryError } from '@/components/query-error';
 import { describeSchedule } from '@/components/schedule/describe-schedule';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { paths } from '@/config/paths';
-import { formatRelative } from '@/lib/format';
+import { LockConnectionStatus } from '@/components/lock-connection-status';
+import { waysToOpen } from '@/lib/lock-connection';
 import { useSession } from '@/lib/session';
 import { useMyLocks } from '../api/get-my-access';
 import { LockNowBadge } from './lock-now-badge';
@@ -54,11 +55,16 @@ export function MyLocksPage() {
                 <LockNowBadge lock={lock} />
               </Group>
               <Text size="sm">{describeSchedule(lock.schedule)}</Text>
+              <Group gap="xs" justify="space-between" wrap="wrap">
+                <LockConnectionStatus lock={lock} />
+                {lock.credentials.length > 0 && (
+                  <Text size="xs" c="dimmed">
+                    Opens with: {waysToOpen(lock.credentials)}
+                  </Text>
+                )}
+              </Group>
               <Text size="xs" c="dimmed">
                 {lock.timeZone} · now {lock.localTime.slice(4)} there
-                {!lock.online && lock.lastSeenAt
-                  ? ` · offline, last heard from ${formatRelative(lock.lastSeenAt)}`
-                  : ''}
               </Text>
             </Stack>
           </Paper>

@@ -12,7 +12,12 @@ const me = sessionFixture(['user']);
 const userId = me.user._id;
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';
 
-function lock(id: string, name: string, canOpen: boolean) {
+function lock(
+  id: string,
+  name: string,
+  canOpen: boolean,
+  lastSeenAt: string | null = '2026-11-23T10:59:00.000Z',
+) {
   return {
     ...memberDeviceFixture({ _id: id, name, timeZone: 'UTC' }),
     schedule: null,
@@ -20,8 +25,8 @@ function lock(id: string, name: string, canOpen: boolean) {
     canOpen,
     reason: canOpen ? null : 'outside_schedule',
     credentials: ['remote'],
-    online: true,
-    lastSeenAt: '2026-11-23T10:59:00.000Z',
+    online: lastSeenAt !== null,
+    lastSeenAt,
   };
 }
 
@@ -61,6 +66,20 @@ describe('QR page', () => {
 
     await userEvent.setup().click(screen.getByRole('button', { name: 'New code' }));
     await vi.waitFor(() => expect(issued).toHaveBeenCalledTimes(2));
+  });
+
+  it('does not list a lock that never connected as a place the code opens, and says why', async () => {
+    setup({
+      [`GET user/${userId}/accessTime`]: () =>
+        json({
+          at: '2026-11-23T11:00:00.000Z',
+          locks: [lock('d1', 'Front door', true), lock('d3', 'Store room', true, null)],
+        }),
+    });
+    const openNow = await screen.findByRole('list', { name: 'Locks you may open now' });
+    expect(within(openNow).queryByText('Store room')).not.toBeInTheDocument();
+    const notYet = screen.getByRole('list', { name: 'Locks it cannot open yet' });
+    expect(notYet).toHaveTextContent('Store room (never connected: the QR cannot open it until it connects)');
   });
 
   it('says when no lock lets them in now', async () => {

@@ -6,6 +6,7 @@ import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
+import { connectionOf, qrOpens } from '@/lib/lock-connection';
 import { useSession } from '@/lib/session';
 import { useMyLocks } from '../api/get-my-access';
 import { useQrCode } from '../api/get-qr-code';
@@ -33,7 +34,11 @@ export function QrPage() {
   const qr = useQrCode(userId);
   const locks = useMyLocks(userId);
   const timeLeft = useTimeLeft(qr.data?.expiresAt);
-  const openNow = locks.data?.locks.filter((lock) => lock.canOpen) ?? [];
+  // Only locks that took the portal's key (with their first set) check the code: a lock that has
+  // never connected is listed apart, so nobody walks to it with a code it cannot read.
+  const mine = locks.data?.locks ?? [];
+  const openNow = mine.filter((lock) => lock.canOpen && qrOpens(lock));
+  const notYet = mine.filter((lock) => lock.canOpen && connectionOf(lock) === 'never');
 
   let code;
   if (qr.isPending) {
@@ -90,24 +95,49 @@ export function QrPage() {
             error={locks.error}
             onRetry={() => void locks.refetch()}
           />
-        ) : openNow.length === 0 ? (
-          <Text size="sm">
-            None of your locks lets you in right now. See{' '}
-            <Anchor component={Link} to={paths.user.home.href()}>
-              Your locks
-            </Anchor>{' '}
-            for your times.
-          </Text>
         ) : (
-          <List size="sm" spacing={4} aria-label="Locks you may open now">
-            {openNow.map((lock) => (
-              <List.Item key={lock._id}>
-                <Anchor component={Link} to={paths.user.lock.href(lock._id)}>
-                  {lock.name}
-                </Anchor>
-              </List.Item>
-            ))}
-          </List>
+          <Stack gap="sm">
+            {openNow.length === 0 ? (
+              <Text size="sm">
+                None of your locks lets you in right now. See{' '}
+                <Anchor component={Link} to={paths.user.home.href()}>
+                  Your locks
+                </Anchor>{' '}
+                for your times.
+              </Text>
+            ) : (
+              <List size="sm" spacing={4} aria-label="Locks you may open now">
+                {openNow.map((lock) => (
+                  <List.Item key={lock._id}>
+                    <Anchor component={Link} to={paths.user.lock.href(lock._id)}>
+                      {lock.name}
+                    </Anchor>
+                    {connectionOf(lock) === 'offline' && (
+                      <Text span size="sm" c="dimmed">
+                        {' '}
+                        (offline: it still reads the code)
+                      </Text>
+                    )}
+                  </List.Item>
+                ))}
+              </List>
+            )}
+            {notYet.length > 0 && (
+              <List size="sm" spacing={4} aria-label="Locks it cannot open yet">
+                {notYet.map((lock) => (
+                  <List.Item key={lock._id}>
+                    <Anchor component={Link} to={paths.user.lock.href(lock._id)}>
+                      {lock.name}
+                    </Anchor>
+                    <Text span size="sm" c="dimmed">
+                      {' '}
+                      (never connected: the QR cannot open it until it connects)
+                    </Text>
+                  </List.Item>
+                ))}
+              </List>
+            )}
+          </Stack>
         )}
       </SectionCard>
     </Stack>

@@ -35,7 +35,20 @@ const sync: UserSync = {
       name: 'Bike room',
       online: false,
       lastSeenAt: null,
-      credentials: [credential({ kind: 'rfid', state: 'rejected', reason: 'unsupported_kind' })],
+      credentials: [
+        credential({ kind: 'rfid', state: 'rejected', reason: 'unsupported_kind' }),
+        credential({ credentialId: 'remote:user-1', kind: 'remote', state: 'sent' }),
+      ],
+    },
+    {
+      _id: 'device-3',
+      name: 'Garage',
+      online: false,
+      lastSeenAt: new Date(Date.now() - 2 * 3600_000).toISOString(),
+      credentials: [
+        credential({ state: 'pending' }),
+        credential({ credentialId: 'code-2', state: 'confirmed' }),
+      ],
     },
   ],
 };
@@ -55,8 +68,23 @@ describe('UserSyncPage', () => {
         .map((item) => item.textContent),
     ).toEqual([expect.stringMatching(/Code.*On the lock/), expect.stringMatching(/App.*Sent/)]);
     const bikes = screen.getByRole('list', { name: 'Credentials on Bike room' });
-    expect(bikes).toHaveTextContent(/Card.*no reader.*Refused/);
+    expect(
+      within(bikes)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      expect.stringMatching(/Card.*no reader.*Refused/),
+      // Not "Sent": nothing reaches a lock that has never connected.
+      'AppWaiting for the lock to connect',
+    ]);
     expect(screen.getByText('Never connected')).toBeInTheDocument();
+    const garage = screen.getByRole('list', { name: 'Credentials on Garage' });
+    expect(
+      within(garage)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['CodeWaiting: the lock is offline', 'CodeOn the lock']);
+    expect(screen.getByText('Offline, last seen 2 hours ago')).toBeInTheDocument();
     expect(calls.some((c) => c.path === `user/${session.user._id}/sync`)).toBe(true);
     expect(screen.queryByRole('textbox', { name: 'Person' })).not.toBeInTheDocument();
   });

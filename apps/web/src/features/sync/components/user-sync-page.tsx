@@ -9,7 +9,8 @@ import { QueryError } from '@/components/query-error';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { CREDENTIAL_TEXT } from '@/lib/access-words';
 import { hasRequiredRole } from '@/lib/authorization';
-import { formatRelative } from '@/lib/format';
+import { LockConnectionStatus } from '@/components/lock-connection-status';
+import { connectionOf, type ConnectionState } from '@/lib/lock-connection';
 import { useSession } from '@/lib/session';
 import { useUserSync } from '../api/get-user-sync';
 
@@ -25,19 +26,42 @@ const REJECTION = {
   storage_full: 'the lock is full',
 } as const;
 
+/**
+ * A credential's state in words: "sent" means published to the broker, which is not "on its way"
+ * to a lock that is not connected. Such a lock takes it when it connects (or comes back).
+ */
+function stateOf(credential: UserSync['locks'][number]['credentials'][number], connection: ConnectionState) {
+  if (credential.state === 'pending' || credential.state === 'sent') {
+    if (connection === 'never') return { label: 'Waiting for the lock to connect', color: 'yellow' };
+    if (connection === 'offline') return { label: 'Waiting: the lock is offline', color: 'gray' };
+  }
+  return STATE[credential.state];
+}
+
+function StateBadge({ state }: { state: { label: string; color: string } }) {
+  return (
+    <Badge
+      variant="light"
+      color={state.color}
+      tt="none"
+      // Its full words on a phone too: it wraps instead of ending in "…".
+      h="auto"
+      style={{ whiteSpace: 'normal', textAlign: 'right', lineHeight: 1.3 }}
+      styles={{ label: { overflow: 'visible', whiteSpace: 'normal' } }}
+    >
+      {state.label}
+    </Badge>
+  );
+}
+
 function LockCard({ lock }: { lock: UserSync['locks'][number] }) {
+  const connection = connectionOf(lock);
   return (
     <Paper withBorder radius="lg" p="md" component="li" style={{ listStyle: 'none' }}>
       <Stack gap="xs">
         <Group justify="space-between" gap="xs">
           <Text fw={600}>{lock.name}</Text>
-          <Text size="xs" c="dimmed">
-            {lock.online
-              ? 'Online'
-              : lock.lastSeenAt
-                ? `Offline, seen ${formatRelative(lock.lastSeenAt)}`
-                : 'Never connected'}
-          </Text>
+          <LockConnectionStatus lock={lock} size="xs" />
         </Group>
         {lock.credentials.length === 0 ? (
           <Text size="sm" c="dimmed">
@@ -60,9 +84,7 @@ function LockCard({ lock }: { lock: UserSync['locks'][number] }) {
                       {REJECTION[credential.reason]}
                     </Text>
                   )}
-                  <Badge variant="light" color={STATE[credential.state].color}>
-                    {STATE[credential.state].label}
-                  </Badge>
+                  <StateBadge state={stateOf(credential, connection)} />
                 </Group>
               </Group>
             ))}
