@@ -116,11 +116,14 @@ export function LockEventsSection({
   subject,
   events,
   description,
+  emptyText,
 }: {
   /** Whose events: a lock's, or a person's (then each names its lock). */
   subject: { by: 'deviceId' | 'userId' };
   events: HistoryPage<DeviceEvent>;
   description: string;
+  /** What an empty list says instead of the default (a lock's page knows whether it ever connected). */
+  emptyText?: string;
 }) {
   const { query: logs, page, pageSize, onPage } = events;
 
@@ -142,9 +145,10 @@ export function LockEventsSection({
         <IconPlugConnectedX size={32} stroke={1.4} aria-hidden="true" color="var(--mantine-color-dimmed)" />
         <Text fw={600}>No lock events yet</Text>
         <Text size="sm" c="dimmed" maw={440}>
-          {subject.by === 'deviceId'
-            ? 'Events appear here once the lock is connected: every unlock, refused attempt, door and battery alarm it reports.'
-            : 'Every time they open a lock, or a lock refuses them, it shows here.'}
+          {emptyText ??
+            (subject.by === 'deviceId'
+              ? 'Events appear here once the lock is connected: every unlock, refused attempt, door and battery alarm it reports.'
+              : 'Every time they open a lock, or a lock refuses them, it shows here.')}
         </Text>
       </Stack>
     );

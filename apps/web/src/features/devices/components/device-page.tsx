@@ -1,4 +1,5 @@
-import { Group, Skeleton, Tabs } from '@mantine/core';
+import type { Device } from '@latchkey/shared';
+import { Group, Skeleton, Stack, Tabs } from '@mantine/core';
 import {
   IconClockCheck,
   IconFingerprint,
@@ -13,7 +14,10 @@ import {
 import { useEffect, useRef } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
+import { RemoteCommandPanel } from '@/components/remote-command-panel';
+import { remoteUnavailable } from '@/lib/lock-connection';
 import { useDevice } from '../api/get-device';
+import { useRemoteCommand } from '../api/send-remote-command';
 import { DeviceAccessTab } from './device-access-tab';
 import { DeviceCardsTab } from './device-cards-tab';
 import { DeviceFingerprintsTab } from './device-fingerprints-tab';
@@ -26,6 +30,19 @@ import { DeviceSyncTab } from './device-sync-tab';
 import { BatteryLevel, LastSeen, modelLabel } from './device-status';
 import classes from './device-page.module.css';
 import { RecordPage } from '@/components/record-page';
+
+/** Unlock and Lock in the header, on every tab; disabled with the reason while the lock is not connected. */
+function HeaderRemote({ device }: { device: Device }) {
+  const remote = useRemoteCommand(device._id);
+  return (
+    <RemoteCommandPanel
+      remote={remote}
+      lockName={device.name}
+      size="xs"
+      unavailable={remoteUnavailable(device)}
+    />
+  );
+}
 
 const TABS = [
   'people',
@@ -78,10 +95,13 @@ export function DevicePage() {
         title: device.name,
         description: `${modelLabel(device.model)} · ${device.timeZone}`,
         aside: (
-          <Group gap="md" wrap="wrap">
-            <LastSeen device={device} />
-            <BatteryLevel device={device} withLabel />
-          </Group>
+          <Stack gap="xs" align="flex-start">
+            <Group gap="md" wrap="wrap">
+              <LastSeen device={device} />
+              <BatteryLevel device={device} withLabel />
+            </Group>
+            <HeaderRemote device={device} />
+          </Stack>
         ),
       })}
     >

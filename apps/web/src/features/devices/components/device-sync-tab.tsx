@@ -2,14 +2,11 @@ import type { Device, DeviceSync } from '@latchkey/shared';
 import type { ReactNode } from 'react';
 import { Badge, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { QueryError } from '@/components/query-error';
-import { RemoteCommandPanel } from '@/components/remote-command-panel';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { CREDENTIAL_TEXT } from '@/lib/access-words';
 import { formatDateTime, formatRelative } from '@/lib/format';
-import { remoteUnavailable } from '@/lib/lock-connection';
 import { useDeviceSync } from '../api/get-device-sync';
-import { useRemoteCommand } from '../api/send-remote-command';
 import { BatteryLevel, LastSeen } from './device-status';
 
 const STATE_COLORS = { pending: 'gray', sent: 'blue', confirmed: 'teal', rejected: 'red' } as const;
@@ -97,7 +94,10 @@ function VersionSummary({ sync }: { sync: DeviceSync }) {
                       {credential.holder}
                     </Text>
                     <Text size="xs" c="dimmed">
-                      {CREDENTIAL_TEXT[credential.kind]}
+                      {/* An app-style entry without a person is a stay guest's QR code. */}
+                      {credential.kind === 'remote' && credential.userId === null
+                        ? CREDENTIAL_TEXT.qr
+                        : CREDENTIAL_TEXT[credential.kind]}
                     </Text>
                   </Table.Td>
                   <Table.Td>v{credential.sinceVersion}</Table.Td>
@@ -122,12 +122,11 @@ function VersionSummary({ sync }: { sync: DeviceSync }) {
 }
 
 /**
- * The Sync tab: the lock's connection, how far its credential set got (desired → sent →
- * confirmed, each credential's state), and remote unlock/lock with the lock's answer.
+ * The Sync tab: the lock's connection and how far its credential set got (desired → sent →
+ * confirmed, each credential's state). Remote unlock/lock is in the page's header, on every tab.
  */
 export function DeviceSyncTab({ device }: { device: Device }) {
   const sync = useDeviceSync(device._id);
-  const remote = useRemoteCommand(device._id);
   let summary;
   if (sync.isPending) summary = <TableSkeleton rows={3} label="Loading the sync state" />;
   else if (sync.error) {
@@ -142,12 +141,6 @@ export function DeviceSyncTab({ device }: { device: Device }) {
 
   return (
     <Stack gap="lg">
-      <SectionCard
-        title="Remote"
-        description="Open or lock it from here. The lock must act within seconds, or nothing happens."
-      >
-        <RemoteCommandPanel remote={remote} lockName={device.name} unavailable={remoteUnavailable(device)} />
-      </SectionCard>
       <SectionCard title="Connection" description="What the lock last reported about itself.">
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
           <Fact label="State">

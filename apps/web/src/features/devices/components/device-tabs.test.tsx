@@ -142,15 +142,25 @@ describe('the lock page tabs', () => {
     expect(Object.fromEntries(audit)).toMatchObject({ filterBy: 'deviceId', filterValue: 'device-1' });
   });
 
-  it('explains that events appear once the lock is connected, and shows errors', async () => {
+  it('says a connected lock has reported no events yet (not "once it is connected"), and shows errors', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     setup('/app/device/device-1?tab=history', {
       'GET portal/device/logs': () => json({ items: [], total: 0 }),
       'GET portal/audit': () => apiError(500, 'internal', 'Boom'),
     });
     expect(await screen.findByText('No lock events yet')).toBeInTheDocument();
-    expect(screen.getByText(/appear here once the lock is connected/)).toBeInTheDocument();
+    expect(screen.getByText(/^Front door has reported no events yet/)).toBeInTheDocument();
+    expect(screen.queryByText(/once the lock is connected/)).not.toBeInTheDocument();
     expect(await screen.findByRole('alert')).toHaveTextContent('Could not load the changes');
+  });
+
+  it('explains that events appear once a lock that never connected connects', async () => {
+    setup('/app/device/device-1?tab=history', {
+      'GET portal/device/device-1': () => json(deviceFixture({ online: false, lastSeenAt: null })),
+      'GET portal/device/logs': () => json({ items: [], total: 0 }),
+      'GET portal/audit': () => json({ items: [], total: 0 }),
+    });
+    expect(await screen.findByText(/^Events appear here once Front door connects/)).toBeInTheDocument();
   });
 
   it('edits a card that reaches the lock', async () => {
