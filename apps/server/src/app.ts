@@ -7,6 +7,7 @@ import { openDatabase, type Database, type DialectName } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { aboutRoutes } from './features/about/about.routes';
 import { registerAlerts } from './features/alerts/alerts.plugin';
+import { registerPaymentNotices } from './features/alerts/payment-notices';
 import { alertRoutes } from './features/alerts/alerts.routes';
 import { accessRoutes } from './features/access/access.routes';
 import { auditRoutes } from './features/audit/audit.routes';
@@ -198,6 +199,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   registerSubscriptions(app);
   registerShop(app);
   registerBillingCloser(app, config);
+  // A declined renewal in the host's inbox: after the subscriptions' listener has its row.
+  registerPaymentNotices(app);
   deviceLink.listen(liveDeviceActivity(app));
 
   await app.register(authRoutes, { prefix: API_BASE_PATH });

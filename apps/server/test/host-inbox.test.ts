@@ -1,6 +1,9 @@
 import type { LivePortalMessage, NotificationsPage, WaitingRequests } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { storeNotice } from '../src/features/alerts/notices';
+import { sweepPayments } from '../src/features/payments/payments.service';
+import { makeOwner } from './factories';
+import { CARDS, payOnSandbox } from './sandbox-checkout';
 import { addListing, addLock, dayIn, rentalPortal, requestStay, type RentalPortal } from './rental-helpers';
 import { TestApp } from './test-app';
 
@@ -195,3 +198,60 @@ describe('a lock refusing what it was sent, in the host inbox', () => {
     expect(told[0]!.message).toContain("A credential: the lock's memory is full");
   });
 });
+
+describe('a declined renewal in the host inbox', () => {
+  it('tells the portal admins once, naming the plan and linking to billing; other portals see nothing', async () => {
+    const t2 = await TestApp.start({
+      LOGIN_LIMIT_PER_IP: '1000',
+      SIGNUP_LIMIT_PER_IP: '1000',
+      PAYMENTS_SWEEP_MS: '0',
+    });
+    try {
+      const admin = await makeOwner(t2);
+      const bystander = await makeOwner(t2);
+      const started = await t2.request({
+        method: 'POST',
+        url: '/api3/portal/subscription/checkout',
+        token: admin.token,
+        payload: { plan: 'pro' },
+      });
+      expect(started.statusCode, started.body).toBe(201);
+      await payOnSandbox(t2, started.json<{ url: string }>().url, CARDS.failsLater);
+      // The paid period ends: the sandbox tries to renew with a card that now declines.
+      const customer = await sandboxCustomerOf(t2, admin.portalId);
+      await t2.app.db
+        .updateTable('sandbox_subscriptions')
+        .set({ current_period_end: new Date(Date.now() - 1000).toISOString() })
+        .where('customer_id', '=', customer)
+        .execute();
+      await sweepPayments(t2.app.db, t2.app.payments);
+      await sweepPayments(t2.app.db, t2.app.payments);
+      const page = (
+        await t2.request({ method: 'GET', url: '/api3/portal/notifications', token: admin.token })
+      ).json<NotificationsPage>();
+      const told = page.items.filter((n) => n.kind === 'payment_failed');
+      expect(told).toHaveLength(1);
+      expect(told[0]).toMatchObject({
+        title: 'The payment for the Pro plan was declined',
+        subject: { type: 'subscription', name: 'Pro plan' },
+        unread: true,
+      });
+      const theirs = (
+        await t2.request({ method: 'GET', url: '/api3/portal/notifications', token: bystander.token })
+      ).json<NotificationsPage>();
+      expect(theirs.items.filter((n) => n.kind === 'payment_failed')).toEqual([]);
+    } finally {
+      await t2.close();
+    }
+  });
+});
+
+async function sandboxCustomerOf(app: TestApp, portalId: string): Promise<string> {
+  const row = await app.app.db
+    .selectFrom('subscriptions')
+    .select('provider_customer_id')
+    .where('portal_id', '=', portalId)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirstOrThrow();
+  return row.provider_customer_id!;
+}
