@@ -5,6 +5,7 @@ import { useDashboard } from '../api/get-dashboard';
 import { LatestMembers } from './latest-members';
 import { LockStats } from './lock-stats';
 import { MemberStats } from './member-stats';
+import { NeedsAnswer } from './needs-answer';
 import { NeedsAttention } from './needs-attention';
 import { PortalSettingsForm } from './portal-settings-form';
 import { PortalSummary, subscriptionText } from './portal-summary';
@@ -45,6 +46,7 @@ export function DashboardPage() {
   return (
     <Stack gap="lg">
       <PageHeader title={portal.name} description={`${subscriptionText(portal)} · ${portal.timeZone}`} />
+      <NeedsAnswer />
       <LockStats counts={counts} />
       <MemberStats counts={counts} />
       <NeedsAttention dashboard={data} />
