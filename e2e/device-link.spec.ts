@@ -110,7 +110,7 @@ test('a simulated lock confirms a schedule change, decides codes offline, report
     await expect(samPage).toHaveURL(/\/user$/);
     await samPage.getByRole('link', { name: lockName }).click();
     await samPage.getByRole('button', { name: `Unlock ${lockName} now` }).click();
-    await expect(samPage.getByRole('status').filter({ hasText: 'The lock unlocked.' })).toBeVisible({
+    await expect(samPage.getByRole('status').filter({ hasText: `${lockName} unlocked.` })).toBeVisible({
       timeout: 20_000,
     });
 
@@ -140,4 +140,54 @@ test('a simulated lock confirms a schedule change, decides codes offline, report
   } finally {
     await lock.stop();
   }
+});
+
+test('a basic user cannot unlock a lock that never connected: the button is disabled with the reason, the server refuses at once, and the QR page lists it apart', async ({
+  page,
+}) => {
+  // Bike room is a demo lock that never connected (the tests run no demo locks); Sam reaches it
+  // through the Residents group, at any time.
+  await signIn(page, demo.user.email, demo.user.password);
+  await expect(page).toHaveURL(/\/user$/);
+  const card = page
+    .getByRole('list', { name: 'Your locks' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Bike room' });
+  await expect(card).toContainText('Never connected');
+  await expect(card).toContainText('Not yet: the lock never connected');
+  await expect(card).not.toContainText('You can open it now');
+
+  await card.getByRole('link', { name: 'Bike room' }).click();
+  const unlock = page.getByRole('button', { name: 'Unlock Bike room now' });
+  await expect(unlock).toBeDisabled();
+  await expect(unlock).toHaveAccessibleDescription(
+    'Bike room has never connected: it cannot be opened from here until it connects.',
+  );
+  await page.screenshot({ path: test.info().outputPath('never-connected-desktop.png'), fullPage: true });
+
+  // The server says the same at once, whatever a screen shows: 409, nothing waits out an expiry.
+  const deviceId = new URL(page.url()).pathname.split('/').at(-1)!;
+  const started = Date.now();
+  const refused = await apiAsPage(page, 'POST', `device/${deviceId}/command`, { action: 'unlock' });
+  expect(Date.now() - started).toBeLessThan(2000);
+  expect(refused.status).toBe(409);
+  expect(refused.body).toMatchObject({
+    error: { code: 'lock_offline', message: expect.stringMatching(/^Bike room has never connected/) },
+  });
+
+  // On a phone: the reason and the state in full words, nothing wider than the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByText('Not yet: the lock never connected')).toBeVisible();
+  await expect(unlock).toBeDisabled();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: test.info().outputPath('never-connected-phone.png'), fullPage: true });
+
+  // The QR page does not send them to it.
+  await page.goto('/user/qr');
+  await expect(page.getByRole('list', { name: 'Locks it cannot open yet' })).toContainText(
+    'Bike room (never connected: the QR cannot open it until it connects)',
+  );
+  await expect(page.getByRole('list', { name: 'Locks you may open now' }).getByText('Bike room')).toHaveCount(
+    0,
+  );
 });
