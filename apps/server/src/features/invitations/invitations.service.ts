@@ -3,14 +3,15 @@ import {
   type InviteAnswered,
   type Invitation,
   type InviteResponse,
-  type UserInvite,
+  type UserInviteBody,
 } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
 import type { UserRow } from '../../db/schema';
 import type { ChangeContext } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
-import { linkUserToDevice } from '../access/access.repository';
+import { linkUserToDevice, saveSchedule } from '../access/access.repository';
+import { applyAccessCode } from '../credentials/access-code.service';
 import { recordChange } from '../../base/audit/audit.repository';
 import { changeAccess, type Touch } from '../../base/access-changes/touched-locks';
 import { findAccountToken, issueAccountToken, markAccountTokenUsed } from '../auth/account-tokens.repository';
@@ -90,7 +91,7 @@ export async function invitePerson(
   context: ChangeContext,
   publicUrl: string,
   sender: InviteSender,
-  input: Required<UserInvite>,
+  input: UserInviteBody,
 ) {
   // A lapsed portal (a paid plan not paid up) keeps its people but adds none (portal-standing.service).
   await assertPortalMayGrow(db, context.portalId);
@@ -130,6 +131,15 @@ export async function invitePerson(
     for (const groupId of input.groupIds)
       await linkGroup(trx, context.portalId, groupId, { userId: invitee.id });
     for (const deviceId of deviceIds) await linkUserToDevice(trx, context.portalId, deviceId, invitee.id);
+    // "Add person" gives the schedule and the code in the same step: one transaction, so a code
+    // another holder has (a 400 on accessCode) adds nobody and sends no mail.
+    if (input.schedule) {
+      for (const deviceId of deviceIds)
+        await saveSchedule(trx, context.portalId, deviceId, invitee.id, input.schedule);
+    }
+    if (input.accessCode) {
+      await applyAccessCode(trx, touch, context, invitee.id, input.accessCode, 'accessCode');
+    }
     await touch(context.portalId, { person: invitee.id });
     await sendInvitation(trx, context, publicUrl, sender, invitee);
     const member = toPortalMember((await findMember(trx, context.portalId, invitee.id))!);
@@ -142,6 +152,8 @@ export async function invitePerson(
         role: member.role,
         groups: input.groupIds.length,
         locks: deviceIds.length,
+        schedule: input.schedule ?? null,
+        hasCode: Boolean(input.accessCode),
       },
     });
     return { member };

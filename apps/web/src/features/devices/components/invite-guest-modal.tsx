@@ -5,10 +5,11 @@ import {
   type DeviceInvite,
   type DeviceInviteInput,
 } from '@latchkey/shared';
-import { Alert, Button, Checkbox, Group, Modal, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
+import { FormModal, useDirtyForm } from '@/components/form-modal';
 import { DAY_LONG, DAY_SHORT, WEEK_ORDER } from '@/components/schedule/describe-schedule';
 import { formResolver, useFormMutation } from '@/lib/forms';
 import { wallClockAt } from '@/lib/zoned-time';
@@ -80,7 +81,9 @@ function initialValues(device: Device, invite: DeviceInvite | null): InviteValue
     startDate: today,
     endDate: addDays(today, 6),
     code: '',
-    send: false,
+    // A new guest with an email gets it mailed unless the box is cleared (issue 19): typing the
+    // address is the sign the admin wants it sent.
+    send: true,
   };
 }
 
@@ -95,7 +98,8 @@ function toInput(values: InviteValues): DeviceInviteInput {
     startDate: values.startDate,
     endDate: values.endDate,
     code: values.code.trim() || undefined,
-    send: values.send,
+    // No address, nothing to send: the box only counts once there is one.
+    send: values.send && values.email.trim() !== '',
   };
 }
 
@@ -139,6 +143,7 @@ function InviteForm({ device, invite, onSaved, onCancel }: InviteFormProps) {
     initialValues: initialValues(device, invite),
     validate,
   });
+  useDirtyForm(form.isDirty());
   const codeLength = LOCK_MODELS[device.model].codeLength;
   const codeRule = codeLength ? `${codeLength.min} to ${codeLength.max} digits` : 'digits';
 
@@ -149,7 +154,7 @@ function InviteForm({ device, invite, onSaved, onCancel }: InviteFormProps) {
       const saved = invite
         ? await update.mutateAsync({ deviceId: device._id, inviteId: invite._id, ...input })
         : await create.mutateAsync({ deviceId: device._id, ...input });
-      onSaved(saved, values.send);
+      onSaved(saved, input.send ?? false);
     },
     labels: LABELS,
     adjustErrors: (errors) => tidy(errors),
@@ -252,8 +257,16 @@ function InviteForm({ device, invite, onSaved, onCancel }: InviteFormProps) {
         />
         <Checkbox
           label={LABELS.send}
-          description={invite ? 'Sends the invitation again with the saved details.' : undefined}
+          disabled={!form.values.email.trim()}
+          description={
+            !form.values.email.trim()
+              ? 'Type their email above to send it.'
+              : invite
+                ? 'Sends the invitation again with the saved details.'
+                : undefined
+          }
           {...form.getInputProps('send', { type: 'checkbox' })}
+          checked={form.values.send && form.values.email.trim() !== ''}
         />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel} disabled={saving}>
@@ -276,15 +289,14 @@ interface InviteGuestModalProps extends Omit<InviteFormProps, 'invite'> {
 /** "Invite a guest" (or edit one): who, which days and times between which dates, and their code. */
 export function InviteGuestModal({ opened, invite, onCancel, ...props }: InviteGuestModalProps) {
   return (
-    <Modal
+    <FormModal
       opened={opened}
       onClose={onCancel}
       title={invite ? `Edit the invite of ${invite.name}` : `Invite a guest to ${props.device.name}`}
       size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
     >
       {/* A fresh form per invite: the key resets its values. */}
       <InviteForm key={invite?._id ?? 'new'} invite={invite} onCancel={onCancel} {...props} />
-    </Modal>
+    </FormModal>
   );
 }

@@ -115,4 +115,89 @@ describe('Add person (an invitation by email)', () => {
     expect(await screen.findByText('Invitation sent again')).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'POST' && c.path === 'user/re-invite/user-3')).toBe(true);
   });
+
+  it('asks before Escape throws away what was typed, and keeps it on "Keep editing"', async () => {
+    setup();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Add person' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add person' });
+    await user.type(within(dialog).getByLabelText(/^Email/), 'kept@example.com');
+    await user.keyboard('{Escape}');
+    const question = await within(dialog).findByRole('alertdialog', { name: 'Discard changes?' });
+    expect(within(question).getByRole('button', { name: 'Keep editing' })).toHaveFocus();
+    await user.click(within(question).getByRole('button', { name: 'Keep editing' }));
+    expect(within(dialog).queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(within(dialog).getByLabelText(/^Email/)).toHaveValue('kept@example.com');
+    // Asked again, "Discard" closes the dialog.
+    await user.keyboard('{Escape}');
+    await user.click(await within(dialog).findByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add person' })).not.toBeInTheDocument());
+  });
+
+  it('closes at once on Escape when nothing was typed', async () => {
+    setup();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Add person' }));
+    await screen.findByRole('dialog', { name: 'Add person' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add person' })).not.toBeInTheDocument());
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+
+  it('gives a code and a schedule at the chosen lock in the same single request', async () => {
+    const { calls } = setup({
+      'POST user/invite': () =>
+        json({ member: memberFixture({ _id: 'user-4', email: 'new@example.com', status: 'invited' }) }, 201),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Add person' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add person' });
+    await user.type(within(dialog).getByLabelText(/^Email/), 'new@example.com');
+    const locks = within(dialog).getByRole('combobox', { name: 'Locks' });
+    await user.click(locks);
+    await user.type(locks, 'back');
+    await user.click(await screen.findByRole('option', { name: 'Back gate' }));
+    await user.type(within(dialog).getByLabelText('Access code'), '48a15');
+    await user.click(within(dialog).getByLabelText(/^Only on certain days and hours/));
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Friday' }));
+    await user.clear(within(dialog).getByLabelText('From'));
+    await user.type(within(dialog).getByLabelText('From'), '07:30');
+    await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+    expect(await screen.findByText('Invitation sent')).toBeInTheDocument();
+    const sent = calls.filter((c) => c.method === 'POST');
+    expect(sent.map((c) => c.path)).toEqual(['user/invite']);
+    expect(sent[0]!.body).toEqual({
+      email: 'new@example.com',
+      firstName: '',
+      lastName: '',
+      role: 'user',
+      groupIds: [],
+      deviceIds: ['device-2'],
+      // Only digits reach the field.
+      accessCode: '4815',
+      schedule: { windows: [{ days: [1, 2, 3, 4], start: '07:30', end: '18:00' }] },
+    });
+    // Many fields typed on a shared machine: more time than the default.
+  }, 60_000);
+
+  it('asks for a lock when times are given without one, and sends nothing', async () => {
+    const { calls } = setup();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Add person' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add person' });
+    await user.type(within(dialog).getByLabelText(/^Email/), 'new@example.com');
+    await user.click(within(dialog).getByLabelText(/^Only on certain days and hours/));
+    await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+    expect(await within(dialog).findByText('Choose the locks these times are for')).toBeInTheDocument();
+    expect(calls.some((c) => c.path === 'user/invite')).toBe(false);
+  });
+
+  it('says when an invited person was invited, not that they joined', async () => {
+    setup();
+    const table = await screen.findByRole('table');
+    const invited = within(table).getByRole('link', { name: 'Alan Turing' }).closest('tr')!;
+    expect(within(invited).getByText(/^Invited [A-Z][a-z]{2} \d/)).toBeInTheDocument();
+    const joined = within(table).getByRole('link', { name: 'Grace Hopper' }).closest('tr')!;
+    expect(within(joined).queryByText(/^Invited /)).not.toBeInTheDocument();
+  });
 });

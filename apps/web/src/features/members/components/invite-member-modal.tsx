@@ -1,8 +1,21 @@
-import { userInviteSchema, type PortalMember } from '@latchkey/shared';
-import { Button, Group, Modal, MultiSelect, Stack, Text } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { userInviteSchema, type PortalMember, type UserInvite } from '@latchkey/shared';
+import {
+  Button,
+  Checkbox,
+  Fieldset,
+  Group,
+  MultiSelect,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useForm, type FormErrors } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
+import { FormModal, useDirtyForm } from '@/components/form-modal';
+import { DAY_LONG, DAY_SHORT, WEEK_ORDER } from '@/components/schedule/describe-schedule';
 import { formResolver, useFormMutation } from '@/lib/forms';
 import { useGroupOptions } from '@/features/groups/api/get-groups';
 import { useInviteMember } from '../api/invite-member';
@@ -14,13 +27,81 @@ import { useSession } from '@/lib/session';
 interface InviteValues extends PersonValues {
   groupIds: string[];
   deviceIds: string[];
+  accessCode: string;
+  /** Off: at any time. On: the days and hours below, at every chosen lock. */
+  limitTimes: boolean;
+  /** Checked weekdays, '0' = Sunday … '6' = Saturday. */
+  days: string[];
+  start: string;
+  end: string;
 }
 
-const LABELS: Record<keyof InviteValues, string> = {
+type Field = Exclude<keyof InviteValues, 'limitTimes'>;
+
+const LABELS: Record<Field, string> = {
   ...PERSON_LABELS,
   groupIds: 'Groups',
   deviceIds: 'Locks',
+  accessCode: 'Access code',
+  days: 'Days',
+  start: 'From',
+  end: 'Until',
 };
+
+const INITIAL: InviteValues = {
+  email: '',
+  firstName: '',
+  lastName: '',
+  role: 'user',
+  groupIds: [],
+  deviceIds: [],
+  accessCode: '',
+  limitTimes: false,
+  days: ['1', '2', '3', '4', '5'],
+  start: '08:00',
+  end: '18:00',
+};
+
+/** The one request "Add person" sends: the invitation with its code and schedule, if given. */
+export function toInvite(values: InviteValues): UserInvite {
+  const code = values.accessCode.trim();
+  return {
+    email: values.email,
+    firstName: values.firstName,
+    lastName: values.lastName,
+    role: values.role,
+    groupIds: values.groupIds,
+    deviceIds: values.deviceIds,
+    ...(code ? { accessCode: code } : {}),
+    ...(values.limitTimes
+      ? {
+          schedule: {
+            windows: [
+              { days: values.days.map(Number).sort((a, b) => a - b), start: values.start, end: values.end },
+            ],
+          },
+        }
+      : {}),
+  };
+}
+
+const resolve = formResolver<InviteValues>(userInviteSchema, LABELS, toInvite);
+
+/** Schedule messages come back on paths inside it: put them on the fields that show them. */
+function placeErrors(errors: Record<string, unknown>): FormErrors {
+  const placed: FormErrors = {};
+  for (const [path, message] of Object.entries(errors)) {
+    if (typeof message !== 'string') continue;
+    const field = path.split('.').pop() ?? path;
+    if (path === 'schedule') placed.deviceIds = 'Choose the locks these times are for';
+    else if (path.startsWith('schedule') && field === 'days') placed.days = 'Choose at least one day';
+    else if (path.startsWith('schedule') && field === 'end') placed.end = 'Until must differ from From';
+    else if (path.startsWith('schedule') && (field === 'start' || field === 'end')) {
+      placed[field] = `${LABELS[field]} must be a time`;
+    } else placed[path] = message;
+  }
+  return placed;
+}
 
 export interface MemberInvited {
   member: PortalMember;
@@ -46,9 +127,10 @@ function InviteMemberForm({ onInvited, onCancel }: InviteMemberFormProps) {
 
   const form = useForm<InviteValues>({
     mode: 'controlled',
-    initialValues: { email: '', firstName: '', lastName: '', role: 'user', groupIds: [], deviceIds: [] },
-    validate: formResolver(userInviteSchema, LABELS),
+    initialValues: INITIAL,
+    validate: (values) => placeErrors(resolve(values)),
   });
+  useDirtyForm(form.isDirty());
 
   const groupData = useMemo(
     () => (groups.data?.items ?? []).map((group) => ({ value: group._id, label: group.name })),
@@ -64,9 +146,10 @@ function InviteMemberForm({ onInvited, onCancel }: InviteMemberFormProps) {
 
   const { submit } = useFormMutation(form, {
     run: async (values) => {
-      onInvited(await invite.mutateAsync(values));
+      onInvited(await invite.mutateAsync(toInvite(values)));
     },
     labels: LABELS,
+    adjustErrors: (errors) => placeErrors(errors),
     onStatus: { 409: 'email' },
     otherwise: 'Could not send the invitation',
   });
@@ -128,6 +211,60 @@ function InviteMemberForm({ onInvited, onCancel }: InviteMemberFormProps) {
             form.setFieldValue('deviceIds', value);
           }}
         />
+        <TextInput
+          label={LABELS.accessCode}
+          description="Optional: the code they type on keypads, 4 to 12 digits. They can open at once."
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={12}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          {...form.getInputProps('accessCode')}
+          onChange={(event) => form.setFieldValue('accessCode', event.currentTarget.value.replace(/\D/g, ''))}
+        />
+        <Fieldset legend="When" variant="unstyled">
+          <Stack gap="sm">
+            <Switch
+              label="Only on certain days and hours"
+              description={
+                form.values.limitTimes
+                  ? "At each chosen lock, on the lock's own clock."
+                  : 'Off: at any time. You can fine-tune per lock on their page later.'
+              }
+              {...form.getInputProps('limitTimes', { type: 'checkbox' })}
+            />
+            {form.values.limitTimes && (
+              <>
+                <Checkbox.Group label={LABELS.days} {...form.getInputProps('days')}>
+                  <Group gap="sm" mt={6} wrap="wrap">
+                    {WEEK_ORDER.map((day) => (
+                      <Checkbox
+                        key={day}
+                        value={String(day)}
+                        label={DAY_SHORT[day]}
+                        aria-label={DAY_LONG[day]}
+                      />
+                    ))}
+                  </Group>
+                </Checkbox.Group>
+                <SimpleGrid cols={2} spacing="md">
+                  <TextInput type="time" label={LABELS.start} {...form.getInputProps('start')} />
+                  <TextInput
+                    type="time"
+                    label={LABELS.end}
+                    description={
+                      form.values.end && form.values.end < form.values.start
+                        ? `Overnight: until ${form.values.end} the next day.`
+                        : undefined
+                    }
+                    inputWrapperOrder={['label', 'input', 'description', 'error']}
+                    {...form.getInputProps('end')}
+                  />
+                </SimpleGrid>
+              </>
+            )}
+          </Stack>
+        </Fieldset>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel} disabled={invite.isPending}>
             Cancel
@@ -146,13 +283,14 @@ interface InviteMemberModalProps extends InviteMemberFormProps {
 }
 
 /**
- * "Add person": an invitation by email with a name, role and optional groups and locks
- * (POST user/invite). Nobody chooses a password for someone else.
+ * "Add person": an invitation by email with a name, role and optional groups, locks, access code
+ * and times, in one request (POST user/invite). Nobody chooses a password for someone else.
+ * Closing it with something typed asks first (FormModal).
  */
 export function InviteMemberModal({ opened, onCancel, onInvited }: InviteMemberModalProps) {
   return (
-    <Modal opened={opened} onClose={onCancel} title="Add person" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <FormModal opened={opened} onClose={onCancel} title="Add person">
       <InviteMemberForm onCancel={onCancel} onInvited={onInvited} />
-    </Modal>
+    </FormModal>
   );
 }

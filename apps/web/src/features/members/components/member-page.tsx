@@ -38,7 +38,7 @@ export function MemberPage() {
               )}
             </>
           ),
-          description: `${name !== member.email ? `${member.email} · ` : ''}Joined ${formatDate(member.joinedAt)}`,
+          description: `${name !== member.email ? `${member.email} · ` : ''}${member.status === 'invited' ? 'Invited' : 'Joined'} ${formatDate(member.joinedAt)}`,
           aside: (
             <Group gap="xs">
               <RoleBadge member={member} size="lg" />

@@ -74,9 +74,16 @@ function MemberRow({ member }: { member: PortalMember }) {
         <MemberStatusBadge status={member.status} />
       </Table.Td>
       <Table.Td visibleFrom="xs" style={NO_WRAP}>
-        <Text size="sm" component="time" dateTime={member.joinedAt} title={formatDate(member.joinedAt)}>
-          {formatRelative(member.joinedAt)}
-        </Text>
+        {/* An invited person has not joined: the date is when they were invited. */}
+        {member.status === 'invited' ? (
+          <Text size="sm" component="time" dateTime={member.joinedAt}>
+            Invited {formatDate(member.joinedAt)}
+          </Text>
+        ) : (
+          <Text size="sm" component="time" dateTime={member.joinedAt} title={formatDate(member.joinedAt)}>
+            {formatRelative(member.joinedAt)}
+          </Text>
+        )}
       </Table.Td>
       <Table.Td visibleFrom="sm" ta="right" style={NO_WRAP}>
         {member.status === 'invited' && <ReinviteButton member={member} />}
