@@ -142,6 +142,13 @@ export type UserSchedule = z.infer<typeof userScheduleSchema>;
 /** POST portal/device/{id}/schedule/{userId}: the schedule to set (null: at any time). */
 export const userScheduleInputSchema = z.object({ schedule: scheduleInputSchema.nullable() });
 
+/**
+ * PUT user/{id}/device/{deviceId} (optional body): direct access with the schedule to set there
+ * (null: at any time); without `schedule`, a schedule they already have at the lock stays.
+ */
+export const directAccessInputSchema = z.object({ schedule: scheduleInputSchema.nullable().optional() });
+export type DirectAccessInput = z.infer<typeof directAccessInputSchema>;
+
 /** GET portal/device/{id}/access?at=: who can open the lock at an instant (default now), and why not. */
 export const deviceAccessQuerySchema = z.object({ at: instantInput().optional() });
 export const deviceAccessSchema = z.object({
@@ -164,7 +171,12 @@ export const deviceAccessSchema = z.object({
     z.object({
       _id: z.string(),
       holderType: z.enum(['company', 'guest', 'master']),
+      /** Who it is: the company code's name, the guest, or the stay's guest or cleaner with its dates. */
       name: z.string(),
+      /** What it is: a code, or a stay guest's QR code. */
+      kind: credentialKindSchema,
+      /** The stay it belongs to, for a link to it; null for invites, company and master codes. */
+      stay: z.object({ _id: z.string(), listingId: z.string() }).nullable(),
       canOpen: z.boolean(),
       reason: z.enum(ACCESS_DENIAL_REASONS).nullable(),
     }),

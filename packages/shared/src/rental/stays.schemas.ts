@@ -177,3 +177,24 @@ export const stayRequestReceiptSchema = z.object({
   message: z.string(),
 });
 export type StayRequestReceipt = z.infer<typeof stayRequestReceiptSchema>;
+
+/**
+ * GET portal/device/{id}/stayGuests: the guests whose stays open a lock (its Guests tab), current and
+ * coming, each with its stay's dates and the listing it is on. A stay's access needs no invite, so
+ * the lock's guest invites never list them.
+ */
+export const lockStayGuestSchema = z.object({
+  stayId: z.string(),
+  listingId: z.string(),
+  listingTitle: z.string(),
+  guestName: z.string(),
+  /** The stay's first and last night, 'YYYY-MM-DD' on the listing's clock. */
+  startDate: z.string(),
+  endDate: z.string(),
+  /** When the guest's code and QR code open the lock (check-in to check-out). */
+  validFrom: z.iso.datetime(),
+  validUntil: z.iso.datetime(),
+  /** What the guest holds for this lock: a code on a keypad, and the QR code from their stay link. */
+  credentials: z.array(z.enum(['code', 'qr'])),
+});
+export type LockStayGuest = z.infer<typeof lockStayGuestSchema>;

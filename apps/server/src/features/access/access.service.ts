@@ -112,24 +112,35 @@ export async function getUserDevices(
     }));
 }
 
-/** Gives a person direct access to a lock (idempotent). */
+/**
+ * Gives a person direct access to a lock (idempotent). With a schedule (null: at any time) it is set
+ * in the same change: "Undo" after a removal gives the access back with the schedule it had, at once
+ * (docs/decisions.md "Undo removing access (issue 19)"); without one, a schedule kept because they
+ * reach the lock through a group stays as it is.
+ */
 export async function grantDirectAccess(
   db: Database,
   context: ChangeContext,
   deviceId: string,
   userId: string,
+  schedule?: Schedule | null,
 ) {
   await changeAccess(db, async (trx, touch) => {
     const device = await requireDevice(trx, context.portalId, deviceId);
     const member = await requireMember(trx, context.portalId, userId);
     await linkUserToDevice(trx, context.portalId, deviceId, userId);
+    if (schedule !== undefined) await saveSchedule(trx, context.portalId, deviceId, userId, schedule);
     await touch(context.portalId, { locks: [deviceId] });
     await recordChange(trx, context, {
       action: 'access.grant',
       entityType: 'device',
       entityId: deviceId,
       userId,
-      after: { user: member.email, device: device.name },
+      after: {
+        user: member.email,
+        device: device.name,
+        ...(schedule !== undefined ? { schedule } : {}),
+      },
     });
   });
 }
@@ -144,14 +155,20 @@ export async function revokeDirectAccess(
   await changeAccess(db, async (trx, touch) => {
     const device = await requireDevice(trx, context.portalId, deviceId);
     const member = await requireMember(trx, context.portalId, userId);
+    const schedule =
+      (await listSchedules(trx, context.portalId, { deviceId, userId })).get(`${userId} ${deviceId}`) ?? null;
     await unlinkUserFromDevice(trx, context.portalId, deviceId, userId);
+    // Without any way left to the lock, the schedule goes too: a later grant starts "at any time"
+    // instead of bringing back an old limit nobody sees. Undo sends it back with the grant.
+    const stillReaches = (await listAccessPaths(trx, context.portalId, { deviceId, userId })).length > 0;
+    if (!stillReaches && schedule) await saveSchedule(trx, context.portalId, deviceId, userId, null);
     await touch(context.portalId, { locks: [deviceId] });
     await recordChange(trx, context, {
       action: 'access.revoke',
       entityType: 'device',
       entityId: deviceId,
       userId,
-      before: { user: member.email, device: device.name },
+      before: { user: member.email, device: device.name, schedule },
     });
   });
 }
@@ -307,11 +324,15 @@ export async function getDeviceAccessAt(
   const others = set.entries.flatMap((entry) => {
     if (entry.holderType === 'person') return [];
     const decision = explainEntry(set, entry, at);
+    const source = sources.get(entry.credentialId);
     return [
       {
         _id: entry.credentialId,
         holderType: entry.holderType,
-        name: sources.get(entry.credentialId)?.label ?? entry.holderType,
+        name: source?.label ?? entry.holderType,
+        // A guest's app-style entry is what their QR code opens as: to them it is a QR code.
+        kind: entry.kind === 'remote' ? ('qr' as const) : entry.kind,
+        stay: source?.stay ? { _id: source.stay.stayId, listingId: source.stay.listingId } : null,
         canOpen: decision.granted,
         reason: decision.granted ? null : decision.reason,
       },

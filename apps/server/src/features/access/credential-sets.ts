@@ -9,6 +9,7 @@ import type { Database } from '../../db/database';
 import { toIso } from '../../db/mappers';
 import type { CredentialRow, DeviceInviteRow, DeviceRow } from '../../db/schema';
 import { inviteSchedule, inviteWindowOf } from './invite-schedule';
+import { listStaysOfCredentials, nonPersonLabel, type StayOfCredential } from './entry-labels';
 import type { MemberRecord } from '../../base/tenancy/memberships.repository';
 import {
   findMembersIn,
@@ -23,8 +24,10 @@ import {
 
 /** What a credential set entry came from, for previews that name who holds it. */
 export interface EntrySource {
-  /** Company code name, guest name or "Master code"; null for people. */
+  /** Company code name, guest or stay and dates, or "Master code"; null for people. */
   label: string | null;
+  /** The stay a stay guest's or cleaner's entry belongs to. */
+  stay: StayOfCredential | null;
 }
 
 /** A lock's credential set with the members it was built from and a label per non-person entry. */
@@ -102,9 +105,13 @@ async function loadSlice(
   const everyone = new Set<string>();
   for (const users of reachers.values()) for (const userId of users) everyone.add(userId);
   const keyHolders = bound.filter((c) => c.kind === 'key' && c.user_id).map((c) => c.user_id!);
-  const [codesAndCards, members] = await Promise.all([
+  const stayCredentialIds = bound
+    .filter((c) => c.holder_type === 'guest' && c.variant === 'stay')
+    .map((c) => c.id);
+  const [codesAndCards, members, stayByCredential] = await Promise.all([
     listCodesAndCardsOf(db, portalId, [...everyone]),
     findMembersIn(db, portalId, [...new Set([...everyone, ...keyHolders])]),
+    listStaysOfCredentials(db, portalId, [...new Set(stayCredentialIds)]),
   ]);
   const codesByUser = groupBy(codesAndCards, (c) => c.user_id!);
   const memberById = new Map(members.map((m) => [m.id, m]));
@@ -141,6 +148,7 @@ async function loadSlice(
         schedules,
         credentials: [...credentials.values()].sort(byCreation),
         inviteByCredential,
+        stayByCredential,
         lockouts: (lockoutsByDevice.get(device.id) ?? []).map((r) => ({
           lockoutId: r.id,
           from: toIso(r.starts_at),
@@ -166,6 +174,7 @@ function assembleSet(
     schedules: Map<string, Schedule>;
     credentials: CredentialRow[];
     inviteByCredential: Map<string, DeviceInviteRow>;
+    stayByCredential: Map<string, StayOfCredential>;
     lockouts: Lockout[];
   },
 ): LoadedCredentialSet {
@@ -226,13 +235,10 @@ function assembleSet(
       schedule: invite ? inviteSchedule(inviteWindowOf(invite)) : null,
       ...validity(credential),
     });
+    const stay = facts.stayByCredential.get(credential.id);
     sources.set(credential.id, {
-      label:
-        credential.holder_type === 'guest'
-          ? `Guest: ${invite?.name ?? credential.name}`
-          : credential.holder_type === 'master'
-            ? 'Master code'
-            : `Company code: ${credential.name}`,
+      label: nonPersonLabel(credential, { inviteName: invite?.name, stay }),
+      stay: stay ?? null,
     });
   }
   const set: CredentialSet = {

@@ -13,6 +13,7 @@ import type { DeviceRow } from '../../db/schema';
 import { AppError } from '../../base/http/errors';
 import { findDevice } from '../devices/devices.repository';
 import { getUserDevices } from '../access/access.service';
+import { nameNonPersonCredentials } from '../access/entry-labels';
 import { findMembers } from '../../base/tenancy/memberships.repository';
 import { recomputeLocks, type CredentialChannel } from './credential-recompute';
 import { findSyncStates, type SyncState } from './credential-recompute.repository';
@@ -108,20 +109,9 @@ async function describeHolders(db: Database, portalId: string, desiredSet: strin
   const entries = desiredSet ? (JSON.parse(desiredSet) as CredentialSet).entries : [];
   const userIds = [...new Set(entries.flatMap((e) => (e.userId ? [e.userId] : [])))];
   const members = new Map((await findMembers(db, portalId, userIds)).map((m) => [m.id, m]));
-  const credentialIds = entries.filter((e) => e.holderType === 'company').map((e) => e.credentialId);
-  const names =
-    credentialIds.length === 0
-      ? new Map<string, string>()
-      : new Map(
-          (
-            await db
-              .selectFrom('credentials')
-              .select(['id', 'name'])
-              .where('portal_id', '=', portalId)
-              .where('id', 'in', credentialIds)
-              .execute()
-          ).map((row) => [row.id, row.name ?? '']),
-        );
+  // Company codes, guests and stays are named as the lock's "Who can open" tab names them.
+  const credentialIds = entries.filter((e) => e.holderType !== 'person').map((e) => e.credentialId);
+  const names = await nameNonPersonCredentials(db, portalId, credentialIds);
   const byId = new Map(entries.map((entry) => [entry.credentialId, entry]));
   return (credentialId: string) => {
     const entry = byId.get(credentialId);
@@ -132,11 +122,7 @@ async function describeHolders(db: Database, portalId: string, desiredSet: strin
         ? member
           ? [member.first_name, member.last_name].filter(Boolean).join(' ') || member.email
           : 'A former member'
-        : entry.holderType === 'company'
-          ? `Company code: ${names.get(credentialId) || 'unnamed'}`
-          : entry.holderType === 'guest'
-            ? 'Guest'
-            : 'Master code';
+        : (names.get(credentialId) ?? (entry.holderType === 'master' ? 'Master code' : 'Removed'));
     return { kind: entry.kind, holder, userId: entry.userId };
   };
 }

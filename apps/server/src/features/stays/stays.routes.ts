@@ -1,5 +1,6 @@
 import {
   idSchema,
+  lockStayGuestSchema,
   stayActionSchema,
   stayRequestInputSchema,
   stayRequestReceiptSchema,
@@ -13,6 +14,7 @@ import { access, actingPortal, changeContext, signedIn, routesOfFeature } from '
 import { errorResponses } from '../../base/http/responses';
 import { actOnStay, getStay, listStays } from './stays.service';
 import { requestStay } from './stay-requests.service';
+import { listLockStayGuests } from './lock-stay-guests';
 
 const id = idSchema;
 const tags = ['stays'];
@@ -50,6 +52,20 @@ export const stayRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       return reply.status(201).send(receipt);
     },
+  );
+
+  app.get(
+    '/portal/device/:id/stayGuests',
+    {
+      config: { ...admin, ids: { id: 'deviceId' } },
+      schema: {
+        tags,
+        summary: "The guests whose stays open a lock, now or later, with the stays' dates",
+        params: z.object({ id }),
+        response: { 200: z.array(lockStayGuestSchema), ...errorResponses },
+      },
+    },
+    async (request) => listLockStayGuests(app.db, actingPortal(request).portal.id, request.params.id),
   );
 
   app.get(

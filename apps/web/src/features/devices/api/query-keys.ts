@@ -19,6 +19,7 @@ export const deviceKeys = {
   groups: (deviceId: string) => ['devices', 'detail', deviceId, 'groups'] as const,
   rfids: (deviceId: string) => ['devices', 'detail', deviceId, 'rfids'] as const,
   invites: (deviceId: string) => ['devices', 'detail', deviceId, 'invites'] as const,
+  stayGuests: (deviceId: string) => ['devices', 'detail', deviceId, 'stayGuests'] as const,
   fingerprints: (deviceId: string) => ['devices', 'detail', deviceId, 'fingerprints'] as const,
   sync: (deviceId: string) => ['devices', 'detail', deviceId, 'sync'] as const,
   schedule: (deviceId: string, userId: string) =>

@@ -14,7 +14,7 @@ import { useDeviceAccess } from '../api/get-device-access';
 type Person = DeviceAccess['people'][number];
 type Other = DeviceAccess['others'][number];
 
-/** What a credential without a person is ("Company code"). */
+/** Whose a credential without a person is, when it has no name of its own. */
 const HOLDER_TEXT: Record<Other['holderType'], string> = {
   company: 'Company code',
   guest: 'Guest',
@@ -73,15 +73,32 @@ function PersonRow({ person }: { person: Person }) {
   );
 }
 
+/**
+ * One code or QR code without an account: who holds it (the stay it is for, linked) and what it is,
+ * so a stay guest's code and QR code, or two stays' cleaner codes, read as different entries.
+ */
 function OtherRow({ other }: { other: Other }) {
+  const name = other.name || HOLDER_TEXT[other.holderType];
   return (
     <Group justify="space-between" align="center" gap="sm" py="sm" wrap="wrap">
       <Group gap="xs" wrap="wrap" style={{ flex: '1 1 220px', minWidth: 0 }}>
-        <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
-          {other.name || HOLDER_TEXT[other.holderType]}
-        </Text>
+        {other.stay ? (
+          <Anchor
+            component={Link}
+            to={paths.app.stay.href(other.stay.listingId, other.stay._id)}
+            fw={600}
+            size="sm"
+            style={{ overflowWrap: 'anywhere' }}
+          >
+            {name}
+          </Anchor>
+        ) : (
+          <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {name}
+          </Text>
+        )}
         <Badge size="xs" variant="outline" color="gray" tt="none">
-          {HOLDER_TEXT[other.holderType]}
+          {CREDENTIAL_TEXT[other.kind]}
         </Badge>
       </Group>
       <Verdict person={other} />

@@ -1,12 +1,14 @@
-import type { Device, DeviceInvite } from '@latchkey/shared';
+import type { Device, DeviceInvite, LockStayGuest } from '@latchkey/shared';
 import {
   ActionIcon,
+  Anchor,
   Badge,
   Button,
   Divider,
   Group,
   Stack,
   Text,
+  Title,
   Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
@@ -20,15 +22,19 @@ import {
   IconUserPlus,
 } from '@tabler/icons-react';
 import { Fragment, useId, useState } from 'react';
+import { Link } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { QueryError } from '@/components/query-error';
 import { describeWindow } from '@/components/schedule/describe-schedule';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
+import { paths } from '@/config/paths';
+import { CREDENTIAL_TEXT } from '@/lib/access-words';
 import { errorMessage } from '@/lib/errors';
 import { formatCalendarDate, formatDateTime, formatRelative } from '@/lib/format';
 import { useDeleteDeviceInvite } from '../api/delete-device-invite';
 import { useDeviceInvites } from '../api/get-device-invites';
+import { useDeviceStayGuests } from '../api/get-device-stay-guests';
 import { useResendDeviceInvite } from '../api/resend-device-invite';
 import { InviteGuestModal } from './invite-guest-modal';
 
@@ -175,9 +181,73 @@ function InviteRow({ invite, resending, onResend, onEdit, onDelete }: InviteRowP
   );
 }
 
+/** A stay's guest at this lock: their stay (linked), its dates, and what they open it with. */
+function StayGuestRow({ guest, now }: { guest: LockStayGuest; now: number }) {
+  const active = new Date(guest.validFrom).getTime() <= now;
+  return (
+    <Group justify="space-between" align="center" gap="sm" py="sm" wrap="wrap">
+      <Stack gap={2} style={{ flex: '1 1 220px', minWidth: 0 }}>
+        <Anchor
+          component={Link}
+          to={paths.app.stay.href(guest.listingId, guest.stayId)}
+          fw={600}
+          size="sm"
+          style={{ overflowWrap: 'anywhere' }}
+        >
+          {guest.guestName}
+        </Anchor>
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          Stay at {guest.listingTitle}, {formatCalendarDate(guest.startDate)} –{' '}
+          {formatCalendarDate(guest.endDate)}
+        </Text>
+        <Group gap={4} mt={4} wrap="wrap" aria-label="Ways to open">
+          {guest.credentials.map((kind) => (
+            <Badge key={kind} size="xs" variant="outline" color="gray" tt="none">
+              {CREDENTIAL_TEXT[kind]}
+            </Badge>
+          ))}
+        </Group>
+      </Stack>
+      <Badge variant="light" color={active ? 'teal' : 'blue'} tt="none">
+        {active ? 'Staying' : 'Upcoming'}
+      </Badge>
+    </Group>
+  );
+}
+
+/**
+ * Guests of the rentals' stays: their access comes with the stay (no invite here), so they are
+ * listed apart, each linking to the stay where it is changed.
+ */
+function StayGuestsList({ guests }: { guests: readonly LockStayGuest[] }) {
+  // The moment the list was first shown: whether each stay has begun.
+  const [now] = useState(() => Date.now());
+  return (
+    <Stack gap="xs">
+      <Title order={3} fz="sm">
+        Stay guests
+      </Title>
+      <Text size="xs" c="dimmed">
+        Their access comes with their stay: change it on the stay.
+      </Text>
+      <Stack gap={0} component="ul" m={0} p={0} aria-label="Stay guests" style={{ listStyle: 'none' }}>
+        {guests.map((guest, index) => (
+          <Fragment key={guest.stayId}>
+            {index > 0 && <Divider component="li" aria-hidden="true" />}
+            <li>
+              <StayGuestRow guest={guest} now={now} />
+            </li>
+          </Fragment>
+        ))}
+      </Stack>
+    </Stack>
+  );
+}
+
 /** The Guests tab: people without an account who get a code for this lock, on days and times between two dates. */
 export function DeviceGuestsTab({ device }: { device: Device }) {
   const invites = useDeviceInvites(device._id);
+  const stayGuests = useDeviceStayGuests(device._id);
   const resend = useResendDeviceInvite();
   const remove = useDeleteDeviceInvite();
   // undefined: closed; null: a new invite; an invite: editing it.
@@ -250,6 +320,8 @@ export function DeviceGuestsTab({ device }: { device: Device }) {
         onRetry={() => void invites.refetch()}
       />
     );
+  } else if (invites.data.length === 0 && stayGuests.data?.length) {
+    body = null;
   } else if (invites.data.length === 0) {
     body = (
       <Stack align="center" gap={6} py="lg" ta="center">
@@ -288,7 +360,24 @@ export function DeviceGuestsTab({ device }: { device: Device }) {
       description={`A code for this lock without an account, on set days and times between two dates (the lock's clock, ${device.timeZone}).`}
       aside={inviteButton}
     >
-      {body}
+      <Stack gap="md">
+        {body}
+        {stayGuests.error ? (
+          <QueryError
+            title="Could not load the stay guests"
+            error={stayGuests.error}
+            onRetry={() => void stayGuests.refetch()}
+          />
+        ) : (
+          stayGuests.data &&
+          stayGuests.data.length > 0 && (
+            <>
+              {body && <Divider />}
+              <StayGuestsList guests={stayGuests.data} />
+            </>
+          )
+        )}
+      </Stack>
       <InviteGuestModal
         opened={editing !== undefined}
         device={device}

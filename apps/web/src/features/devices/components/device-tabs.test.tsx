@@ -42,7 +42,9 @@ const card = (overrides: Partial<RfidCard> = {}): RfidCard => ({
 });
 
 describe('the lock page tabs', () => {
-  it('shows company codes, guests and the master code under the people who can open', async () => {
+  it('names each code without an account by its holder or stay and its kind, linking to the stay', async () => {
+    const stay = { _id: 'stay-1', listingId: 'listing-1' };
+    const marco = 'Stay guest: Marco Visitor, Dec 1 – Dec 5, 2026';
     setup('/app/device/device-1?tab=access', {
       'GET portal/device/device-1/access': () =>
         json({
@@ -51,15 +53,51 @@ describe('the lock page tabs', () => {
           localTime: 'Mon 2026-11-23 09:30',
           people: [],
           others: [
-            { _id: 'c-1', holderType: 'company', name: 'Cleaning crew', canOpen: true, reason: null },
+            {
+              _id: 'c-1',
+              holderType: 'company',
+              name: 'Company code: Cleaning crew',
+              kind: 'code',
+              stay: null,
+              canOpen: true,
+              reason: null,
+            },
             {
               _id: 'g-1',
               holderType: 'guest',
-              name: 'Sam Plumber',
+              name: marco,
+              kind: 'code',
+              stay,
+              canOpen: false,
+              reason: 'not_yet_valid',
+            },
+            {
+              _id: 'g-2',
+              holderType: 'guest',
+              name: marco,
+              kind: 'qr',
+              stay,
+              canOpen: false,
+              reason: 'not_yet_valid',
+            },
+            {
+              _id: 'g-3',
+              holderType: 'guest',
+              name: 'Guest: Sam Plumber',
+              kind: 'code',
+              stay: null,
               canOpen: false,
               reason: 'outside_schedule',
             },
-            { _id: 'm-1', holderType: 'master', name: '', canOpen: true, reason: null },
+            {
+              _id: 'm-1',
+              holderType: 'master',
+              name: 'Master code',
+              kind: 'code',
+              stay: null,
+              canOpen: true,
+              reason: null,
+            },
           ],
         }),
     });
@@ -68,13 +106,23 @@ describe('the lock page tabs', () => {
     const items = within(list)
       .getAllByRole('listitem')
       .filter((li) => li.textContent);
-    expect(items[0]).toHaveTextContent('Cleaning crew');
-    expect(items[0]).toHaveTextContent('Company code');
+    expect(items[0]).toHaveTextContent('Company code: Cleaning crew');
     expect(items[0]).toHaveTextContent('Can open');
-    expect(items[1]).toHaveTextContent('Guest');
-    expect(items[1]).toHaveTextContent('Outside their schedule');
-    expect(items[2]).toHaveTextContent('Master code');
-    expect(screen.getByText('2 of 3 can open')).toBeInTheDocument();
+    // The stay guest's code and QR code: one stay, two entries, each saying what it is.
+    expect(items[1]).toHaveTextContent(`${marco}Code`);
+    expect(items[2]).toHaveTextContent(`${marco}QR code`);
+    for (const item of [items[1]!, items[2]!]) {
+      expect(within(item).getByRole('link', { name: marco })).toHaveAttribute(
+        'href',
+        '/app/listing/listing-1/request/stay-1',
+      );
+      expect(item).toHaveTextContent('Not valid yet');
+    }
+    expect(items[3]).toHaveTextContent('Guest: Sam Plumber');
+    expect(items[3]).toHaveTextContent('Outside their schedule');
+    expect(within(items[3]!).queryByRole('link')).not.toBeInTheDocument();
+    expect(items[4]).toHaveTextContent('Master code');
+    expect(screen.getByText('2 of 5 can open')).toBeInTheDocument();
   });
 
   it('lists the fingerprints enrolled at the lock, each linking to its screen', async () => {
