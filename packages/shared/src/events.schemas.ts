@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { instantInput, integerParam } from './safe-input';
 import { ACCESS_DENIAL_REASONS, credentialKindSchema } from './access/access.schemas';
-import { auditEntrySchema } from './audit.schemas';
 import { listQuerySchema, pageSchema } from './list-query';
 
 /** What a lock reports (DESIGN §4 `events`). */
@@ -55,16 +54,3 @@ export const activityQuerySchema = z.object({
   limit: integerParam({ min: 1, max: 100 }).default(30),
 });
 export type ActivityQuery = z.output<typeof activityQuerySchema>;
-
-export const activityItemSchema = z.discriminatedUnion('source', [
-  z.object({ source: z.literal('change'), at: z.iso.datetime(), change: auditEntrySchema }),
-  z.object({ source: z.literal('event'), at: z.iso.datetime(), event: deviceEventSchema }),
-]);
-export type ActivityItem = z.infer<typeof activityItemSchema>;
-
-export const activityPageSchema = z.object({
-  items: z.array(activityItemSchema),
-  /** Pass as `before` for the next page; null when there is nothing older. */
-  nextBefore: z.iso.datetime().nullable(),
-});
-export type ActivityPage = z.infer<typeof activityPageSchema>;

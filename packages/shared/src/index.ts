@@ -33,3 +33,4 @@ export * from './rental';
 export * from './search.schemas';
 export * from './time-format';
 export * from './bill-dates';
+export * from './activity.schemas';

@@ -70,6 +70,10 @@ export async function listAuditEntries(
       userId?: string;
       action?: string;
       actorUserId?: string;
+      /** The person the change concerns or who made it (the activity feed's person filter). */
+      involvingUserId?: string;
+      /** Only actions starting with this ("device.command."), or only those that do not. */
+      actionPrefix?: { prefix: string; not?: boolean };
     };
     fromDate?: string;
     toDate?: string;
@@ -91,6 +95,15 @@ export async function listAuditEntries(
   if (filter.userId) base = base.where('a.user_id', '=', filter.userId);
   if (filter.action) base = base.where('a.action', '=', filter.action);
   if (filter.actorUserId) base = base.where('a.actor_user_id', '=', filter.actorUserId);
+  if (filter.involvingUserId) {
+    const userId = filter.involvingUserId;
+    base = base.where((eb) => eb.or([eb('a.user_id', '=', userId), eb('a.actor_user_id', '=', userId)]));
+  }
+  if (filter.actionPrefix) {
+    // Action codes are dotted words: the prefix holds no LIKE wildcard to escape.
+    const { prefix, not } = filter.actionPrefix;
+    base = base.where('a.action', not ? 'not like' : 'like', `${prefix}%`);
+  }
   if (query.fromDate) base = base.where('a.created_at', '>=', new Date(query.fromDate).toISOString());
   if (query.toDate) base = base.where('a.created_at', '<=', new Date(query.toDate).toISOString());
   if (query.before) base = base.where('a.created_at', '<', new Date(query.before).toISOString());

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import { memberNameColumn } from '../../base/tenancy/memberships.repository';
-import type { AccessDenialReason, DeviceEventType } from '@latchkey/shared';
+import type { AccessDenialReason, CommandError, DeviceEventType } from '@latchkey/shared';
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
-import type { DeviceEventsTable } from '../../db/schema';
+import type { DeviceCommandRow, DeviceEventsTable } from '../../db/schema';
 import { powerOfTwoChunks } from '../../db/statement-shapes';
 
 export interface IncomingDeviceEvent {
@@ -122,3 +122,48 @@ export async function listDeviceEvents(
   return { rows, total: count.total };
 }
 export type DeviceEventListRow = Awaited<ReturnType<typeof listDeviceEvents>>['rows'][number];
+
+/** The names of a portal's locks by id, deleted ones included (their history still names them). */
+export async function findLockNames(
+  db: Database,
+  portalId: string,
+  deviceIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (deviceIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('devices')
+    .select(['id', 'name'])
+    .where('portal_id', '=', portalId)
+    .where('id', 'in', deviceIds)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/**
+ * What became of a portal's remote commands, by command id: the lock's answer, or 'expired' for
+ * one still pending past its expiry (as GET device/{id}/command/{commandId} says).
+ */
+export async function findCommandOutcomes(
+  db: Database,
+  portalId: string,
+  commandIds: readonly string[],
+): Promise<Map<string, { status: DeviceCommandRow['status']; error: CommandError | null }>> {
+  if (commandIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('device_commands')
+    .select(['id', 'status', 'error', 'expires_at'])
+    .where('portal_id', '=', portalId)
+    .where('id', 'in', commandIds)
+    .execute();
+  const now = Date.now();
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        status:
+          row.status === 'pending' && new Date(row.expires_at).getTime() <= now ? 'expired' : row.status,
+        error: row.error as CommandError | null,
+      },
+    ]),
+  );
+}

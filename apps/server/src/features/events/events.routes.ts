@@ -1,4 +1,6 @@
 import {
+  activityFeedQuerySchema,
+  activityFiltersSchema,
   activityPageSchema,
   activityQuerySchema,
   deviceEventsQuerySchema,
@@ -10,7 +12,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, actingPortal, requireSelfOrAdmin, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
-import { getActivity, getDeviceLogs, getEventsOfDevice, getHistory } from './events.service';
+import {
+  exportActivityCsv,
+  getActivityFeed,
+  getDeviceLogs,
+  getEventsOfDevice,
+  getHistory,
+} from './events.service';
 
 const config = { access: access.portalAdmin };
 const idParams = z.object({ id: idSchema });
@@ -38,12 +46,33 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
-        summary: 'Admin changes and lock events, newest first, paged by time',
-        querystring: activityQuerySchema,
+        summary:
+          'Admin changes and lock events, newest first, paged by time; narrowed to a lock, a person and/or a kind',
+        querystring: activityFeedQuerySchema,
         response: { 200: activityPageSchema, ...errorResponses },
       },
     },
-    async (request) => getActivity(app.db, actingPortal(request).portal.id, request.query),
+    async (request) => getActivityFeed(app.db, actingPortal(request).portal.id, request.query),
+  );
+  app.get(
+    '/portal/activity/export',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The activity feed as CSV, with the same filters (newest first, at most 10,000 rows)',
+        querystring: activityFiltersSchema,
+        produces: ['text/csv'],
+        response: { 200: z.string().describe('CSV with a header row'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const csv = await exportActivityCsv(app.db, actingPortal(request).portal.id, request.query);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="activity.csv"')
+        .send(csv);
+    },
   );
 
   app.get(

@@ -1,19 +1,28 @@
-import type {
-  ActivityItem,
-  ActivityPage,
-  ActivityQuery,
-  DeviceEvent,
-  DeviceEventsQuery,
-  DeviceLogsQuery,
+import {
+  ACTIVITY_EXPORT_LIMIT,
+  type ActivityFeedQuery,
+  type ActivityFilters,
+  type ActivityItem,
+  type ActivityPage,
+  type ActivityQuery,
+  type DeviceEvent,
+  type DeviceEventsQuery,
+  type DeviceLogsQuery,
 } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { toCount, toIso } from '../../db/mappers';
 import { toAuditEntry } from '../audit/audit.presenter';
-import { listAuditEntries } from '../../base/audit/audit.repository';
+import { listAuditEntries, type AuditRow } from '../../base/audit/audit.repository';
+import { csvDocument } from '../../base/http/csv';
 import { AppError } from '../../base/http/errors';
 import { findDevice } from '../devices/devices.repository';
-import { findMember } from '../../base/tenancy/memberships.repository';
-import { listDeviceEvents, type DeviceEventListRow } from './events.repository';
+import { findMember, findMembers } from '../../base/tenancy/memberships.repository';
+import {
+  findCommandOutcomes,
+  findLockNames,
+  listDeviceEvents,
+  type DeviceEventListRow,
+} from './events.repository';
 
 /**
  * What a history is about: the whole portal (the activity feed), one lock, one person, or one key
@@ -61,11 +70,100 @@ export async function getDeviceLogs(db: Database, portalId: string, query: Devic
   return { items: rows.map(toDeviceEvent), total: toCount(total) };
 }
 
+/** What each source of the feed is narrowed to; null leaves that source out. */
+interface SourceFilters {
+  changes: Parameters<typeof listAuditEntries>[2]['filter'] | null;
+  events: Omit<Parameters<typeof listDeviceEvents>[2], 'skip' | 'limit' | 'descending' | 'before'> | null;
+}
+
+/** The feed's filters (lock, person, kind) as a filter on each source. */
+function feedFilters(filters: ActivityFilters): SourceFilters {
+  const { deviceId, userId, kind } = filters;
+  const changes = kind === undefined || kind === 'change' || kind === 'command';
+  const events = kind === undefined || (kind !== 'change' && kind !== 'command');
+  return {
+    changes: changes
+      ? {
+          deviceId,
+          involvingUserId: userId,
+          ...(kind && { actionPrefix: { prefix: 'device.command.', not: kind === 'change' } }),
+        }
+      : null,
+    events: events ? { deviceId, userId, type: kind } : null,
+  };
+}
+
 /**
- * The activity feed: admin changes and lock events merged newest first. Each source gives its
- * newest `limit` items older than `before`; the merge keeps the newest `limit`, and the oldest kept
- * instant is where the next page starts. Items sharing that exact instant across a page boundary
- * could be skipped, which millisecond timestamps make negligible for a human-read feed.
+ * Names what each change is about (the lock and the person, by the names they have now) and, for a
+ * remote command, whether the lock did it: a change-log entry stores ids, and the feed reads as
+ * "Remote unlock sent · Front door · by Ada · failed".
+ */
+async function describeChanges(db: Database, portalId: string, rows: AuditRow[]): Promise<ActivityItem[]> {
+  const deviceIds = [...new Set(rows.map((row) => row.device_id).filter((id): id is string => !!id))];
+  const userIds = [...new Set(rows.map((row) => row.user_id).filter((id): id is string => !!id))];
+  const changes = rows.map(toAuditEntry);
+  const commandIds = changes
+    .filter((change) => change.action.startsWith('device.command.'))
+    .map((change) => (change.after as { commandId?: unknown } | null)?.commandId)
+    .filter((id): id is string => typeof id === 'string');
+  const [locks, people, commands] = await Promise.all([
+    findLockNames(db, portalId, deviceIds),
+    userIds.length > 0 ? findMembers(db, portalId, userIds) : Promise.resolve([]),
+    findCommandOutcomes(db, portalId, commandIds),
+  ]);
+  const personName = new Map(
+    people.map((p) => [p.id, [p.first_name, p.last_name].filter(Boolean).join(' ') || p.email]),
+  );
+  return changes.map((change, i) => {
+    const row = rows[i]!;
+    const commandId = (change.after as { commandId?: unknown } | null)?.commandId;
+    const lockName = row.device_id ? locks.get(row.device_id) : undefined;
+    const person = row.user_id ? personName.get(row.user_id) : undefined;
+    return {
+      source: 'change' as const,
+      at: change.createdAt,
+      change,
+      device: row.device_id && lockName !== undefined ? { _id: row.device_id, name: lockName } : null,
+      person: row.user_id && person !== undefined ? { _id: row.user_id, name: person } : null,
+      command: typeof commandId === 'string' ? (commands.get(commandId) ?? null) : null,
+    };
+  });
+}
+
+/**
+ * Admin changes and lock events merged newest first. Each source gives its newest `limit` items
+ * older than `before`; the merge keeps the newest `limit`, and the oldest kept instant is where the
+ * next page starts. Items sharing that exact instant across a page boundary could be skipped, which
+ * millisecond timestamps make negligible for a human-read feed.
+ */
+async function mergedActivity(
+  db: Database,
+  portalId: string,
+  page: { limit: number; before?: string },
+  filters: SourceFilters,
+): Promise<ActivityPage> {
+  const window = { skip: 0, limit: page.limit, descending: true, before: page.before };
+  const none = { rows: [], total: 0 };
+  const [changes, events] = await Promise.all([
+    filters.changes ? listAuditEntries(db, portalId, { ...window, filter: filters.changes }) : none,
+    filters.events ? listDeviceEvents(db, portalId, { ...window, ...filters.events }) : none,
+  ]);
+  const items: ActivityItem[] = [
+    ...(await describeChanges(db, portalId, changes.rows)),
+    ...events.rows.map((row) => {
+      const event = toDeviceEvent(row);
+      return { source: 'event' as const, at: event.occurredAt, event };
+    }),
+  ]
+    .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
+    .slice(0, page.limit);
+  const more = toCount(changes.total) + toCount(events.total) > items.length;
+  return { items, nextBefore: more && items.length > 0 ? items[items.length - 1]!.at : null };
+}
+
+/**
+ * The history of one subject (the whole portal, a lock, a person, a key), paged by time: what the
+ * lock, person and key history tabs show.
  */
 export async function getActivity(
   db: Database,
@@ -73,26 +171,62 @@ export async function getActivity(
   query: ActivityQuery,
   subject: HistorySubject = {},
 ): Promise<ActivityPage> {
-  const page = { skip: 0, limit: query.limit, descending: true, before: query.before };
   const filters = filtersOf(subject);
-  const [changes, events] = await Promise.all([
-    listAuditEntries(db, portalId, { ...page, filter: filters.changes }),
-    listDeviceEvents(db, portalId, { ...page, ...filters.events }),
-  ]);
-  const items: ActivityItem[] = [
-    ...changes.rows.map((row) => {
-      const change = toAuditEntry(row);
-      return { source: 'change' as const, at: change.createdAt, change };
-    }),
-    ...events.rows.map((row) => {
-      const event = toDeviceEvent(row);
-      return { source: 'event' as const, at: event.occurredAt, event };
-    }),
-  ]
-    .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
-    .slice(0, query.limit);
-  const more = toCount(changes.total) + toCount(events.total) > items.length;
-  return { items, nextBefore: more && items.length > 0 ? items[items.length - 1]!.at : null };
+  return mergedActivity(db, portalId, query, {
+    changes: filters.changes,
+    events: filters.events,
+  });
+}
+
+/** GET portal/activity: the portal's feed, narrowed to a lock, a person and/or a kind. */
+export function getActivityFeed(db: Database, portalId: string, query: ActivityFeedQuery) {
+  return mergedActivity(db, portalId, query, feedFilters(query));
+}
+
+export const ACTIVITY_CSV_COLUMNS = ['time', 'source', 'what', 'lock', 'person', 'by', 'result', 'detail'];
+
+/** One item of the feed as a CSV row (ACTIVITY_CSV_COLUMNS). */
+function csvRow(item: ActivityItem): unknown[] {
+  if (item.source === 'change') {
+    const { change } = item;
+    const by = change.actor ? change.actor.name || change.actor.email : 'the system';
+    const result = item.command ? [item.command.status, item.command.error].filter(Boolean).join(': ') : '';
+    return [
+      item.at,
+      'change',
+      change.action,
+      item.device?.name ?? '',
+      item.person?.name ?? '',
+      by,
+      result,
+      change.entityType,
+    ];
+  }
+  const { event } = item;
+  return [
+    item.at,
+    'lock event',
+    event.type,
+    event.device.name,
+    event.user?.name ?? '',
+    event.method ?? '',
+    event.type === 'denied' ? ['denied', event.reason].filter(Boolean).join(': ') : '',
+    event.eventId,
+  ];
+}
+
+/**
+ * GET portal/activity/export: the feed with the same filters as CSV, newest first, at most
+ * ACTIVITY_EXPORT_LIMIT rows; every cell formula-safe (base/http/csv.ts).
+ */
+export async function exportActivityCsv(db: Database, portalId: string, filters: ActivityFilters) {
+  const { items } = await mergedActivity(
+    db,
+    portalId,
+    { limit: ACTIVITY_EXPORT_LIMIT },
+    feedFilters(filters),
+  );
+  return csvDocument(ACTIVITY_CSV_COLUMNS, items.map(csvRow));
 }
 
 /**

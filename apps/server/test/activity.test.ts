@@ -1,0 +1,179 @@
+import crypto from 'node:crypto';
+import type { ActivityPage } from '@latchkey/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordDeviceEvent } from '../src/features/events/events.repository';
+import { makeTwoPortals, type TwoPortals } from './fixtures';
+import { TestApp } from './test-app';
+
+// The activity feed (issue 19, item 7): each change names its lock and person and, for a remote
+// command, what the lock did; the feed narrows to a lock, a person and a kind; its CSV export takes
+// the same filters, stays in the portal and cannot carry a formula into a spreadsheet.
+
+let t: TestApp;
+let portals: TwoPortals;
+let sideDoor: string;
+
+async function lockEvent(
+  portalId: string,
+  deviceId: string,
+  type: 'unlock' | 'denied',
+  userId: string | null,
+) {
+  await recordDeviceEvent(t.app.db, {
+    portalId,
+    deviceId,
+    eventId: crypto.randomUUID(),
+    type,
+    method: type === 'unlock' ? 'rfid' : 'code',
+    credentialId: null,
+    userId,
+    reason: type === 'denied' ? 'outside_schedule' : null,
+    occurredAt: new Date().toISOString(),
+  });
+}
+
+beforeAll(async () => {
+  t = await TestApp.start();
+  portals = await makeTwoPortals(t, { rentals: false });
+  const created = await t.request({
+    method: 'POST',
+    url: '/api3/portal/device/new',
+    token: portals.a.admin,
+    // A name a spreadsheet would run as a formula, were the export to pass it on as it is.
+    payload: {
+      name: '=HYPERLINK("http://evil.example","Side door")',
+      model: 'latchkey-sim',
+      timeZone: 'UTC',
+    },
+  });
+  sideDoor = created.json().device._id;
+  await lockEvent(portals.a.portalId, portals.a.deviceId, 'unlock', portals.a.userId);
+  await lockEvent(portals.a.portalId, sideDoor, 'denied', portals.a.userId);
+  await lockEvent(portals.b.portalId, portals.b.deviceId, 'unlock', portals.b.userId);
+  // A remote unlock the lock answered "jammed": the lock is online (its status says so), the
+  // command is sent, and the lock's answer is written as the device link writes it.
+  await t.app.db.updateTable('devices').set({ online: 1 }).where('id', '=', portals.a.deviceId).execute();
+  const sent = await t.request({
+    method: 'POST',
+    url: `/api3/device/${portals.a.deviceId}/command`,
+    token: portals.a.admin,
+    payload: { action: 'unlock' },
+  });
+  expect(sent.statusCode, sent.body).toBe(202);
+  await t.app.db
+    .updateTable('device_commands')
+    .set({ status: 'failed', error: 'jammed', answered_at: new Date().toISOString() })
+    .where('id', '=', sent.json().commandId)
+    .execute();
+}, 60_000);
+afterAll(() => t.close());
+
+async function feed(query: Record<string, string>, token = portals.a.admin) {
+  const response = await t.request({ method: 'GET', url: '/api3/portal/activity', query, token });
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json() as ActivityPage).items;
+}
+
+describe('GET portal/activity', () => {
+  it('names the lock, who sent a remote unlock, and that it failed', async () => {
+    const items = await feed({ kind: 'command' });
+    expect(items).toHaveLength(1);
+    const item = items[0]!;
+    expect(item.source).toBe('change');
+    if (item.source !== 'change') return;
+    expect(item.change.action).toBe('device.command.unlock');
+    expect(item.device).toEqual({ _id: portals.a.deviceId, name: 'Front door' });
+    expect(item.change.actor?.email).toBe(portals.a.adminEmail);
+    expect(item.command).toEqual({ status: 'failed', error: 'jammed' });
+  });
+
+  it('names the person a change is about', async () => {
+    const grants = (await feed({ kind: 'change', userId: portals.a.userId })).filter(
+      (item) => item.source === 'change' && item.change.action === 'access.grant',
+    );
+    expect(grants).toHaveLength(1);
+    const grant = grants[0]!;
+    if (grant.source !== 'change') return;
+    expect(grant.person?._id).toBe(portals.a.userId);
+    expect(grant.device?.name).toBe('Front door');
+  });
+
+  it('narrows to a lock, a person and a kind', async () => {
+    const atSide = await feed({ deviceId: sideDoor });
+    expect(atSide.length).toBeGreaterThan(0);
+    for (const item of atSide) {
+      const lock = item.source === 'event' ? item.event.device._id : item.device?._id;
+      expect(lock).toBe(sideDoor);
+    }
+    const denied = await feed({ kind: 'denied' });
+    expect(denied.map((item) => item.source === 'event' && item.event.type)).toEqual(['denied']);
+    const unlocks = await feed({ kind: 'unlock', userId: portals.a.userId, deviceId: portals.a.deviceId });
+    expect(unlocks).toHaveLength(1);
+    const changesOnly = await feed({ kind: 'change' });
+    expect(
+      changesOnly.every(
+        (item) => item.source === 'change' && !item.change.action.startsWith('device.command.'),
+      ),
+    ).toBe(true);
+  });
+
+  it('shows nothing of another portal, whatever ids it is given', async () => {
+    expect(await feed({ deviceId: portals.b.deviceId })).toEqual([]);
+    expect(await feed({ userId: portals.b.userId })).toEqual([]);
+    const all = await feed({ limit: '100' });
+    expect(JSON.stringify(all)).not.toContain(portals.b.deviceId);
+  });
+
+  it('refuses an unknown kind or a malformed id (400)', async () => {
+    const bad: Record<string, string>[] = [{ kind: 'everything' }, { deviceId: '../etc' }, { userId: 'a b' }];
+    for (const query of bad) {
+      const response = await t.request({
+        method: 'GET',
+        url: '/api3/portal/activity',
+        query,
+        token: portals.a.admin,
+      });
+      expect(response.statusCode, JSON.stringify(query)).toBe(400);
+    }
+  });
+});
+
+describe('GET portal/activity/export', () => {
+  async function csv(query: Record<string, string>, token = portals.a.admin) {
+    const response = await t.request({ method: 'GET', url: '/api3/portal/activity/export', query, token });
+    return response;
+  }
+
+  it('answers the filtered feed as CSV, with formula-looking cells escaped', async () => {
+    const response = await csv({ deviceId: sideDoor });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/csv/);
+    expect(response.headers['content-disposition']).toContain('activity.csv');
+    const lines = response.body.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('time,source,what,lock,person,by,result,detail');
+    // The lock's creation (a change) and its refused attempt, nothing of the front door.
+    expect(lines.length).toBe(3);
+    expect(response.body).not.toContain('Front door');
+    const denied = lines.find((line) => line.includes(',denied,'))!;
+    expect(denied).toContain(`"'=HYPERLINK(""http://evil.example"",""Side door"")"`);
+    expect(denied).toContain('denied: outside_schedule');
+    for (const line of lines.slice(1)) {
+      for (const cell of line.split(',')) expect(cell).not.toMatch(/^"?[=+\-@]/);
+    }
+  });
+
+  it('takes the kind filter: only the failed remote unlock', async () => {
+    const lines = (await csv({ kind: 'command' })).body.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/,change,device\.command\.unlock,Front door,,.*,failed: jammed,device$/);
+  });
+
+  it('holds nothing of another portal, and is for admins', async () => {
+    const all = await csv({});
+    expect(all.statusCode).toBe(200);
+    expect(all.body).not.toContain(portals.b.deviceId);
+    expect((await csv({ deviceId: portals.b.deviceId })).body.trimEnd().split('\r\n')).toHaveLength(1);
+    expect((await csv({}, portals.a.user)).statusCode).toBe(403);
+    expect((await csv({ kind: 'nope' })).statusCode).toBe(400);
+  });
+});
