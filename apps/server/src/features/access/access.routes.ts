@@ -2,6 +2,7 @@ import {
   deviceAccessQuerySchema,
   deviceAccessSchema,
   deviceUserSchema,
+  directAccessInputSchema,
   groupUserSchema,
   idSchema,
   memberAccessTimeSchema,
@@ -132,16 +133,31 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/user/:id/device/:deviceId',
     {
-      config: { ...config, ids: { id: 'userId' } },
+      config: {
+        ...config,
+        ids: { id: 'userId' },
+        example: {
+          body: { schedule: { windows: [{ days: [1, 2, 3, 4, 5], start: '08:00', end: '18:00' }] } },
+        },
+      },
       schema: {
         tags,
-        summary: 'Give a person direct access to a lock',
+        summary:
+          'Give a person direct access to a lock, optionally with their schedule there (undo of a removal)',
         params: linkParams,
+        // No body at all (null) is a plain grant, as before.
+        body: directAccessInputSchema.nullish(),
         response: { 204: z.null(), ...errorResponses },
       },
     },
     async (request, reply) => {
-      await grantDirectAccess(app.db, changeContext(request), request.params.deviceId, request.params.id);
+      await grantDirectAccess(
+        app.db,
+        changeContext(request),
+        request.params.deviceId,
+        request.params.id,
+        request.body?.schedule,
+      );
       return reply.status(204).send(null);
     },
   );

@@ -1,3 +1,4 @@
+import type { Schedule } from '@latchkey/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { invalidatePortalData } from '@/lib/query-roots';
@@ -8,9 +9,17 @@ export interface AccessTarget {
   userId: string;
 }
 
+/** A grant; with `schedule` (null: at any time) it is set in the same change (Undo of a removal). */
+export interface AccessGrant extends AccessTarget {
+  schedule?: Schedule | null;
+}
+
 /** PUT user/{userId}/device/{deviceId} (admin): give a person direct access to a lock. */
-export async function giveDirectAccess({ deviceId, userId }: AccessTarget): Promise<void> {
-  await api.put<unknown>(`user/${encodeURIComponent(userId)}/device/${encodeURIComponent(deviceId)}`);
+export async function giveDirectAccess({ deviceId, userId, schedule }: AccessGrant): Promise<void> {
+  await api.put<unknown>(
+    `user/${encodeURIComponent(userId)}/device/${encodeURIComponent(deviceId)}`,
+    schedule === undefined ? undefined : { schedule },
+  );
 }
 
 /**

@@ -173,6 +173,40 @@ describe('DevicePage', () => {
     await waitFor(() => expect(screen.queryByText('Direct')).not.toBeInTheDocument());
   });
 
+  it('offers Undo after removing access, which gives it back with the same schedule', async () => {
+    const schedule = { windows: [{ days: [1, 2, 3], start: '07:00', end: '15:00' }] };
+    let users = [deviceUserFixture({ schedule, via: { direct: true, groups: [] } })];
+    let restore = users;
+    const { calls } = setup('/app/device/device-1', {
+      'GET device/device-1/users': () => json(users),
+      'GET device/device-1/possibleUsers': () => json([]),
+      'DELETE user/user-2/device/device-1': () => {
+        const removed = users;
+        users = [];
+        restore = removed;
+        return json(undefined, 204);
+      },
+      'PUT user/user-2/device/device-1': () => {
+        users = restore;
+        return json(undefined, 204);
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Remove direct access of Grace Hopper' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove direct access?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Remove direct access' }));
+    // The notification's own Undo (the one of an earlier test may still be on screen).
+    const notice = (await screen.findByText('Grace Hopper can no longer open Front door.')).parentElement!;
+    await user.click(within(notice).getByRole('button', { name: 'Undo' }));
+    expect(
+      await screen.findByText('Grace Hopper has direct access to Front door again, with the same schedule.'),
+    ).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PUT' && c.path === 'user/user-2/device/device-1')!.body).toEqual({
+      schedule,
+    });
+    expect(await screen.findByText('Mon–Wed 07:00–15:00')).toBeInTheDocument();
+  }, 30_000);
+
   it('says so when the lock does not exist', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     setup('/app/device/nope', { 'GET portal/device/nope': () => apiError(404, 'not_found', 'Not found') });

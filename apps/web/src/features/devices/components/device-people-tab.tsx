@@ -1,6 +1,7 @@
 import type { Device, DeviceUser } from '@latchkey/shared';
 import { Anchor, Badge, Divider, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { notifyUndoable } from '@/components/access/undo-notification';
 import { IconUserMinus, IconUsers } from '@tabler/icons-react';
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
@@ -114,14 +115,19 @@ export function DevicePeopleTab({ device }: { device: Device }) {
     if (!removing) return;
     const name = displayName(removing);
     try {
-      await remove.mutateAsync({ deviceId: device._id, userId: removing._id });
-      notifications.show({
-        color: 'teal',
+      const target = { deviceId: device._id, userId: removing._id };
+      const lockName = device.name;
+      // What Undo gives back: the direct access and the schedule it had (read before it goes).
+      const schedule = removing.schedule;
+      await remove.mutateAsync(target);
+      notifyUndoable({
         title: 'Direct access removed',
         message:
           removing.via.groups.length > 0
-            ? `${name} can still open ${device.name} through ${groupNames(removing.via)}.`
-            : `${name} can no longer open ${device.name}.`,
+            ? `${name} can still open ${lockName} through ${groupNames(removing.via)}.`
+            : `${name} can no longer open ${lockName}.`,
+        undo: () => give.mutateAsync({ ...target, schedule }),
+        undone: `${name} has direct access to ${lockName} again, with the same schedule.`,
       });
       setRemoving(null);
     } catch (error) {

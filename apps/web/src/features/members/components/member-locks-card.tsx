@@ -2,6 +2,7 @@ import type { MemberAccessTime, MemberDevice, PortalMember } from '@latchkey/sha
 import { Anchor, Badge, Divider, Group, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
+import { notifyUndoable } from '@/components/access/undo-notification';
 import { IconLock, IconLockOpenOff } from '@tabler/icons-react';
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
@@ -129,14 +130,19 @@ export function MemberLocksCard({ member }: { member: PortalMember }) {
   const confirmRemove = async () => {
     if (!removing) return;
     try {
-      await remove.mutateAsync({ userId: member._id, deviceId: removing._id });
-      notifications.show({
-        color: 'teal',
+      const target = { userId: member._id, deviceId: removing._id };
+      const lockName = removing.name;
+      // What Undo gives back: the direct access and the schedule it had (read before it goes).
+      const schedule = removing.schedule;
+      await remove.mutateAsync(target);
+      notifyUndoable({
         title: 'Direct access removed',
         message:
           removing.via.groups.length > 0
-            ? `${name} can still open ${removing.name} through ${groupNames(removing.via)}.`
-            : `${name} can no longer open ${removing.name}.`,
+            ? `${name} can still open ${lockName} through ${groupNames(removing.via)}.`
+            : `${name} can no longer open ${lockName}.`,
+        undo: () => give.mutateAsync({ ...target, schedule }),
+        undone: `${name} has direct access to ${lockName} again, with the same schedule.`,
       });
       setRemoving(null);
     } catch (error) {
