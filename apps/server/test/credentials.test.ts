@@ -89,6 +89,8 @@ describe('company codes', () => {
       _id: code._id,
       holderType: 'company',
       name: 'Company code: Cleaning crew',
+      kind: 'code',
+      stay: null,
       canOpen: true,
       reason: null,
     });
@@ -189,7 +191,8 @@ describe('fingerprints', () => {
     expect(fingerprint).toMatchObject({
       finger: 'right-index',
       templateId: '12',
-      device: { _id: hall, name: 'Hall' },
+      // The lock's zone: the clock the fingerprint's times are typed and shown on (issue 19, item 4).
+      device: { _id: hall, name: 'Hall', timeZone: 'Europe/Berlin' },
       holder: { _id: finn, email: 'finn@example.com' },
     });
     expect((await api('POST', 'portal/fingerprint', body)).statusCode).toBe(409);
@@ -243,7 +246,11 @@ describe('keys', () => {
       deviceIds: [store],
     });
     expect(physical.statusCode).toBe(201);
-    expect(physical.json()).toMatchObject({ number: 'S-12', holder: null, devices: [{ _id: store }] });
+    expect(physical.json()).toMatchObject({
+      number: 'S-12',
+      holder: null,
+      devices: [{ _id: store, timeZone: 'Europe/Berlin' }],
+    });
     const duplicate = await api('POST', 'portal/keys', { name: 'Copy', type: 'physical', number: 'S-12' });
     expect(duplicate.statusCode).toBe(409);
 
@@ -354,6 +361,9 @@ describe('guest invites', () => {
         _id: expect.any(String),
         holderType: 'guest',
         name: 'Guest: Gail Guest',
+        // What it is, and no stay behind it: an invite's code (issue 19, item 5).
+        kind: 'code',
+        stay: null,
         canOpen: true,
         reason: null,
       },

@@ -7,7 +7,15 @@ const id = idSchema;
 
 /** The person a credential is handed to, as lists show them. */
 export const credentialHolderSchema = z.object({ _id: z.string(), email: z.string(), name: z.string() });
-export const deviceRefSchema = z.object({ _id: z.string(), name: z.string() });
+/**
+ * A lock a credential is bound to; its zone is the clock the credential's times are on (the server
+ * always says it; optional for clients and fixtures written before it did).
+ */
+export const deviceRefSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  timeZone: z.string().optional(),
+});
 
 /** validUntil, when given with validFrom, must come after it. */
 function validityInOrder<T extends { validFrom: string | null; validUntil: string | null }>(value: T) {

@@ -8,11 +8,16 @@ interface ValidityFieldsProps {
   from: GetInputPropsReturnType;
   /** `form.getInputProps('validUntil')` */
   until: GetInputPropsReturnType;
+  /**
+   * Whose clock the fields are on, in words: "the lock's clock (Europe/Rome)" (credentialClock in
+   * lib/zoned-time.ts). Without it, the browser's.
+   */
+  clock?: string;
 }
 
-/** Optional "Valid from" and "Valid until" date-times on the browser's clock, side by side. */
-export function ValidityFields({ from, until }: ValidityFieldsProps) {
-  const hint = `Optional, on your clock (${browserTimeZone()}).`;
+/** Optional "Valid from" and "Valid until" date-times, side by side, saying whose clock they are on. */
+export function ValidityFields({ from, until, clock }: ValidityFieldsProps) {
+  const hint = `Optional, on ${clock ?? `your clock (${browserTimeZone()})`}.`;
   return (
     <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
       <TextInput

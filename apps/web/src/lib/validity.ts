@@ -1,9 +1,12 @@
 import type { FormErrors } from '@mantine/form';
 import { isoToLocalInput, localInputToIso } from './local-datetime';
+import { instantAtWallClock, wallClockAt } from './zoned-time';
 
 /**
  * The validity window of a credential (company code, key, fingerprint): its state now, and the
- * form fields for it (`datetime-local` values on the browser's clock, '' for "no limit").
+ * form fields for it (`datetime-local` values, '' for "no limit"). With a `timeZone` the fields are
+ * on that zone's clock (a lock's: see credentialClock in zoned-time.ts); without one, on the
+ * browser's, as before (cards, which no lock's zone governs yet).
  */
 
 export type ValidityState = 'active' | 'upcoming' | 'expired';
@@ -36,14 +39,30 @@ export const VALIDITY_LABELS: Record<keyof ValidityValues, string> = {
   validUntil: 'Valid until',
 };
 
-/** A record's window as form values. */
-export function validityValues(record?: Window): ValidityValues {
-  return { validFrom: isoToLocalInput(record?.validFrom), validUntil: isoToLocalInput(record?.validUntil) };
+/** An instant as a form value on `timeZone`'s clock (the browser's without one). */
+function toField(iso: string | null | undefined, timeZone?: string): string {
+  if (!timeZone) return isoToLocalInput(iso);
+  const date = iso ? new Date(iso) : null;
+  return date && !Number.isNaN(date.getTime()) ? wallClockAt(date, timeZone) : '';
 }
 
-/** Form values as the API's instants with the browser's offset; an empty field sends null. */
-export function validityInput(values: ValidityValues): Window {
-  const read = (value: string) => (value ? (localInputToIso(value) ?? value) : null);
+/** A form value on `timeZone`'s clock (the browser's without one) as an instant, or null if malformed. */
+function fromField(value: string, timeZone?: string): string | null {
+  if (!timeZone) return localInputToIso(value);
+  return instantAtWallClock(value.trim(), timeZone)?.toISOString() ?? null;
+}
+
+/** A record's window as form values. */
+export function validityValues(record?: Window, timeZone?: string): ValidityValues {
+  return {
+    validFrom: toField(record?.validFrom, timeZone),
+    validUntil: toField(record?.validUntil, timeZone),
+  };
+}
+
+/** Form values as the API's instants; an empty field sends null. */
+export function validityInput(values: ValidityValues, timeZone?: string): Window {
+  const read = (value: string) => (value ? (fromField(value, timeZone) ?? value) : null);
   return { validFrom: read(values.validFrom), validUntil: read(values.validUntil) };
 }
 
@@ -57,12 +76,12 @@ export function friendlyValidity(errors: FormErrors): FormErrors {
 }
 
 /** Validity messages for a form: malformed date-times, and an end before the start. */
-export function checkValidity(values: ValidityValues, errors: FormErrors): FormErrors {
+export function checkValidity(values: ValidityValues, errors: FormErrors, timeZone?: string): FormErrors {
   const out = friendlyValidity(errors);
-  if (values.validFrom && !localInputToIso(values.validFrom)) {
+  if (values.validFrom && !fromField(values.validFrom, timeZone)) {
     out.validFrom = 'Valid from must be a date and time';
   }
-  if (values.validUntil && !localInputToIso(values.validUntil)) {
+  if (values.validUntil && !fromField(values.validUntil, timeZone)) {
     out.validUntil = 'Valid until must be a date and time';
   }
   return out;

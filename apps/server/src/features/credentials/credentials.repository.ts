@@ -175,15 +175,15 @@ export async function listBoundDevices(
   db: Database,
   portalId: string,
   credentialIds: string[],
-): Promise<Map<string, { _id: string; name: string }[]>> {
-  const bound = new Map<string, { _id: string; name: string }[]>();
+): Promise<Map<string, { _id: string; name: string; timeZone: string }[]>> {
+  const bound = new Map<string, { _id: string; name: string; timeZone: string }[]>();
   if (credentialIds.length === 0) return bound;
   const rows = await db
     .selectFrom('credential_devices as cd')
     .innerJoin('devices as d', (join) =>
       join.onRef('d.id', '=', 'cd.device_id').onRef('d.portal_id', '=', 'cd.portal_id'),
     )
-    .select(['cd.credential_id', 'd.id', 'd.name'])
+    .select(['cd.credential_id', 'd.id', 'd.name', 'd.time_zone'])
     .where('cd.portal_id', '=', portalId)
     .where('cd.credential_id', 'in', credentialIds)
     .where('d.deleted_at', 'is', null)
@@ -191,7 +191,7 @@ export async function listBoundDevices(
     .execute();
   for (const row of rows) {
     const devices = bound.get(row.credential_id) ?? [];
-    devices.push({ _id: row.id, name: row.name });
+    devices.push({ _id: row.id, name: row.name, timeZone: row.time_zone });
     bound.set(row.credential_id, devices);
   }
   return bound;

@@ -4,11 +4,21 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
-import { sessionFixture } from '@/testing/fixtures';
+import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 
-const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})$/;
+// The portal (sessionFixture) is in America/New_York; its keypad locks here are in Rome, and the
+// browser running the test in whatever zone the machine has: the code's times are the locks'.
+const keypadLocks = {
+  items: [
+    deviceFixture({ _id: 'd1', name: 'Front door', model: 'generic-codelock', timeZone: 'Europe/Rome' }),
+    deviceFixture({ _id: 'd2', name: 'Back gate', model: 'latchkey-sim', timeZone: 'Europe/Rome' }),
+    // A lock without a keypad takes no code: its zone does not count.
+    deviceFixture({ _id: 'd3', name: 'Garage', model: 'generic-nokeypad', timeZone: 'Asia/Tokyo' }),
+  ],
+  total: 3,
+};
 
 const saved: CompanyCode = {
   _id: 'code-1',
@@ -24,6 +34,7 @@ function setup(routes: Record<string, MockHandler> = {}) {
   return renderApp('/app/access-code/new', {
     'GET auth': () => json(sessionFixture(['admin'])),
     'GET portal/code/company': () => json([saved]),
+    'GET portal/devices': () => json(keypadLocks),
     ...routes,
   });
 }
@@ -73,6 +84,10 @@ describe('CompanyCodeNewPage', () => {
     });
     const user = userEvent.setup();
     await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Cleaning crew');
+    // The fields say whose clock they are on once the keypad locks are known.
+    expect(
+      await screen.findAllByText("Optional, on the locks' clock (Europe/Rome).", { exact: false }),
+    ).toHaveLength(2);
     const code = screen.getByRole('textbox', { name: /^Code/ });
     await user.type(code, '482915');
     setDateTime('Valid from', '2030-01-10T09:00');
@@ -82,10 +97,13 @@ describe('CompanyCodeNewPage', () => {
         expect.stringContaining('Code is already used by someone else in this portal; choose another'),
       ),
     );
-    const body = bodies[0] as { name: string; code: string; validFrom: string; validUntil: null };
-    expect(body).toMatchObject({ name: 'Cleaning crew', code: '482915', validUntil: null });
-    expect(body.validFrom).toMatch(ISO_WITH_OFFSET);
-    expect(new Date(body.validFrom).getTime()).toBe(new Date(2030, 0, 10, 9, 0).getTime());
+    // 09:00 on the keypads' clock in Rome (UTC+1 in January) is 08:00 UTC.
+    expect(bodies[0]).toEqual({
+      name: 'Cleaning crew',
+      code: '482915',
+      validFrom: '2030-01-10T08:00:00.000Z',
+      validUntil: null,
+    });
 
     await user.click(screen.getByRole('button', { name: 'Add company code' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/access-codes'));

@@ -1,5 +1,5 @@
 import { companyCodeInputSchema, type CompanyCodeInput } from '@latchkey/shared';
-import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle } from '@tabler/icons-react';
@@ -19,6 +19,7 @@ import {
   type ValidityValues,
 } from '@/lib/validity';
 import { useCreateCompanyCode } from '../api/create-company-code';
+import { useCompanyCodeClock } from './company-code-clock';
 
 interface CodeValues extends ValidityValues {
   name: string;
@@ -34,18 +35,22 @@ const LABELS: Record<keyof CodeValues, string> = {
 /** What a code may look like here; each keypad's own rule and uniqueness are the server's. */
 const CODE_PATTERN = /^\d{4,12}$/;
 
-const toInput = (values: CodeValues): CompanyCodeInput => ({
-  name: values.name.trim(),
-  code: values.code,
-  ...validityInput(values),
-});
+/** The form's values as the API's, the times read on `timeZone`'s clock (useCompanyCodeClock). */
+const toInput =
+  (timeZone: string) =>
+  (values: CodeValues): CompanyCodeInput => ({
+    name: values.name.trim(),
+    code: values.code,
+    ...validityInput(values, timeZone),
+  });
 
-const resolve = formResolver<CodeValues>(companyCodeInputSchema, LABELS, toInput);
-
-function validate(values: CodeValues): FormErrors {
-  const errors = checkValidity(values, resolve(values));
-  if (!errors.code && !CODE_PATTERN.test(values.code)) errors.code = 'Code must be 4 to 12 digits';
-  return errors;
+function validator(timeZone: string) {
+  const resolve = formResolver<CodeValues>(companyCodeInputSchema, LABELS, toInput(timeZone));
+  return (values: CodeValues): FormErrors => {
+    const errors = checkValidity(values, resolve(values), timeZone);
+    if (!errors.code && !CODE_PATTERN.test(values.code)) errors.code = 'Code must be 4 to 12 digits';
+    return errors;
+  };
 }
 
 /** /app/access-code/new (admin): add a company code; back to the list once saved. */
@@ -53,16 +58,18 @@ export function CompanyCodeNewPage() {
   const navigate = useNavigate();
   const create = useCreateCompanyCode();
   const [failure, setFailure] = useState<string | null>(null);
+  const clock = useCompanyCodeClock();
   const form = useForm<CodeValues>({
     mode: 'controlled',
     initialValues: { name: '', code: '', validFrom: '', validUntil: '' },
-    validate,
+    // Read at submit: the keypad locks' zone may arrive after the form is first drawn.
+    validate: (values) => validator(clock.timeZone)(values),
   });
 
   const { submit } = useFormMutation(form, {
     run: async (values) => {
       setFailure(null);
-      const saved = await create.mutateAsync(toInput(values));
+      const saved = await create.mutateAsync(toInput(clock.timeZone)(values));
       notifications.show({
         color: 'teal',
         title: 'Company code added',
@@ -126,7 +133,13 @@ export function CompanyCodeNewPage() {
               <ValidityFields
                 from={form.getInputProps('validFrom')}
                 until={form.getInputProps('validUntil')}
+                clock={clock.says}
               />
+              {clock.note && (
+                <Text size="xs" c="dimmed">
+                  {clock.note}
+                </Text>
+              )}
             </Stack>
           </SectionCard>
           <Group justify="flex-end" gap="sm">

@@ -24,9 +24,9 @@ import { ValidityBadge } from '@/components/validity-badge';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime, formatValidity } from '@/lib/format';
-import { browserTimeZone } from '@/lib/local-datetime';
 import { useDeleteCompanyCode } from '../api/delete-company-code';
 import { useCompanyCodes } from '../api/get-company-codes';
+import { useCompanyCodeClock } from './company-code-clock';
 
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
@@ -52,7 +52,7 @@ function MaskedCode({ code, name }: { code: CompanyCode['code']; name: string })
   );
 }
 
-function When({ iso, empty }: { iso: string | null; empty: string }) {
+function When({ iso, empty, timeZone }: { iso: string | null; empty: string; timeZone: string }) {
   if (!iso) {
     return (
       <Text size="sm" c="dimmed">
@@ -62,12 +62,20 @@ function When({ iso, empty }: { iso: string | null; empty: string }) {
   }
   return (
     <Text size="sm" component="time" dateTime={iso}>
-      {formatDateTime(iso)}
+      {formatDateTime(iso, timeZone, { zone: true })}
     </Text>
   );
 }
 
-function CodeRow({ code, onDelete }: { code: CompanyCode; onDelete: () => void }) {
+function CodeRow({
+  code,
+  timeZone,
+  onDelete,
+}: {
+  code: CompanyCode;
+  timeZone: string;
+  onDelete: () => void;
+}) {
   return (
     <Table.Tr>
       <Table.Td>
@@ -77,7 +85,7 @@ function CodeRow({ code, onDelete }: { code: CompanyCode; onDelete: () => void }
         {/* On phones the window and the state ride along under the name. */}
         <Stack gap={4} mt={4} hiddenFrom="sm" align="flex-start">
           <Text size="xs" c="dimmed">
-            Valid: {formatValidity(code.validFrom, code.validUntil)}
+            Valid: {formatValidity(code.validFrom, code.validUntil, timeZone, { zone: true })}
           </Text>
           <ValidityBadge validFrom={code.validFrom} validUntil={code.validUntil} size="sm" />
         </Stack>
@@ -86,10 +94,10 @@ function CodeRow({ code, onDelete }: { code: CompanyCode; onDelete: () => void }
         <MaskedCode code={code.code} name={code.name} />
       </Table.Td>
       <Table.Td visibleFrom="sm">
-        <When iso={code.validFrom} empty="Now" />
+        <When iso={code.validFrom} empty="Now" timeZone={timeZone} />
       </Table.Td>
       <Table.Td visibleFrom="sm">
-        <When iso={code.validUntil} empty="No end" />
+        <When iso={code.validUntil} empty="No end" timeZone={timeZone} />
       </Table.Td>
       <Table.Td visibleFrom="sm" style={NO_WRAP}>
         <ValidityBadge validFrom={code.validFrom} validUntil={code.validUntil} />
@@ -116,6 +124,7 @@ export function CompanyCodesPage() {
   const codes = useCompanyCodes();
   const remove = useDeleteCompanyCode();
   const [deleting, setDeleting] = useState<CompanyCode | null>(null);
+  const clock = useCompanyCodeClock();
 
   const confirmDelete = async () => {
     if (!deleting) return;
@@ -191,13 +200,18 @@ export function CompanyCodesPage() {
             </Table.Thead>
             <Table.Tbody>
               {codes.data.map((code) => (
-                <CodeRow key={code._id} code={code} onDelete={() => setDeleting(code)} />
+                <CodeRow
+                  key={code._id}
+                  code={code}
+                  timeZone={clock.timeZone}
+                  onDelete={() => setDeleting(code)}
+                />
               ))}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
         <Text size="xs" c="dimmed" mt="sm">
-          Times on your clock ({browserTimeZone()}).
+          Times on {clock.says}.{clock.note && ` ${clock.note}`}
         </Text>
       </>
     );

@@ -1,5 +1,5 @@
 import type { Fingerprint, ScopedUser } from '@latchkey/shared';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
@@ -31,9 +31,9 @@ const scoped: ScopedUser[] = [
   { ...alan, role: 'user', status: 'active' },
 ];
 
-function setup(routes: Record<string, MockHandler> = {}) {
+function setup(routes: Record<string, MockHandler> = {}, initial = fingerprintFixture()) {
   storage.setAuthToken(validToken());
-  let fingerprint = fingerprintFixture();
+  let fingerprint = initial;
   const view = renderApp('/app/fingerprint/fp-1', {
     'GET auth': () => json(sessionFixture(['admin'])),
     'GET portal/fingerprint/fp-1': () => json(fingerprint),
@@ -147,7 +147,7 @@ describe('FingerprintPage', () => {
     await user.click(within(card).getByRole('button', { name: 'Link' }));
     await waitFor(() =>
       expect(picker).toHaveAccessibleDescription(
-        expect.stringContaining('Alan@example.com has no access to Front door; give them access first'),
+        expect.stringContaining('alan@example.com has no access to Front door; give them access first'),
       ),
     );
     await user.click(within(card).getByRole('button', { name: 'Link' }));
@@ -176,4 +176,39 @@ describe('FingerprintPage', () => {
       1,
     );
   }, 20_000);
+
+  it("shows and takes its validity on its lock's clock, the stored instant in UTC", async () => {
+    // The portal (sessionFixture) is in America/New_York, the lock in Rome, the browser anywhere.
+    const bodies: unknown[] = [];
+    const rome = fingerprintFixture({
+      device: { _id: 'device-1', name: 'Front door', timeZone: 'Europe/Rome' },
+      validUntil: '2026-12-17T13:30:00.000Z',
+    });
+    setup(
+      {
+        'POST portal/fingerprint/fp-1': (call) => {
+          bodies.push(call.body);
+          return json(rome);
+        },
+      },
+      rome,
+    );
+    const facts = await screen.findByRole('region', { name: 'Fingerprint' });
+    expect(within(facts).getByText('Until Dec 17, 2026, 14:30 Europe/Rome')).toBeInTheDocument();
+    expect(within(facts).getByText(/Times on the lock's clock \(Europe\/Rome\)/)).toBeInTheDocument();
+    const form = screen.getByRole('form', { name: 'Edit fingerprint' });
+    expect(within(form).getByLabelText('Valid until', { exact: false, selector: 'input' })).toHaveValue(
+      '2026-12-17T14:30',
+    );
+    // Rome is on summer time (UTC+2) on Jul 1: 09:00 there is 07:00 UTC.
+    fireEvent.change(within(form).getByLabelText('Valid from', { exact: false, selector: 'input' }), {
+      target: { value: '2026-07-01T09:00' },
+    });
+    await userEvent.setup().click(within(form).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).toMatchObject({
+      validFrom: '2026-07-01T07:00:00.000Z',
+      validUntil: '2026-12-17T13:30:00.000Z',
+    });
+  });
 });

@@ -23,7 +23,7 @@ import { FINGER_OPTIONS, fingerLabel } from '@/lib/credential-labels';
 import { errorMessage, sentence } from '@/lib/errors';
 import { formatDate, formatValidity } from '@/lib/format';
 import { formResolver, useFormMutation } from '@/lib/forms';
-import { browserTimeZone } from '@/lib/local-datetime';
+import { credentialClock, usePortalTimeZone } from '@/lib/zoned-time';
 import {
   checkValidity,
   friendlyValidity,
@@ -65,6 +65,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 
 function FactsCard({ fingerprint }: { fingerprint: Fingerprint }) {
   const { holder, device } = fingerprint;
+  const clock = useFingerprintClock(fingerprint);
   return (
     <SectionCard
       title="Fingerprint"
@@ -91,11 +92,13 @@ function FactsCard({ fingerprint }: { fingerprint: Fingerprint }) {
         <Fact label="Template id">
           <Code>{fingerprint.templateId}</Code>
         </Fact>
-        <Fact label="Valid">{formatValidity(fingerprint.validFrom, fingerprint.validUntil)}</Fact>
+        <Fact label="Valid">
+          {formatValidity(fingerprint.validFrom, fingerprint.validUntil, clock.timeZone, { zone: true })}
+        </Fact>
         <Fact label="Recorded">{formatDate(fingerprint.createdAt)}</Fact>
       </SimpleGrid>
       <Text size="xs" c="dimmed" mt="md">
-        Times on your clock ({browserTimeZone()}). To change the template or the lock, enrol the finger again.
+        Times on {clock.says}. To change the template or the lock, enrol the finger again.
       </Text>
     </SectionCard>
   );
@@ -108,25 +111,39 @@ interface EditValues extends ValidityValues {
 
 const LABELS: Record<keyof EditValues, string> = { finger: 'Finger', name: 'Label', ...VALIDITY_LABELS };
 
-const toInput = (values: EditValues): FingerprintUpdate => ({
-  finger: values.finger,
-  name: values.name.trim(),
-  ...validityInput(values),
-});
+/** The form's values as the API's, the times read on the lock's clock. */
+const toInput =
+  (timeZone: string) =>
+  (values: EditValues): FingerprintUpdate => ({
+    finger: values.finger,
+    name: values.name.trim(),
+    ...validityInput(values, timeZone),
+  });
 
-const resolve = formResolver<EditValues>(fingerprintUpdateSchema, LABELS, toInput);
+/** A fingerprint's times are on its lock's clock (the portal's if an older server did not say it). */
+function useFingerprintClock(fingerprint: Fingerprint) {
+  const portalZone = usePortalTimeZone();
+  return credentialClock(fingerprint.device.timeZone ? [fingerprint.device.timeZone] : [], portalZone);
+}
 
 function EditCard({ fingerprint }: { fingerprint: Fingerprint }) {
   const update = useUpdateFingerprint();
+  const clock = useFingerprintClock(fingerprint);
+  const write = toInput(clock.timeZone);
+  const resolve = formResolver<EditValues>(fingerprintUpdateSchema, LABELS, write);
   const form = useForm<EditValues>({
     mode: 'controlled',
-    initialValues: { finger: fingerprint.finger, name: fingerprint.name, ...validityValues(fingerprint) },
-    validate: (values): FormErrors => checkValidity(values, resolve(values)),
+    initialValues: {
+      finger: fingerprint.finger,
+      name: fingerprint.name,
+      ...validityValues(fingerprint, clock.timeZone),
+    },
+    validate: (values): FormErrors => checkValidity(values, resolve(values), clock.timeZone),
   });
 
   const { submit } = useFormMutation(form, {
     run: async (values) => {
-      const saved = await update.mutateAsync({ fingerprintId: fingerprint._id, ...toInput(values) });
+      const saved = await update.mutateAsync({ fingerprintId: fingerprint._id, ...write(values) });
       notifications.show({
         color: 'teal',
         title: 'Fingerprint saved',
@@ -158,7 +175,11 @@ function EditCard({ fingerprint }: { fingerprint: Fingerprint }) {
               {...form.getInputProps('name')}
             />
           </SimpleGrid>
-          <ValidityFields from={form.getInputProps('validFrom')} until={form.getInputProps('validUntil')} />
+          <ValidityFields
+            from={form.getInputProps('validFrom')}
+            until={form.getInputProps('validUntil')}
+            clock={clock.says}
+          />
           <Group justify="flex-end" gap="sm">
             <Button
               variant="default"

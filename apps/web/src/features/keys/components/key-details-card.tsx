@@ -1,10 +1,11 @@
 import { keyUpdateSchema, type Key, type KeyUpdate } from '@latchkey/shared';
-import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { SectionCard } from '@/components/section-card';
 import { ValidityFields } from '@/components/validity-fields';
 import { formResolver, useFormMutation } from '@/lib/forms';
+import { credentialClock, usePortalTimeZone, type CredentialClock } from '@/lib/zoned-time';
 import {
   checkValidity,
   friendlyValidity,
@@ -26,37 +27,55 @@ const LABELS: Record<keyof DetailsValues, string> = {
   ...VALIDITY_LABELS,
 };
 
+/** The form's values as the API's, the times read on `timeZone`'s clock (keyClock). */
 const toInput =
-  (key: Key) =>
+  (key: Key, timeZone: string) =>
   (values: DetailsValues): KeyUpdate => ({
     name: values.name.trim(),
     number: key.type === 'physical' ? values.number.trim() || null : null,
-    ...validityInput(values),
+    ...validityInput(values, timeZone),
   });
 
-function validator(key: Key) {
-  const resolve = formResolver<DetailsValues>(keyUpdateSchema, LABELS, toInput(key));
+function validator(key: Key, timeZone: string) {
+  const resolve = formResolver<DetailsValues>(keyUpdateSchema, LABELS, toInput(key, timeZone));
   return (values: DetailsValues): FormErrors => {
-    const errors = checkValidity(values, resolve(values));
+    const errors = checkValidity(values, resolve(values), timeZone);
     if (key.type === 'physical' && !values.number.trim())
       errors.number = 'Number is required for a physical key';
     return errors;
   };
 }
 
-/** A key's name, number (physical keys) and validity (POST portal/keys/{id}). */
+/** Whose clock a key's times are on: its locks' (credentialClock), the portal's when they differ. */
+function useKeyClock(key: Key): CredentialClock {
+  const portalZone = usePortalTimeZone();
+  return credentialClock(
+    key.devices.flatMap((device) => (device.timeZone ? [device.timeZone] : [])),
+    portalZone,
+  );
+}
+
+/**
+ * A key's name, number (physical keys) and validity (POST portal/keys/{id}), the validity on the
+ * clock of its locks. The key page draws it anew when that clock changes (a lock linked).
+ */
 export function KeyDetailsCard({ keyRecord: key }: { keyRecord: Key }) {
   const update = useUpdateKey();
+  const clock = useKeyClock(key);
   const form = useForm<DetailsValues>({
     mode: 'controlled',
-    initialValues: { name: key.name, number: key.number ?? '', ...validityValues(key) },
-    validate: validator(key),
+    initialValues: { name: key.name, number: key.number ?? '', ...validityValues(key, clock.timeZone) },
+    validate: validator(key, clock.timeZone),
   });
 
   const { submit } = useFormMutation(form, {
     run: async (values) => {
-      const saved = await update.mutateAsync({ keyId: key._id, ...toInput(key)(values) });
-      form.resetDirty({ name: saved.name, number: saved.number ?? '', ...validityValues(saved) });
+      const saved = await update.mutateAsync({ keyId: key._id, ...toInput(key, clock.timeZone)(values) });
+      form.resetDirty({
+        name: saved.name,
+        number: saved.number ?? '',
+        ...validityValues(saved, clock.timeZone),
+      });
       notifications.show({ color: 'teal', title: 'Key saved', message: `${saved.name} is up to date.` });
     },
     labels: LABELS,
@@ -89,7 +108,16 @@ export function KeyDetailsCard({ keyRecord: key }: { keyRecord: Key }) {
               description="A digital key is a credential the lock checks; it has no number."
             />
           )}
-          <ValidityFields from={form.getInputProps('validFrom')} until={form.getInputProps('validUntil')} />
+          <ValidityFields
+            from={form.getInputProps('validFrom')}
+            until={form.getInputProps('validUntil')}
+            clock={clock.says}
+          />
+          {clock.note && (
+            <Text size="xs" c="dimmed">
+              {clock.note}
+            </Text>
+          )}
           <Group justify="flex-end" gap="sm">
             <Button
               variant="default"

@@ -1,5 +1,5 @@
 import type { AuditEntry, Key, ScopedUser } from '@latchkey/shared';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
@@ -143,6 +143,64 @@ describe('KeyPage', () => {
     expect(bodies[0]).toEqual({ name: 'Main entrance', number: 'A-018', validFrom: null, validUntil: null });
     await user.click(within(form).getByRole('button', { name: 'Save changes' }));
     expect(await screen.findByText('Key saved')).toBeInTheDocument();
+  });
+
+  it("takes and shows its validity on its locks' clock, and says when they are in several zones", async () => {
+    // The portal (sessionFixture) is in America/New_York; the key's lock in Tokyo, the browser
+    // wherever the machine is: 09:00 typed is 09:00 in Tokyo (UTC+9), stored as 00:00 UTC.
+    const bodies: unknown[] = [];
+    const tokyo = keyFixture({
+      devices: [{ _id: 'device-1', name: 'Front door', timeZone: 'Asia/Tokyo' }],
+      validUntil: '2026-12-31T14:59:00.000Z',
+    });
+    const { setKey } = setup(
+      {
+        'POST portal/keys/key-1': (call) => {
+          bodies.push(call.body);
+          const saved = { ...tokyo, validFrom: '2026-12-01T00:00:00.000Z' };
+          setKey(saved);
+          return json(saved);
+        },
+      },
+      tokyo,
+    );
+    const form = await screen.findByRole('form', { name: 'Key details' });
+    const until = within(form).getByLabelText('Valid until', { exact: false, selector: 'input' });
+    expect(until).toHaveValue('2026-12-31T23:59');
+    expect(until).toHaveAccessibleDescription("Optional, on the lock's clock (Asia/Tokyo).");
+    fireEvent.change(within(form).getByLabelText('Valid from', { exact: false, selector: 'input' }), {
+      target: { value: '2026-12-01T09:00' },
+    });
+    await userEvent.setup().click(within(form).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).toEqual({
+      name: 'Main entrance',
+      number: 'A-017',
+      validFrom: '2026-12-01T00:00:00.000Z',
+      validUntil: '2026-12-31T14:59:00.000Z',
+    });
+  });
+
+  it("puts a key for locks in several zones on the portal's clock, and says so", async () => {
+    setup(
+      {},
+      keyFixture({
+        devices: [
+          { _id: 'device-1', name: 'Front door', timeZone: 'Asia/Tokyo' },
+          { _id: 'device-2', name: 'Back gate', timeZone: 'Europe/Rome' },
+        ],
+        validFrom: '2026-12-01T14:00:00.000Z',
+      }),
+    );
+    const form = await screen.findByRole('form', { name: 'Key details' });
+    const from = within(form).getByLabelText('Valid from', { exact: false, selector: 'input' });
+    expect(from).toHaveValue('2026-12-01T09:00');
+    expect(from).toHaveAccessibleDescription("Optional, on the portal's clock (America/New_York).");
+    expect(
+      within(form).getByText(
+        "Its locks are in 2 time zones (Asia/Tokyo, Europe/Rome): the times are on the portal's clock and start and end at the same moment on each lock.",
+      ),
+    ).toBeInTheDocument();
   });
 
   it('hands the key over and records its return', async () => {

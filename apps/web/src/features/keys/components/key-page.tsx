@@ -93,7 +93,8 @@ export function KeyPage() {
           <Grid gap="lg">
             <Grid.Col span={{ base: 12, md: 7 }}>
               <KeyDetailsCard
-                key={`${key._id}:${key.name}:${key.number}:${key.validFrom}:${key.validUntil}`}
+                // Drawn anew when a linked lock moves the key to another clock, too.
+                key={`${key._id}:${key.name}:${key.number}:${key.validFrom}:${key.validUntil}:${key.devices.map((d) => d.timeZone).join()}`}
                 keyRecord={key}
               />
             </Grid.Col>

@@ -17,6 +17,12 @@ function asKey(state: unknown): Key | null {
 
 const holderName = (holder: Key['holder']) => (holder ? holder.name || holder.email : null);
 
+/** The zone a key's times are read in: its locks' when they share one, else the portal's (undefined). */
+function zoneOf(key: Key): string | undefined {
+  const zones = new Set(key.devices.flatMap((device) => (device.timeZone ? [device.timeZone] : [])));
+  return zones.size === 1 ? [...zones][0] : undefined;
+}
+
 /** What the key's fields became in an update, in words. */
 function changes(before: Key, after: Key): string[] {
   const out: string[] = [];
@@ -24,7 +30,7 @@ function changes(before: Key, after: Key): string[] {
   if (before.number !== after.number) out.push(`number ${before.number ?? '—'} → ${after.number ?? '—'}`);
   if (before.validFrom !== after.validFrom || before.validUntil !== after.validUntil) {
     out.push(
-      `validity ${formatValidity(before.validFrom, before.validUntil)} → ${formatValidity(after.validFrom, after.validUntil)}`,
+      `validity ${formatValidity(before.validFrom, before.validUntil, zoneOf(before), { zone: true })} → ${formatValidity(after.validFrom, after.validUntil, zoneOf(after), { zone: true })}`,
     );
   }
   return out;

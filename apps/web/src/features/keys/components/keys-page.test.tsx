@@ -1,5 +1,5 @@
 import type { Key, ScopedUser } from '@latchkey/shared';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
@@ -48,6 +48,41 @@ function setup(keys: MockHandler, routes: Record<string, MockHandler> = {}, path
 const query = (call: RecordedCall) => new URL(call.url, 'http://x').searchParams;
 
 describe('KeysPage', () => {
+  it("creates a key whose validity is typed on the chosen lock's clock", async () => {
+    const bodies: unknown[] = [];
+    setup(() => json({ items: [], total: 0 }), {
+      'GET portal/devices': () =>
+        json({
+          items: [deviceFixture({ _id: 'device-3', name: 'Lisbon flat', timeZone: 'Europe/Lisbon' })],
+          total: 1,
+        }),
+      'POST portal/keys': (call) => {
+        bodies.push(call.body);
+        return json(keyFixture({ _id: 'key-9', name: 'Flat key', type: 'digital', number: null }), 201);
+      },
+    });
+    const user = userEvent.setup();
+    await user.click((await screen.findAllByRole('button', { name: 'New key' }))[0]!);
+    const dialog = await screen.findByRole('dialog', { name: 'New key' });
+    await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Flat key');
+    await user.click(within(dialog).getByText('Digital'));
+    const from = within(dialog).getByLabelText('Valid from', { exact: false, selector: 'input' });
+    // No lock chosen yet: the portal's clock (sessionFixture: America/New_York).
+    expect(from).toHaveAccessibleDescription("Optional, on the portal's clock (America/New_York).");
+    await user.click(within(dialog).getByLabelText(/^Locks/, { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Lisbon flat' }));
+    expect(from).toHaveAccessibleDescription("Optional, on the lock's clock (Europe/Lisbon).");
+    // Lisbon is on summer time (UTC+1) in July: 09:00 there is 08:00 UTC.
+    fireEvent.change(from, { target: { value: '2026-07-01T09:00' } });
+    await user.click(within(dialog).getByRole('button', { name: 'Create key' }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).toMatchObject({
+      deviceIds: ['device-3'],
+      validFrom: '2026-07-01T08:00:00.000Z',
+      validUntil: null,
+    });
+  });
+
   it('lists keys with type, number, holder and locks', async () => {
     const { calls } = setup(() =>
       json({

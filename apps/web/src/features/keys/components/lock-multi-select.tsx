@@ -3,25 +3,33 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { useLockOptions } from '@/features/devices/api/get-devices';
 
+interface Lock {
+  name: string;
+  timeZone: string | null;
+}
+
 interface LockMultiSelectProps extends Omit<
   MultiSelectProps,
   'data' | 'value' | 'onChange' | 'searchable' | 'onSearchChange' | 'filter'
 > {
   value: string[];
   onChange: (deviceIds: string[]) => void;
+  /** The chosen locks' time zones, in the order chosen: whose clock the key's times are on. */
+  onZonesChange?: (timeZones: string[]) => void;
 }
 
 /** Choose locks of the portal: typing asks the server by name; chosen locks stay shown. */
-export function LockMultiSelect({ value, onChange, ...props }: LockMultiSelectProps) {
+export function LockMultiSelect({ value, onChange, onZonesChange, ...props }: LockMultiSelectProps) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const locks = useLockOptions(debounced);
-  // Names of the chosen locks, so they stay labelled when a new search leaves them out.
-  const [chosen, setChosen] = useState<ReadonlyMap<string, string>>(new Map());
+  // The chosen locks, so they stay labelled when a new search leaves them out.
+  const [chosen, setChosen] = useState<ReadonlyMap<string, Lock>>(new Map());
 
-  const names = new Map(chosen);
-  for (const lock of locks.data?.items ?? []) names.set(lock._id, lock.name);
-  const data = [...names].map(([id, name]) => ({ value: id, label: name }));
+  const known = new Map(chosen);
+  for (const lock of locks.data?.items ?? [])
+    known.set(lock._id, { name: lock.name, timeZone: lock.timeZone });
+  const data = [...known].map(([id, lock]) => ({ value: id, label: lock.name }));
 
   return (
     <MultiSelect
@@ -39,8 +47,10 @@ export function LockMultiSelect({ value, onChange, ...props }: LockMultiSelectPr
       }
       comboboxProps={{ withinPortal: true }}
       onChange={(ids) => {
-        setChosen(new Map(ids.map((id) => [id, names.get(id) ?? id])));
+        const next = new Map(ids.map((id) => [id, known.get(id) ?? { name: id, timeZone: null }]));
+        setChosen(next);
         onChange(ids);
+        onZonesChange?.([...next.values()].flatMap((lock) => (lock.timeZone ? [lock.timeZone] : [])));
       }}
       {...props}
     />

@@ -7,6 +7,7 @@ import { PersonSelect } from '@/features/people-picker/components/person-select'
 import { ValidityFields } from '@/components/validity-fields';
 import { KEY_TYPE_OPTIONS } from '@/lib/credential-labels';
 import { formResolver, useFormMutation } from '@/lib/forms';
+import { credentialClock, usePortalTimeZone } from '@/lib/zoned-time';
 import {
   checkValidity,
   friendlyValidity,
@@ -39,19 +40,21 @@ const TYPE_HINTS: Record<KeyType, string> = {
   digital: 'A credential the lock checks: it works only at the locks you link it to.',
 };
 
-const toInput = (values: KeyValues): KeyCreate => ({
-  name: values.name.trim(),
-  type: values.type,
-  number: values.type === 'physical' ? values.number.trim() || null : null,
-  userId: values.userId,
-  deviceIds: values.deviceIds,
-  ...validityInput(values),
-});
+/** The form's values as the API's, the times read on `timeZone`'s clock (the chosen locks'). */
+const toInput =
+  (timeZone: string) =>
+  (values: KeyValues): KeyCreate => ({
+    name: values.name.trim(),
+    type: values.type,
+    number: values.type === 'physical' ? values.number.trim() || null : null,
+    userId: values.userId,
+    deviceIds: values.deviceIds,
+    ...validityInput(values, timeZone),
+  });
 
-const resolve = formResolver<KeyValues>(keyCreateSchema, LABELS, toInput);
-
-function validate(values: KeyValues): FormErrors {
-  const errors = checkValidity(values, resolve(values));
+function validate(values: KeyValues, timeZone: string): FormErrors {
+  const resolve = formResolver<KeyValues>(keyCreateSchema, LABELS, toInput(timeZone));
+  const errors = checkValidity(values, resolve(values), timeZone);
   // The schema checks the number only once the rest is valid: say it at once.
   if (values.type === 'physical' && !values.number.trim()) {
     errors.number = 'Number is required for a physical key';
@@ -67,6 +70,9 @@ interface NewKeyFormProps {
 function NewKeyForm({ onCreated, onCancel }: NewKeyFormProps) {
   const create = useCreateKey();
   const [failure, setFailure] = useState<string | null>(null);
+  // The key's times are on the clock of the locks it is for (the portal's until they are chosen).
+  const [lockZones, setLockZones] = useState<string[]>([]);
+  const clock = credentialClock(lockZones, usePortalTimeZone());
   const form = useForm<KeyValues>({
     mode: 'controlled',
     initialValues: {
@@ -78,13 +84,13 @@ function NewKeyForm({ onCreated, onCancel }: NewKeyFormProps) {
       validFrom: '',
       validUntil: '',
     },
-    validate,
+    validate: (values) => validate(values, clock.timeZone),
   });
 
   const { submit } = useFormMutation(form, {
     run: async (values) => {
       setFailure(null);
-      onCreated(await create.mutateAsync(toInput(values)));
+      onCreated(await create.mutateAsync(toInput(clock.timeZone)(values)));
     },
     labels: LABELS,
     adjustErrors: (errors) => friendlyValidity(errors),
@@ -154,9 +160,19 @@ function NewKeyForm({ onCreated, onCancel }: NewKeyFormProps) {
           placeholder={form.values.deviceIds.length ? undefined : 'Search the portal’s locks'}
           value={form.values.deviceIds}
           onChange={(ids) => form.setFieldValue('deviceIds', ids)}
+          onZonesChange={setLockZones}
           error={form.errors.deviceIds}
         />
-        <ValidityFields from={form.getInputProps('validFrom')} until={form.getInputProps('validUntil')} />
+        <ValidityFields
+          from={form.getInputProps('validFrom')}
+          until={form.getInputProps('validUntil')}
+          clock={clock.says}
+        />
+        {clock.note && (
+          <Text size="xs" c="dimmed">
+            {clock.note}
+          </Text>
+        )}
         <Text size="xs" c="dimmed">
           A key outside its validity opens nothing.
         </Text>
