@@ -29,6 +29,7 @@ import { createBrowserRouter, redirect, type LoaderFunction, type NonIndexRouteO
 import { paths, type ScreenPath } from '@/config/paths';
 import { signOut } from '@/features/auth/api/logout';
 import { LoginPage } from '@/features/auth/components/login-page';
+import { ListingsInboxBadge } from '@/features/dashboard/components/listings-inbox-badge';
 import { isSignedIn } from '@/lib/auth-token';
 import { getSystemType } from '@/lib/system-type';
 import { hasRequiredRole } from '@/lib/authorization';
@@ -512,7 +513,8 @@ function screenRoutes(): ScreenRoute[] {
         title: 'Listings',
         roles: ADMIN,
         requiresPortal: true,
-        nav: { label: 'Listings', icon: IconHome, group: 'rentals' },
+        // The requests waiting for an answer (issue 19, item 3), counted on the menu item.
+        nav: { label: 'Listings', icon: IconHome, group: 'rentals', badge: ListingsInboxBadge },
       },
       lazy: {
         Component: async () => (await import('@/features/listings/components/listings-page')).ListingsPage,

@@ -94,11 +94,20 @@ describe('the dashboard inbox', () => {
     expect(posted?.body).toEqual({ action: 'approve' });
   });
 
+  it('counts the waiting requests on the Listings menu item', async () => {
+    setup([{ ...waiting, total: 3 }]);
+    const nav = await screen.findByRole('navigation', { name: 'Main navigation' });
+    const badge = await within(nav).findByLabelText('3 requests waiting for an answer');
+    expect(badge).toHaveTextContent('3');
+    expect(badge.closest('a')).toHaveAttribute('href', '/app/listing');
+  });
+
   it('shows no card while nothing waits', async () => {
     setup([{ items: [], total: 0 }]);
     await screen.findByRole('heading', { level: 1, name: 'Harbor View' });
     await waitFor(() =>
       expect(screen.queryByRole('region', { name: 'Needs your answer' })).not.toBeInTheDocument(),
     );
+    expect(screen.queryByLabelText(/requests? waiting for an answer/)).not.toBeInTheDocument();
   });
 });
