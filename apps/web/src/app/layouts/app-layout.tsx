@@ -2,6 +2,7 @@ import { useMatches } from 'react-router';
 import { paths } from '@/config/paths';
 import { NotificationBell } from '@/features/alerts/components/notification-bell';
 import { PortalSwitcher } from '@/features/portal/components/portal-switcher';
+import { GlobalSearch } from '@/features/search/components/global-search';
 import { hasRequiredRole, homePathFor } from '@/lib/authorization';
 import { useLiveChannel } from '@/lib/live/use-live-channel';
 import { useSession } from '@/lib/session';
@@ -24,6 +25,8 @@ export function AppLayout() {
       settingsPath={paths.app.settings.href()}
       headerExtra={
         <>
+          {/* Search is the portal's admins' too (GET portal/search answers them only). */}
+          {session.portal && hasRequiredRole(session.roles, ['admin']) && <GlobalSearch />}
           {/* The inbox is the portal's admins' (GET portal/notifications answers them only). */}
           {session.portal && hasRequiredRole(session.roles, ['admin']) && <NotificationBell />}
           <PortalSwitcher session={session} />

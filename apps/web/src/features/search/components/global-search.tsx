@@ -1,0 +1,42 @@
+import { Button, Kbd, Tooltip, ActionIcon } from '@mantine/core';
+import { useDisclosure, useHotkeys } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { SearchPalette } from './search-palette';
+
+/** Whether this browser's shortcut key is ⌘ (Apple) or Ctrl. */
+const isApple = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
+/**
+ * The operator header's search: a button (an icon on phones) and the shortcuts Ctrl+K / ⌘K and "/"
+ * (not while typing in a field), each opening the search palette.
+ */
+export function GlobalSearch() {
+  const [opened, { open, close }] = useDisclosure(false);
+  useHotkeys([
+    ['mod+K', open],
+    ['/', open],
+  ]);
+  const shortcut = isApple ? '⌘K' : 'Ctrl K';
+  return (
+    <>
+      <Button
+        variant="default"
+        visibleFrom="sm"
+        leftSection={<IconSearch size={16} aria-hidden="true" />}
+        rightSection={<Kbd size="xs">{shortcut}</Kbd>}
+        onClick={open}
+        aria-keyshortcuts={isApple ? 'Meta+K /' : 'Control+K /'}
+        c="dimmed"
+        fw={400}
+      >
+        Search
+      </Button>
+      <Tooltip label="Search">
+        <ActionIcon variant="default" size="lg" hiddenFrom="sm" onClick={open} aria-label="Search">
+          <IconSearch size={18} aria-hidden="true" />
+        </ActionIcon>
+      </Tooltip>
+      <SearchPalette opened={opened} onClose={close} />
+    </>
+  );
+}
