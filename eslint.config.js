@@ -58,6 +58,35 @@ export default tseslint.config(
     rules: { 'latchkey/no-import-cycle': 'error', 'latchkey/one-way-features': 'error' },
   },
   {
+    // One clock, one format (docs/decisions.md, "One clock, one format (issue 19)"): dates and times
+    // on screens, in mails and on invoices are written by packages/shared/src/time-format.ts (and
+    // the web app's lib/format.ts over it), never formatted on the spot. Reading the browser's zone
+    // (Intl.DateTimeFormat().resolvedOptions()) is not formatting and stays allowed.
+    files: ['apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
+    ignores: [
+      '**/*.test.{ts,tsx}',
+      // Still formatting on their own, to move to the shared format:
+      'apps/server/src/features/access/access.service.ts', // the API's localTime ("Mon 2026-11-23 09:30")
+      'apps/web/src/features/activity/components/activity-page.tsx', // day headings on the browser's days
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            ":not(MemberExpression[property.name='resolvedOptions']) > :matches(NewExpression, CallExpression)[callee.object.name='Intl'][callee.property.name='DateTimeFormat']",
+          message:
+            'Dates and times go through the shared format (formatDate, formatTime, formatDateTime, formatRange… from @latchkey/shared, or @/lib/format in the web app).',
+        },
+        {
+          selector: 'CallExpression[callee.property.name=/^to(Locale(Date|Time)?|UTC|Date|Time)String$/]',
+          message:
+            'Dates and times go through the shared format (formatDate, formatTime, formatDateTime, formatRange… from @latchkey/shared, or @/lib/format in the web app).',
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

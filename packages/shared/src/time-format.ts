@@ -152,6 +152,16 @@ export function formatCalendarDate(date: string, options: Omit<ZoneOption, 'zone
   return day ? write(day, DATE_PARTS, CALENDAR_ZONE, options) : date;
 }
 
+/** A calendar date in full words, for headings and screen readers: "Monday, November 23, 2026". */
+export function formatSpokenDate(date: string): string {
+  const day = calendarDay(date);
+  return day
+    ? formatter({ weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }, CALENDAR_ZONE).format(
+        day,
+      )
+    : date;
+}
+
 /** Two calendar dates as "Dec 17, 2026 – Dec 19, 2026". */
 export function formatCalendarRange(start: string, end: string): string {
   return `${formatCalendarDate(start)} – ${formatCalendarDate(end)}`;

@@ -3,6 +3,7 @@ import {
   formatDate as sharedDate,
   formatDateTime as sharedDateTime,
   formatRange as sharedRange,
+  formatTime as sharedTime,
   formatValidity as sharedValidity,
   LOCALE,
   type Session,
@@ -26,6 +27,11 @@ const zoneOr = (timeZone: string | undefined) => timeZone ?? portalTimeZone();
 /** "Dec 17, 2026" on `timeZone`'s clock (default: the portal's). */
 export function formatDate(iso: string, timeZone?: string, options?: ZoneOption): string {
   return sharedDate(iso, zoneOr(timeZone), options);
+}
+
+/** "14:30" on `timeZone`'s clock (default: the portal's). */
+export function formatTime(iso: string, timeZone?: string, options?: ZoneOption): string {
+  return sharedTime(iso, zoneOr(timeZone), options);
 }
 
 /** "Dec 17, 2026, 14:30" on `timeZone`'s clock (default: the portal's). */

@@ -3,7 +3,7 @@
 // transaction. Apart from what a portal's admins ask (subscriptions.service.ts): another caller,
 // inside another transaction, and the only code that changes a portal's plan from the provider's side.
 import crypto from 'node:crypto';
-import { planIdSchema, PLANS, type PlanId } from '@latchkey/shared';
+import { formatDate, planIdSchema, PLANS, type PlanId } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { toIso } from '../../db/mappers';
 import type { CheckoutRow, SubscriptionRow } from '../../db/schema';
@@ -279,7 +279,8 @@ export async function applyInvoice(
         ...paymentFailedMail({
           portalName: portal.name,
           plan: PLANS[row.plan].name,
-          paidUntil: expire ? new Date(expire).toUTCString().slice(0, 16) : null,
+          // On the portal's clock, in the words of its screens (issue 19, item 4).
+          paidUntil: expire ? formatDate(expire, portal.time_zone) : null,
           link: `${event.payments.publicUrl}/app/upgrade`,
         }),
       });

@@ -1,6 +1,6 @@
 import {
   addDaysToDate,
-  LOCALE,
+  formatMonth,
   nightsBetween,
   weekdayOfDate,
   type CalendarBlock,
@@ -45,10 +45,10 @@ export function addMonths(month: string, count: number): string {
   const index = year * 12 + (m - 1) + count;
   return `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
 }
-const monthName = (month: string) =>
-  new Intl.DateTimeFormat(LOCALE, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(`${firstOf(month)}T12:00:00Z`),
-  );
+const monthName = (month: string) => {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  return formatMonth(year, m);
+};
 
 /** Whether the night starting on `date` belongs to a stretch of nights. */
 const covers = (range: { startDate: string; endDate: string }, date: string) =>

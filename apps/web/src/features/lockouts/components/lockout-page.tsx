@@ -53,9 +53,11 @@ function PeriodCard({ lockout }: { lockout: LockoutRecord }) {
             {describePeriod(lockout)}
           </Text>
         </Group>
-        <Fact label="Starts">{formatDateTime(lockout.from)}</Fact>
+        <Fact label="Starts">{formatDateTime(lockout.from, browserTimeZone())}</Fact>
         <Fact label="Ends">
-          {lockout.until ? formatDateTime(lockout.until) : 'No end: until it is deleted or edited'}
+          {lockout.until
+            ? formatDateTime(lockout.until, browserTimeZone())
+            : 'No end: until it is deleted or edited'}
         </Fact>
         <Fact label="Admins">
           <Group gap={6} wrap="nowrap" align="flex-start">

@@ -1,5 +1,6 @@
-import { LOCALE, type LockoutRecord } from '@latchkey/shared';
-import { formatDateTime } from '@/lib/format';
+import type { LockoutRecord } from '@latchkey/shared';
+import { formatDateTime, formatRange } from '@/lib/format';
+import { browserTimeZone } from '@/lib/local-datetime';
 
 export type LockoutState = 'active' | 'upcoming' | 'past';
 
@@ -18,20 +19,15 @@ export function lockoutState(
   return new Date(lockout.from).getTime() > now ? 'upcoming' : 'past';
 }
 
-const sameDay = (a: Date, b: Date) => a.toDateString() === b.toDateString();
-
-const timeOnly = (date: Date) => new Intl.DateTimeFormat(LOCALE, { timeStyle: 'short' }).format(date);
-
 /**
- * A lockout's period in words, on the browser's clock: "Dec 1, 2026, 9:00 AM – 5:00 PM",
- * "Dec 1, 2026, 9:00 AM – Dec 3, 2026, 8:00 AM", "From Dec 1, 2026, 9:00 AM, no end".
+ * A lockout's period in words, on the browser's clock (the lockout form's, "Times on your clock"):
+ * "Dec 1, 2026, 09:00 – 17:00", "Dec 1, 2026, 09:00 – Dec 3, 2026, 08:00", "From Dec 1, 2026, 09:00,
+ * no end".
  */
 export function describePeriod({ from, until }: Pick<LockoutRecord, 'from' | 'until'>): string {
-  if (!until) return `From ${formatDateTime(from)}, no end`;
-  const start = new Date(from);
-  const end = new Date(until);
-  if (sameDay(start, end)) return `${formatDateTime(from)} – ${timeOnly(end)}`;
-  return `${formatDateTime(from)} – ${formatDateTime(until)}`;
+  const zone = browserTimeZone();
+  if (!until) return `From ${formatDateTime(from, zone)}, no end`;
+  return formatRange(from, until, zone);
 }
 
 /** "Front door", "Front door and Back gate", "Front door, Back gate and 3 more". */

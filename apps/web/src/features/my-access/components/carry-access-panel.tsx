@@ -1,6 +1,7 @@
 import { Button, Image, Paper, Stack, Text } from '@mantine/core';
 import { IconDeviceMobileUp } from '@tabler/icons-react';
 import { QueryError } from '@/components/query-error';
+import { formatTime } from '@/lib/format';
 import { useCarryAccess } from '../api/carry-access';
 
 /**
@@ -30,9 +31,8 @@ export function CarryAccessPanel({ deviceId, lockName }: { deviceId: string; loc
               <Image src={token.qrCode} alt={`Your access for ${lockName}, to show at its reader`} w="100%" />
             </Paper>
             <Text size="sm" role="status">
-              Show this at the lock&apos;s reader before{' '}
-              {new Date(token.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}. It
-              carries {token.entries} of your credentials.
+              Show this at the lock&apos;s reader before {formatTime(token.expiresAt)}. It carries{' '}
+              {token.entries} of your credentials.
             </Text>
           </Stack>
         ) : (

@@ -1,5 +1,6 @@
 import {
   formatMoney,
+  formatMonth,
   PLANS,
   resellerCreateSchema,
   resellerCustomerInputSchema,
@@ -44,8 +45,7 @@ import { useBillingSummary } from '../api/get-billing-summary';
 import { useResellerAccount } from '../api/get-reseller-account';
 import { COMPANY_LABELS, CompanyFields, companyInput, type CompanyValues } from './company-fields';
 
-const monthFormat = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
-const monthName = (year: number, month: number) => monthFormat.format(new Date(Date.UTC(year, month - 1, 1)));
+const monthName = formatMonth;
 
 /** The reseller's link code as it is read out: ABCD-EF23. */
 export function formatLinkCode(code: string): string {

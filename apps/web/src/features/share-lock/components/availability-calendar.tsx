@@ -1,4 +1,4 @@
-import { addDaysToDate, LOCALE, weekdayOfDate } from '@latchkey/shared';
+import { addDaysToDate, formatMonth, formatSpokenDate, weekdayOfDate } from '@latchkey/shared';
 import { ActionIcon, Group, Stack, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -18,19 +18,11 @@ function addMonths(month: string, count: number): string {
   const index = year * 12 + (m - 1) + count;
   return `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
 }
-const utc = (date: string) => new Date(`${date}T12:00:00Z`);
-const monthName = (month: string) =>
-  new Intl.DateTimeFormat(LOCALE, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    utc(firstOf(month)),
-  );
-const dayName = (date: string) =>
-  new Intl.DateTimeFormat(LOCALE, {
-    weekday: 'long',
-    month: 'long',
-    day: 'numeric',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(utc(date));
+const monthName = (month: string) => {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  return formatMonth(year, m);
+};
+const dayName = (date: string) => formatSpokenDate(date);
 
 /** Whether the night starting on `date` is taken by one of `ranges`. */
 export function nightTaken(date: string, taken: readonly Range[]): boolean {

@@ -1,11 +1,12 @@
-import { LOCALE, type PublicReviews } from '@latchkey/shared';
+import { formatMonth, type PublicReviews } from '@latchkey/shared';
 import { Group, Paper, Rating, Stack, Text, Title } from '@mantine/core';
 import { Stars } from './stars';
 
-const monthName = (month: string) =>
-  new Intl.DateTimeFormat(LOCALE, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(`${month}-01T12:00:00Z`),
-  );
+/** "November 2026" from '2026-11'. */
+const monthName = (month: string) => {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  return formatMonth(year, m);
+};
 
 /** The published reviews on a listing's public page: the mean, then the newest with the host's answers. */
 export function PublicReviewsSection({ reviews }: { reviews: PublicReviews }) {
