@@ -77,6 +77,15 @@ const envSchema = z.object({
     .regex(/^(mqtts?|wss?):\/\//, 'must be an mqtt://, mqtts://, ws:// or wss:// URL')
     .optional(),
   /**
+   * Where locks connect, as their installer is told (the dialog after "Add lock", the about
+   * screen): mqtt://, mqtts://, ws:// or wss://. Unset: the embedded broker's port on PUBLIC_URL's
+   * host; with MQTT_URL, the locks' listener is Mosquitto's and only this setting can name it.
+   */
+  MQTT_PUBLIC_URL: z
+    .string()
+    .regex(/^(mqtts?|wss?):\/\//, 'must be an mqtt://, mqtts://, ws:// or wss:// URL')
+    .optional(),
+  /**
    * With MQTT_URL: how long start-up waits for that broker to answer, trying again with back-off
    * (a first deployment may start the servers before the broker), before it stops with a message.
    */
@@ -206,6 +215,19 @@ export function listenUrlOf(config: Config, port = config.PORT): string {
  */
 export function publicUrlOf(config: Config): string {
   return (config.PUBLIC_URL ?? listenUrlOf(config)).replace(/\/$/, '');
+}
+
+/**
+ * The broker address a lock is set up with: MQTT_PUBLIC_URL, else the embedded broker's port
+ * (`brokerUrl`, the one it took) on the host people reach the portal at (PUBLIC_URL's, or the
+ * listen address's). Null with an external broker (MQTT_URL) and no MQTT_PUBLIC_URL: that URL is
+ * the servers' own listener, where locks cannot log in.
+ */
+export function lockBrokerUrlOf(config: Config, brokerUrl: string): string | null {
+  if (config.MQTT_PUBLIC_URL) return config.MQTT_PUBLIC_URL.replace(/\/$/, '');
+  if (config.MQTT_URL) return null;
+  const port = new URL(brokerUrl).port || '1883';
+  return `mqtt://${new URL(publicUrlOf(config)).hostname}:${port}`;
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);

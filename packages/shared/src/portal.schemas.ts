@@ -156,5 +156,10 @@ export const aboutSchema = z.object({
   node: z.string(),
   startedAt: z.iso.datetime(),
   apiDocs: z.string(),
+  /**
+   * The MQTT broker locks connect to (mqtt://host:port), as their installer enters it; null when
+   * this installation has not said (an external broker without MQTT_PUBLIC_URL).
+   */
+  lockBrokerUrl: z.string().nullable(),
 });
 export type About = z.infer<typeof aboutSchema>;

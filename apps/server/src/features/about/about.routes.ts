@@ -5,6 +5,7 @@ import { aboutSchema } from '@latchkey/shared';
 import rootPackageJson from '../../../../../package.json' with { type: 'json' };
 import serverPackageJson from '../../../package.json' with { type: 'json' };
 import { access, routesOfFeature } from '../../base/http/access';
+import { lockBrokerUrlOf } from '../../config';
 import { errorResponses } from '../../base/http/responses';
 
 const serverPackage: { version?: string; license?: string } = serverPackageJson;
@@ -32,6 +33,7 @@ export const aboutRoutes: FastifyPluginAsyncZod = async (app) => {
       node: process.version,
       startedAt,
       apiDocs: '/api3/docs',
+      lockBrokerUrl: lockBrokerUrlOf(app.config, app.deviceLink.transport.url),
     }),
   );
 };

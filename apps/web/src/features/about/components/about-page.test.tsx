@@ -25,6 +25,7 @@ describe('AboutPage', () => {
         node: 'v22.11.0',
         startedAt: '2026-11-23T08:00:00.000Z',
         apiDocs: '/api3/docs',
+        lockBrokerUrl: 'mqtt://locks.example.com:1883',
       }),
     );
     expect(await screen.findByRole('heading', { level: 1, name: 'About Latchkey' })).toBeInTheDocument();
@@ -33,6 +34,7 @@ describe('AboutPage', () => {
     expect(screen.getByText('MIT')).toBeInTheDocument();
     expect(screen.getByText('PostgreSQL')).toBeInTheDocument();
     expect(screen.getByText('v22.11.0')).toBeInTheDocument();
+    expect(screen.getByText('mqtt://locks.example.com:1883')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /API documentation/ })).toHaveAttribute('href', '/api3/docs');
     expect(screen.getByRole('link', { name: /OpenAPI description/ })).toHaveAttribute(
       'href',

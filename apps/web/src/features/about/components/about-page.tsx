@@ -66,6 +66,7 @@ function Installation() {
         <Fact label="Licence">{data.licence}</Fact>
         <Fact label="Database">{DATABASES[data.database]}</Fact>
         <Fact label="Node.js">{data.node}</Fact>
+        <Fact label="Locks connect to">{data.lockBrokerUrl ?? 'Not set (MQTT_PUBLIC_URL)'}</Fact>
         <Fact label="Running since">
           <time dateTime={data.startedAt} title={formatRelative(data.startedAt)}>
             {formatDateTime(data.startedAt)}

@@ -118,6 +118,7 @@ describe('DevicesPage', () => {
       'GET portal/devices': () => json({ items: [], total: 0 }),
       'GET portal/device/battery/low': () => json([]),
       'POST portal/device/new': () => json({ device: created, deviceSecret: 's3cr3t-XYZ' }, 201),
+      'GET portal/about': () => json(about('mqtt://locks.example.com:1883')),
     });
     const user = userEvent.setup();
     await user.click((await screen.findAllByRole('button', { name: 'Add lock' }))[0]!);
@@ -145,9 +146,51 @@ describe('DevicesPage', () => {
     expect(within(secret).getByText(/you will not see it again/i)).toBeInTheDocument();
     expect(within(secret).getByRole('button', { name: 'Copy device secret' })).toBeInTheDocument();
     expect(within(secret).getByText('device-9')).toBeInTheDocument();
+    // Which server the installer points the lock at.
+    expect(await within(secret).findByText('mqtt://locks.example.com:1883')).toBeInTheDocument();
+    expect(secret).toHaveTextContent(
+      'connects to mqtt://locks.example.com:1883 with its lock ID device-9 and this secret',
+    );
 
     await user.click(within(secret).getByRole('button', { name: 'I have saved it' }));
     await waitFor(() => expect(screen.queryByText('s3cr3t-XYZ')).not.toBeInTheDocument());
     expect(router.state.location.pathname).toBe('/app/device');
   });
+
+  it('says when the installation has not named the address locks connect to', async () => {
+    storage.setAuthToken(validToken());
+    const created = deviceFixture({ _id: 'device-9', name: 'Garage', model: 'latchkey-sim', serial: null });
+    renderApp('/app/device', {
+      'GET auth': () => json(sessionFixture(['admin'])),
+      'GET portal/devices': () => json({ items: [], total: 0 }),
+      'GET portal/device/battery/low': () => json([]),
+      'POST portal/device/new': () => json({ device: created, deviceSecret: 's3cr3t-XYZ' }, 201),
+      'GET portal/about': () => json(about(null)),
+    });
+    const user = userEvent.setup();
+    await user.click((await screen.findAllByRole('button', { name: 'Add lock' }))[0]!);
+    const dialog = await screen.findByRole('dialog', { name: 'Add lock' });
+    await user.type(within(dialog).getByLabelText(/^Name/), 'Garage');
+    await user.click(within(dialog).getByRole('combobox', { name: /^Model/ }));
+    await user.click(await screen.findByRole('option', { name: 'Latchkey simulated lock' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Add lock' }));
+    const secret = await screen.findByRole('dialog', { name: 'Connect Garage' });
+    expect(
+      await within(secret).findByText(/the lock address your installation's administrator gives you/),
+    ).toBeInTheDocument();
+  });
 });
+
+/** GET portal/about, with the broker address locks are given. */
+function about(lockBrokerUrl: string | null) {
+  return {
+    name: 'Latchkey',
+    version: '1.0.0',
+    licence: 'MIT',
+    database: 'sqlite',
+    node: 'v20.19.0',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    apiDocs: '/api3/docs',
+    lockBrokerUrl,
+  };
+}

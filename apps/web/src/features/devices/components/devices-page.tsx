@@ -17,6 +17,7 @@ import { useLowBatteryDevices } from '../api/get-low-battery-devices';
 import { AddCodeLockModal } from './add-code-lock-modal';
 import { AddDeviceModal } from './add-device-modal';
 import { BatteryLevel, LastSeen, MODEL_OPTIONS, modelLabel } from './device-status';
+import { LockBrokerAddress } from './lock-broker-address';
 import { ListPage } from '@/components/list-page';
 
 const SORT_FIELDS = ['name', 'model', 'timeZone', 'battery', 'lastSeenAt', 'createdAt'] as const;
@@ -223,8 +224,8 @@ export function DevicesPage() {
         label="Device secret"
         description={
           <>
-            The lock (or its bridge) connects with its lock ID <strong>{created?.device._id}</strong> and this
-            secret. Enter both in its setup.
+            The lock (or its bridge) connects to <LockBrokerAddress /> with its lock ID{' '}
+            <strong>{created?.device._id}</strong> and this secret. Enter all three in its setup.
           </>
         }
         actions={
