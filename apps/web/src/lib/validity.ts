@@ -6,7 +6,7 @@ import { instantAtWallClock, wallClockAt } from './zoned-time';
  * The validity window of a credential (company code, key, fingerprint): its state now, and the
  * form fields for it (`datetime-local` values, '' for "no limit"). With a `timeZone` the fields are
  * on that zone's clock (a lock's: see credentialClock in zoned-time.ts); without one, on the
- * browser's, as before (cards, which no lock's zone governs yet).
+ * browser's, as before.
  */
 
 export type ValidityState = 'active' | 'upcoming' | 'expired';
@@ -40,14 +40,14 @@ export const VALIDITY_LABELS: Record<keyof ValidityValues, string> = {
 };
 
 /** An instant as a form value on `timeZone`'s clock (the browser's without one). */
-function toField(iso: string | null | undefined, timeZone?: string): string {
+export function toField(iso: string | null | undefined, timeZone?: string): string {
   if (!timeZone) return isoToLocalInput(iso);
   const date = iso ? new Date(iso) : null;
   return date && !Number.isNaN(date.getTime()) ? wallClockAt(date, timeZone) : '';
 }
 
 /** A form value on `timeZone`'s clock (the browser's without one) as an instant, or null if malformed. */
-function fromField(value: string, timeZone?: string): string | null {
+export function fromField(value: string, timeZone?: string): string | null {
   if (!timeZone) return localInputToIso(value);
   return instantAtWallClock(value.trim(), timeZone)?.toISOString() ?? null;
 }

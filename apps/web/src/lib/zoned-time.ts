@@ -1,4 +1,5 @@
 import { localWallTime } from '@latchkey/shared';
+import { portalTimeZone } from './format';
 import { browserTimeZone } from './local-datetime';
 import { useSession } from './session';
 
@@ -79,4 +80,9 @@ export function credentialClock(lockZones: readonly string[], portalZone: string
 export function usePortalTimeZone(): string {
   const session = useSession();
   return session.data?.portal?.timeZone ?? browserTimeZone();
+}
+
+/** The same, read outside React (form helpers): the session in the query cache. */
+export function currentPortalTimeZone(): string {
+  return portalTimeZone() ?? browserTimeZone();
 }

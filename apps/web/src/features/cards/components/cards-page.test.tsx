@@ -1,5 +1,5 @@
 import type { RfidCard } from '@latchkey/shared';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
@@ -120,6 +120,34 @@ describe('CardsPage', () => {
       uid: '04A23B1C',
       name: 'Blue fob 2',
       userId: 'user-2',
+    });
+  }, 20_000);
+
+  it("takes a card's validity on the portal's clock, whatever the browser's", async () => {
+    const bodies: unknown[] = [];
+    setup({
+      'GET portal/rfids': () => json({ items: [card({ validUntil: '2026-12-01T05:00:00.000Z' })], total: 1 }),
+      'GET portal/scopedUsers': () => json([]),
+      'POST portal/rfid/rfid-1': (call) => {
+        bodies.push(call.body);
+        return json(card());
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit the card Blue fob' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit the card “Blue fob”' });
+    // The portal (sessionFixture) is in America/New_York: 05:00 UTC is midnight there.
+    const until = within(dialog).getByLabelText('Valid until', { exact: false, selector: 'input' });
+    expect(until).toHaveValue('2026-12-01T00:00');
+    expect(until).toHaveAccessibleDescription("Optional, on the portal's clock (America/New_York).");
+    fireEvent.change(within(dialog).getByLabelText('Valid from', { exact: false, selector: 'input' }), {
+      target: { value: '2026-11-20T09:00' },
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'Save card' }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).toMatchObject({
+      validFrom: '2026-11-20T14:00:00.000Z',
+      validUntil: '2026-12-01T05:00:00.000Z',
     });
   }, 20_000);
 

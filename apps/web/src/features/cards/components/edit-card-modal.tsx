@@ -8,7 +8,8 @@ import { ValidityFields } from '@/components/validity-fields';
 import { fieldErrorsFrom } from '@/lib/errors';
 import { formatUid } from '@/lib/format';
 import { formResolver, useFormMutation } from '@/lib/forms';
-import { isoToLocalInput, localInputToIso } from '@/lib/local-datetime';
+import { fromField, toField } from '@/lib/validity';
+import { currentPortalTimeZone } from '@/lib/zoned-time';
 import { useScopedUsers } from '@/features/people-picker/api/get-scoped-users';
 import { useUpdateCard } from '../api/update-card';
 
@@ -41,17 +42,21 @@ const toInput =
     uid,
     name: values.name.trim(),
     userId: values.userId || null,
-    validFrom: values.validFrom ? (localInputToIso(values.validFrom) ?? values.validFrom) : null,
-    validUntil: values.validUntil ? (localInputToIso(values.validUntil) ?? values.validUntil) : null,
+    validFrom: values.validFrom
+      ? (fromField(values.validFrom, currentPortalTimeZone()) ?? values.validFrom)
+      : null,
+    validUntil: values.validUntil
+      ? (fromField(values.validUntil, currentPortalTimeZone()) ?? values.validUntil)
+      : null,
   });
 
 function validator(uid: string) {
   const resolve = formResolver<CardValues>(rfidInputSchema, LABELS, toInput(uid));
   return (values: CardValues): FormErrors => {
     const errors = resolve(values);
-    if (values.validFrom && !localInputToIso(values.validFrom))
+    if (values.validFrom && !fromField(values.validFrom, currentPortalTimeZone()))
       errors.validFrom = 'Valid from must be a date and time';
-    if (values.validUntil && !localInputToIso(values.validUntil)) {
+    if (values.validUntil && !fromField(values.validUntil, currentPortalTimeZone())) {
       errors.validUntil = 'Valid until must be a date and time';
     } else if (typeof errors.validUntil === 'string' && /after/i.test(errors.validUntil)) {
       errors.validUntil = 'Valid until must be after valid from';
@@ -122,8 +127,8 @@ function EditCardForm({ card, onSaved, onCancel }: EditCardFormProps) {
     initialValues: {
       name: card.name,
       userId: card.holder?._id ?? '',
-      validFrom: isoToLocalInput(card.validFrom),
-      validUntil: isoToLocalInput(card.validUntil),
+      validFrom: toField(card.validFrom, currentPortalTimeZone()),
+      validUntil: toField(card.validUntil, currentPortalTimeZone()),
     },
     validate: validator(card.uid),
   });
@@ -173,7 +178,12 @@ function EditCardForm({ card, onSaved, onCancel }: EditCardFormProps) {
           onChange={(value) => form.setFieldValue('userId', value)}
           error={form.errors.userId}
         />
-        <ValidityFields from={form.getInputProps('validFrom')} until={form.getInputProps('validUntil')} />
+        {/* A card opens all its holder's locks: its times are on the portal's clock (docs/decisions.md). */}
+        <ValidityFields
+          from={form.getInputProps('validFrom')}
+          until={form.getInputProps('validUntil')}
+          clock={`the portal's clock (${currentPortalTimeZone()})`}
+        />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel} disabled={update.isPending}>
             Cancel

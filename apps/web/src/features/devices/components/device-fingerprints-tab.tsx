@@ -11,7 +11,15 @@ import { fingerLabel } from '@/lib/credential-labels';
 import { formatValidity } from '@/lib/format';
 import { useDeviceFingerprints } from '../api/get-device-fingerprints';
 
-function FingerprintRow({ fingerprint, now }: { fingerprint: Fingerprint; now: number }) {
+function FingerprintRow({
+  fingerprint,
+  now,
+  timeZone,
+}: {
+  fingerprint: Fingerprint;
+  now: number;
+  timeZone: string;
+}) {
   const expired = fingerprint.validUntil !== null && new Date(fingerprint.validUntil).getTime() <= now;
   const { holder } = fingerprint;
   return (
@@ -42,7 +50,7 @@ function FingerprintRow({ fingerprint, now }: { fingerprint: Fingerprint; now: n
           </Text>
         )}
         <Text size="xs" c="dimmed">
-          Valid: {formatValidity(fingerprint.validFrom, fingerprint.validUntil)}
+          Valid: {formatValidity(fingerprint.validFrom, fingerprint.validUntil, timeZone, { zone: true })}
         </Text>
       </Stack>
     </Group>
@@ -78,7 +86,7 @@ export function DeviceFingerprintsTab({ device }: { device: Device }) {
           <Fragment key={fingerprint._id}>
             {index > 0 && <Divider component="li" aria-hidden="true" />}
             <li>
-              <FingerprintRow fingerprint={fingerprint} now={now} />
+              <FingerprintRow fingerprint={fingerprint} now={now} timeZone={device.timeZone} />
             </li>
           </Fragment>
         ))}

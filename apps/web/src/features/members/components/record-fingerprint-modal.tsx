@@ -16,6 +16,7 @@ import { FINGER_OPTIONS } from '@/lib/credential-labels';
 import { fieldMessage } from '@/lib/errors';
 import { formResolver, useFormMutation } from '@/lib/forms';
 import { displayName } from '@/lib/session';
+import { credentialClock, usePortalTimeZone } from '@/lib/zoned-time';
 import {
   checkValidity,
   friendlyValidity,
@@ -41,8 +42,9 @@ const LABELS: Record<keyof FingerprintValues, string> = {
   ...VALIDITY_LABELS,
 };
 
+/** The form's values as the API's, the times read on `timeZone`'s clock (the chosen lock's). */
 const toInput =
-  (userId: string) =>
+  (userId: string, timeZone: string) =>
   (values: FingerprintValues): FingerprintCreate => ({
     deviceId: values.deviceId ?? '',
     userId,
@@ -50,13 +52,13 @@ const toInput =
     finger: (values.finger ?? '') as Finger,
     templateId: values.templateId.trim(),
     name: values.name.trim(),
-    ...validityInput(values),
+    ...validityInput(values, timeZone),
   });
 
-function validator(userId: string) {
-  const resolve = formResolver<FingerprintValues>(fingerprintCreateSchema, LABELS, toInput(userId));
+function validator(userId: string, timeZone: string) {
+  const resolve = formResolver<FingerprintValues>(fingerprintCreateSchema, LABELS, toInput(userId, timeZone));
   return (values: FingerprintValues): FormErrors => {
-    const errors = checkValidity(values, resolve(values));
+    const errors = checkValidity(values, resolve(values), timeZone);
     if (!values.deviceId) errors.deviceId = 'Choose the lock the finger was enrolled at';
     if (!values.finger) errors.finger = 'Choose the finger';
     if (!values.templateId.trim()) errors.templateId = 'Enter the template id the lock gave the finger';
@@ -81,18 +83,25 @@ function RecordFingerprintForm({ member, onRecorded, onCancel }: RecordFingerpri
   const record = useRecordFingerprint();
   const locks = useMemberDevices(member._id);
   const [failure, setFailure] = useState<string | null>(null);
+  const portalZone = usePortalTimeZone();
   const form = useForm<FingerprintValues>({
     mode: 'controlled',
     initialValues: { deviceId: null, finger: null, templateId: '', name: '', validFrom: '', validUntil: '' },
-    validate: validator(member._id),
+    // The finger opens one lock: its times are on that lock's clock (the portal's until one is chosen).
+    validate: (values) => validator(member._id, clockOf(values.deviceId).timeZone)(values),
   });
+  const clockOf = (deviceId: string | null) => {
+    const zone = (locks.data ?? []).find((lock) => lock._id === deviceId)?.timeZone;
+    return credentialClock(zone ? [zone] : [], portalZone);
+  };
+  const clock = clockOf(form.values.deviceId);
   const lockOptions = (locks.data ?? []).map((lock) => ({ value: lock._id, label: lock.name }));
   const noLocks = locks.isSuccess && lockOptions.length === 0;
 
   const { submit } = useFormMutation(form, {
     run: async (values) => {
       setFailure(null);
-      onRecorded(await record.mutateAsync(toInput(member._id)(values)));
+      onRecorded(await record.mutateAsync(toInput(member._id, clock.timeZone)(values)));
     },
     labels: LABELS,
     adjustErrors: (errors, error) => withPersonOnLock(friendlyValidity(errors), error),
@@ -167,7 +176,11 @@ function RecordFingerprintForm({ member, onRecorded, onCancel }: RecordFingerpri
           maxLength={80}
           {...form.getInputProps('name')}
         />
-        <ValidityFields from={form.getInputProps('validFrom')} until={form.getInputProps('validUntil')} />
+        <ValidityFields
+          from={form.getInputProps('validFrom')}
+          until={form.getInputProps('validUntil')}
+          clock={clock.says}
+        />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel} disabled={record.isPending}>
             Cancel

@@ -5,7 +5,8 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ValidityFields } from '@/components/validity-fields';
 import { formResolver, useFormMutation } from '@/lib/forms';
-import { localInputToIso } from '@/lib/local-datetime';
+import { fromField } from '@/lib/validity';
+import { currentPortalTimeZone } from '@/lib/zoned-time';
 import { displayName } from '@/lib/session';
 import { useRegisterRfid } from '../api/register-rfid';
 
@@ -29,8 +30,12 @@ const toInput =
     uid: values.uid,
     name: values.name.trim(),
     userId,
-    validFrom: values.validFrom ? (localInputToIso(values.validFrom) ?? values.validFrom) : null,
-    validUntil: values.validUntil ? (localInputToIso(values.validUntil) ?? values.validUntil) : null,
+    validFrom: values.validFrom
+      ? (fromField(values.validFrom, currentPortalTimeZone()) ?? values.validFrom)
+      : null,
+    validUntil: values.validUntil
+      ? (fromField(values.validUntil, currentPortalTimeZone()) ?? values.validUntil)
+      : null,
   });
 
 function validator(userId: string) {
@@ -38,9 +43,9 @@ function validator(userId: string) {
   return (values: CardValues): FormErrors => {
     const errors = resolve(values);
     if (!values.uid.trim()) errors.uid = 'Enter the UID printed on the card or read by the reader';
-    if (values.validFrom && !localInputToIso(values.validFrom))
+    if (values.validFrom && !fromField(values.validFrom, currentPortalTimeZone()))
       errors.validFrom = 'Valid from must be a date and time';
-    if (values.validUntil && !localInputToIso(values.validUntil)) {
+    if (values.validUntil && !fromField(values.validUntil, currentPortalTimeZone())) {
       errors.validUntil = 'Valid until must be a date and time';
     } else if (typeof errors.validUntil === 'string' && /after/i.test(errors.validUntil)) {
       errors.validUntil = 'Valid until must be after valid from';
@@ -101,7 +106,12 @@ function RegisterCardForm({ member, onRegistered, onCancel }: RegisterCardFormPr
           maxLength={80}
           {...form.getInputProps('name')}
         />
-        <ValidityFields from={form.getInputProps('validFrom')} until={form.getInputProps('validUntil')} />
+        {/* A card opens all its holder's locks: its times are on the portal's clock (docs/decisions.md). */}
+        <ValidityFields
+          from={form.getInputProps('validFrom')}
+          until={form.getInputProps('validUntil')}
+          clock={`the portal's clock (${currentPortalTimeZone()})`}
+        />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel} disabled={register.isPending}>
             Cancel
