@@ -309,8 +309,16 @@ export const orderInputSchema = z.object({
     .transform((email) => email.trim().toLowerCase()),
   address: addressSchema,
   shippingOption: z.enum(SHIPPING_OPTION_IDS),
+  /**
+   * The buyer means to buy again what this email paid for in the last day (exactly the same items):
+   * without it, such an order is refused with 409 `already_paid` (a cart paid twice by mistake).
+   */
+  again: z.boolean().optional(),
 });
 export type OrderInput = z.input<typeof orderInputSchema>;
+
+/** How far back an order of exactly the same items by the same email counts as the same cart. */
+export const REPEAT_ORDER_WINDOW_HOURS = 24;
 
 export const orderCreatedSchema = z.object({
   orderRef: z.string(),

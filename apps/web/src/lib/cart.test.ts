@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addToCart, clearCart, getCart, replaceCart, setCartQuantity } from './cart';
+import { addToCart, clearCart, getCart, removeFromCart, replaceCart, setCartQuantity } from './cart';
 
 describe('cart', () => {
   it('adding increases the quantity', () => {
@@ -41,5 +41,13 @@ describe('cart', () => {
     localStorage.setItem('cart', '{broken');
     addToCart('lock-a');
     expect(getCart()).toEqual({ 'lock-a': 1 });
+  });
+
+  it('takes paid units out, keeping what was added since', () => {
+    replaceCart({ 'lock-a': 3, 'lock-b': 1, 'lock-c': 2 });
+    removeFromCart({ 'lock-a': 2, 'lock-b': 1, 'lock-d': 4 });
+    expect(getCart()).toEqual({ 'lock-a': 1, 'lock-c': 2 });
+    removeFromCart({ 'lock-a': 5 });
+    expect(getCart()).toEqual({ 'lock-c': 2 });
   });
 });

@@ -23,6 +23,21 @@ export function clearCart(): Cart {
   return {};
 }
 
+/**
+ * Takes paid units out of the cart (product → units): what was added since the order stays, and an
+ * item with nothing left goes.
+ */
+export function removeFromCart(paid: Cart): Cart {
+  const cart = storage.getCart();
+  for (const [key, quantity] of Object.entries(paid)) {
+    const left = (cart[key] ?? 0) - (quantity ?? 0);
+    if (left > 0) cart[key] = left;
+    else delete cart[key];
+  }
+  storage.setCart(cart);
+  return cart;
+}
+
 /** Replaces the whole cart, dropping entries without a positive quantity. */
 export function replaceCart(next: Cart): Cart {
   const cart: Cart = {};

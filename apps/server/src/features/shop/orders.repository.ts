@@ -46,6 +46,24 @@ export async function moveOrder(
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** The orders an email paid for since a moment, newest first (a cart paid twice is asked about). */
+export function listPaidOrdersOfEmail(
+  db: Database,
+  email: string,
+  since: Date,
+  limit = 20,
+): Promise<OrderRow[]> {
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('email', '=', email)
+    .where('status', '=', 'paid')
+    .where('paid_at', '>=', since.toISOString())
+    .orderBy('paid_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /** The orders a person bought while signed in, newest first. */
 export function listBuyerOrders(db: Database, userId: string, limit = 50): Promise<OrderRow[]> {
   return db

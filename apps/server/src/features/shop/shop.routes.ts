@@ -13,6 +13,7 @@ import {
   staffOrdersQuerySchema,
   stockAdjustmentSchema,
   PORTAL_OVERRIDE_HEADER,
+  REPEAT_ORDER_WINDOW_HOURS,
   SHOP_HOLD_LIMITS,
 } from '@latchkey/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -114,7 +115,8 @@ export const shopRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           "Anyone may order. With a session token, the order is the person's (order history) and, when they act in a portal as an admin, its locks arrive there pre-registered. " +
           `Stock is held ${UNOPENED_HOLD_MINUTES} minutes until the payment page is opened, then for the checkout's life. ` +
-          `One buyer (the signed-in person, and the address the order comes from) holds at most ${SHOP_HOLD_LIMITS.unitsPerProduct} units of a product, ${SHOP_HOLD_LIMITS.units} in all and ${SHOP_HOLD_LIMITS.openCheckouts} open checkouts: 409 \`hold_limit\` beyond, naming the line.`,
+          `One buyer (the signed-in person, and the address the order comes from) holds at most ${SHOP_HOLD_LIMITS.unitsPerProduct} units of a product, ${SHOP_HOLD_LIMITS.units} in all and ${SHOP_HOLD_LIMITS.openCheckouts} open checkouts: 409 \`hold_limit\` beyond, naming the line.` +
+          ` Exactly the items the same email paid for in the last ${REPEAT_ORDER_WINDOW_HOURS} hours: 409 \`already_paid\`, naming the order, unless \`again\` says it is meant.`,
         body: orderInputSchema,
         response: { 201: orderCreatedSchema, ...errorResponses },
       },

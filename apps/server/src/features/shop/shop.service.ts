@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import {
   BILLING_CURRENCY,
+  REPEAT_ORDER_WINDOW_HOURS,
   shippingOptionsFor,
   type Address,
   type InventoryItem,
@@ -37,6 +38,7 @@ import {
   insertOrder,
   listAllOrders,
   listBuyerOrders,
+  listPaidOrdersOfEmail,
   moveOrder,
 } from './orders.repository';
 import {
@@ -182,6 +184,48 @@ export interface Buyer {
  * POST stripe/order: the order from the catalogue's own prices, its stock held, then the provider's
  * checkout. Stock that is not there is a 409 naming the line; nothing is held then.
  */
+/**
+ * A cart paid twice by mistake (issue 19, item 2): the paid items stayed in a cart (on another
+ * address of the site, or in a tab that never saw the success page) and were ordered again. An
+ * order of exactly the items (products and quantities) this email paid for in the last
+ * REPEAT_ORDER_WINDOW_HOURS is refused with 409 `already_paid`, naming the paid order; the buyer
+ * who means it orders again with `again`. Only paid orders count: an unpaid one holds stock and
+ * ends by itself.
+ */
+async function refuseCartPaidAlready(
+  db: Database,
+  email: string,
+  lines: { productId: string; quantity: number }[],
+): Promise<void> {
+  const since = new Date(Date.now() - REPEAT_ORDER_WINDOW_HOURS * 3_600_000);
+  const paid = await listPaidOrdersOfEmail(db, email, since);
+  if (paid.length === 0) return;
+  const signature = (items: { productId: string; quantity: number }[]) =>
+    items
+      .map((item) => `${item.productId}×${item.quantity}`)
+      .sort()
+      .join(' ');
+  const wanted = signature(lines);
+  const items = await findOrderItems(
+    db,
+    paid.map((order) => order.id),
+  );
+  const same = paid.find(
+    (order) =>
+      signature(
+        items
+          .filter((item) => item.order_id === order.id)
+          .map((item) => ({ productId: item.product_id, quantity: item.quantity })),
+      ) === wanted,
+  );
+  if (!same) return;
+  throw new AppError(
+    'already_paid',
+    `These items are paid for already: order ${same.ref}. Empty the cart, or order them again if you mean to buy them twice.`,
+    409,
+  );
+}
+
 export async function createOrder(
   db: Database,
   payments: Payments,
@@ -190,6 +234,7 @@ export async function createOrder(
     email: string;
     address: Address;
     shippingOption: ShippingOptionId;
+    again?: boolean;
   },
   buyer: Buyer | null,
   ip: string | null,
@@ -213,6 +258,7 @@ export async function createOrder(
       { path: 'body.shippingOption', message: `is not offered to ${input.address.country}` },
     ]);
   }
+  if (!input.again) await refuseCartPaidAlready(db, input.email, priced.lines);
   // Its locks arrive pre-registered in the buyer's portal: they must fit its plan (a 402 otherwise).
   const locks = priced.lines.reduce(
     (sum, line) => sum + (line.product.lock_model ? line.quantity * line.product.pack_size : 0),

@@ -7,8 +7,8 @@ import { Link, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { isSignedIn } from '@/lib/auth-token';
-import { clearCart } from '@/lib/cart';
-import { clearCheckoutState } from '@/lib/checkout-state';
+import { clearCart, removeFromCart } from '@/lib/cart';
+import { clearCheckoutState, forgetOrderCheckout, readOrderCheckout } from '@/lib/checkout-state';
 import { errorMessage } from '@/lib/errors';
 import { sessionQueryKey } from '@/lib/session';
 import { subscriptionRoot } from '@/features/plans/api/get-subscription';
@@ -132,14 +132,19 @@ export function SuccessPage() {
   useEffect(() => {
     if (!complete) return;
     if (kind === 'order') {
-      clearCart();
+      // The paid items leave the cart; when this browser sent the order, only they do (what was
+      // added since, say in another tab, stays).
+      const sent = readOrderCheckout();
+      if (sent?.checkoutId === checkoutId) removeFromCart(sent.items);
+      else clearCart();
       clearCheckoutState();
+      forgetOrderCheckout();
     } else {
       // The portal's plan and standing changed: the banner and the plan screens read again.
       void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
       void queryClient.invalidateQueries({ queryKey: subscriptionRoot });
     }
-  }, [complete, kind, queryClient]);
+  }, [complete, kind, checkoutId, queryClient]);
 
   if (!checkoutId || !token) {
     return (

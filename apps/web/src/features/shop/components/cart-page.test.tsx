@@ -2,6 +2,7 @@ import type { Quote } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { readOrderCheckout, rememberOrderCheckout } from '@/lib/checkout-state';
 import { storage } from '@/lib/storage';
 import { json, type RecordedCall } from '@/testing/fetch-mock';
 import { renderApp } from '@/testing/render-app';
@@ -80,5 +81,52 @@ describe('CartPage', () => {
     renderApp('/cart', { 'POST shop/quote': quote });
     expect(await screen.findByRole('heading', { name: 'Your cart is empty' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to the shop' })).toHaveAttribute('href', '/product');
+  });
+
+  // Issue 19, item 2: the success page opened in another tab, or never; the cart still held the paid
+  // items. The order sent to the payment page is remembered, and the cart asks what became of it.
+  const checkout = (status: string) => () =>
+    json({
+      _id: 'co-1',
+      kind: 'order',
+      status,
+      amountTotal: 49800,
+      currency: 'EUR',
+      plan: null,
+      months: null,
+      orderRef: 'LK-AB12CD34',
+      createdAt: '2026-11-27T07:00:00.000Z',
+      completedAt: status === 'complete' ? '2026-11-27T07:01:00.000Z' : null,
+    });
+
+  it('takes the items of a paid order out of the cart, keeping what was added since, and says why', async () => {
+    storage.setCart({ 'smart-lock': 3, 'code-lock': 1 });
+    rememberOrderCheckout({ checkoutId: 'co-1', token: 'tok', items: { 'smart-lock': 2 } });
+    const { calls } = renderApp('/cart', {
+      'POST shop/quote': quote,
+      'GET payments/checkout/co-1': checkout('complete'),
+    });
+    await waitFor(() => expect(storage.getCart()).toEqual({ 'smart-lock': 1, 'code-lock': 1 }));
+    expect(await screen.findByText('Order LK-AB12CD34 is paid')).toBeInTheDocument();
+    expect(calls.find((c) => c.path === 'payments/checkout/co-1')?.url).toContain('token=tok');
+    expect(readOrderCheckout()).toBeNull();
+  });
+
+  it('empties a cart that held only the paid items', async () => {
+    storage.setCart({ 'smart-lock': 2 });
+    rememberOrderCheckout({ checkoutId: 'co-1', token: 'tok', items: { 'smart-lock': 2 } });
+    renderApp('/cart', { 'POST shop/quote': quote, 'GET payments/checkout/co-1': checkout('complete') });
+    expect(await screen.findByRole('heading', { name: 'Your cart is empty' })).toBeInTheDocument();
+    expect(screen.getByText('Order LK-AB12CD34 is paid')).toBeInTheDocument();
+  });
+
+  it('keeps the cart when the order ended unpaid, and forgets the order', async () => {
+    storage.setCart({ 'smart-lock': 2 });
+    rememberOrderCheckout({ checkoutId: 'co-1', token: 'tok', items: { 'smart-lock': 2 } });
+    renderApp('/cart', { 'POST shop/quote': quote, 'GET payments/checkout/co-1': checkout('expired') });
+    await waitFor(() => expect(readOrderCheckout()).toBeNull());
+    expect(storage.getCart()).toEqual({ 'smart-lock': 2 });
+    expect(await screen.findByRole('list', { name: 'Items in the cart' })).toBeInTheDocument();
+    expect(screen.queryByText(/is paid/)).not.toBeInTheDocument();
   });
 });

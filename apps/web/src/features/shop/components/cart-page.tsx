@@ -20,6 +20,7 @@ import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { paths } from '@/config/paths';
 import { cartLines, useCart } from '@/lib/use-cart';
+import { usePaidOrderEmptiesCart } from '@/features/checkout/api/use-paid-order';
 import { useQuote } from '../api/get-quote';
 import { CheckoutSteps } from './checkout-steps';
 import { OrderSummary } from './order-summary';
@@ -100,6 +101,13 @@ function CartLine({ line }: { line: Quote['lines'][number] }) {
 /** /cart (anyone): the cart at the server's prices; quantities change or remove items. */
 export function CartPage() {
   const { cart, replace, clear } = useCart();
+  const { paidOrderRef } = usePaidOrderEmptiesCart();
+  // Why items left the cart: their order was paid (in another tab, or with no success page seen).
+  const paidNotice = paidOrderRef && (
+    <Alert color="teal" variant="light" role="status" title={`Order ${paidOrderRef} is paid`}>
+      Its items left the cart, so they are not paid for twice. The confirmation is in your mail.
+    </Alert>
+  );
   const items = cartLines(cart);
   const { data, error, isPending, refetch } = useQuote({ items });
 
@@ -116,6 +124,7 @@ export function CartPage() {
       <Stack gap="lg">
         <CheckoutSteps current={0} />
         <PageHeader title="Your cart" />
+        {paidNotice}
         <EmptyList
           invite
           icon={<IconShoppingCart size={28} aria-hidden="true" />}
@@ -136,6 +145,7 @@ export function CartPage() {
     <Stack gap="lg">
       <CheckoutSteps current={0} />
       <PageHeader title="Your cart" />
+      {paidNotice}
       {error && <QueryError title="Could not price the cart" error={error} onRetry={() => void refetch()} />}
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, md: 7 }}>

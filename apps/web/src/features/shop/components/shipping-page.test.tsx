@@ -1,8 +1,8 @@
 import { MAX_LINE_QUANTITY, type Quote } from '@latchkey/shared';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { saveCheckoutState } from '@/lib/checkout-state';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { readOrderCheckout, saveCheckoutState } from '@/lib/checkout-state';
 import { storage } from '@/lib/storage';
 import { apiError, json, type RecordedCall } from '@/testing/fetch-mock';
 import { renderApp } from '@/testing/render-app';
@@ -80,5 +80,50 @@ describe('ShippingPage', () => {
     expect(alert).toHaveTextContent('ends by itself after a few minutes');
     const order = calls.find((call) => call.path === 'stripe/order');
     expect(order?.body).toMatchObject({ items: [{ productId: 'smart-lock', quantity: MAX_LINE_QUANTITY }] });
+  });
+
+  it('asks before paying again for what this email just paid, and orders again only when told', async () => {
+    // Issue 19, item 2: the server refuses exactly the items this email paid for (409 already_paid).
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    storage.setCart({ 'smart-lock': 2 });
+    const refusal =
+      'These items are paid for already: order LK-AB12CD34. Empty the cart, or order them again if you mean to buy them twice.';
+    const { calls } = renderApp('/pickShipping', {
+      'POST shop/quote': quote,
+      'POST stripe/order': (call) =>
+        (call.body as { again?: boolean }).again
+          ? json(
+              { orderRef: 'LK-ZZ99YY88', checkoutId: 'co-2', token: 't-2', url: 'http://pay.invalid/cs_2' },
+              201,
+            )
+          : apiError(409, 'already_paid', refusal),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: /^Pay €/ }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('You paid for these items already');
+    expect(alert).toHaveTextContent(refusal);
+    expect(assign).not.toHaveBeenCalled();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Order them again' }));
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('http://pay.invalid/cs_2'));
+    const orders = calls.filter((call) => call.path === 'stripe/order');
+    expect(orders.map((call) => (call.body as { again?: boolean }).again)).toEqual([undefined, true]);
+    // The order sent to the payment page is remembered with its items: once paid, they leave the cart.
+    expect(readOrderCheckout()).toEqual({ checkoutId: 'co-2', token: 't-2', items: { 'smart-lock': 2 } });
+    vi.unstubAllGlobals();
+  });
+
+  it('empties the cart when told to, instead of paying twice', async () => {
+    storage.setCart({ 'smart-lock': 2 });
+    renderApp('/pickShipping', {
+      'POST shop/quote': quote,
+      'POST stripe/order': () =>
+        apiError(409, 'already_paid', 'These items are paid for already: order LK-AB12CD34.'),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: /^Pay €/ }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Empty the cart' }));
+    expect(storage.getCart()).toEqual({});
+    expect(await screen.findByText('Your cart is empty')).toBeInTheDocument();
   });
 });

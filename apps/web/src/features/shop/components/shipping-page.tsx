@@ -14,9 +14,10 @@ import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { cartLines, useCart } from '@/lib/use-cart';
+import { usePaidOrderEmptiesCart } from '@/features/checkout/api/use-paid-order';
 import { useCreateOrder } from '../api/create-order';
 import { useQuote } from '../api/get-quote';
-import { readCheckoutState, saveCheckoutState } from '@/lib/checkout-state';
+import { readCheckoutState, rememberOrderCheckout, saveCheckoutState } from '@/lib/checkout-state';
 import { CheckoutSteps } from './checkout-steps';
 import { OrderSummary } from './order-summary';
 
@@ -29,7 +30,8 @@ function days(option: ShippingOption): string {
 
 /** /pickShipping (anyone): how the order travels, the total, and on to the provider's payment page. */
 export function ShippingPage() {
-  const { cart } = useCart();
+  const { cart, clear } = useCart();
+  usePaidOrderEmptiesCart();
   const items = cartLines(cart);
   const state = readCheckoutState();
   const [choice, setChoice] = useState<ShippingOptionId | undefined>(state.shippingOption);
@@ -47,15 +49,23 @@ export function ShippingPage() {
   if (!state.address || !country) return <Navigate to={paths.shop.address.href()} replace />;
   const address = state.address;
 
-  const pay = () => {
+  const pay = (again = false) => {
     if (!chosen) return;
     saveCheckoutState({ shippingOption: chosen.id });
     order.mutate(
-      { items, email: state.email, address, shippingOption: chosen.id },
-      { onSuccess: ({ url }) => window.location.assign(url) },
+      { items, email: state.email, address, shippingOption: chosen.id, ...(again && { again }) },
+      {
+        onSuccess: ({ url, checkoutId, token }) => {
+          // Whichever tab shows the outcome (or none), the paid items leave this cart.
+          rememberOrderCheckout({ checkoutId, token, items: cart });
+          window.location.assign(url);
+        },
+      },
     );
   };
   const outOfStock = isApiError(order.error) && order.error.code === 'out_of_stock';
+  // The same items were paid for by this email a moment ago: asked, not paid twice.
+  const alreadyPaid = isApiError(order.error) && order.error.code === 'already_paid';
   // One buyer holds only so much in unpaid checkouts at once (SHOP_HOLD_LIMITS): pay or cancel first.
   const holdLimit = isApiError(order.error) && order.error.code === 'hold_limit';
 
@@ -138,9 +148,11 @@ export function ShippingPage() {
                 title={
                   outOfStock
                     ? 'Not enough in stock'
-                    : holdLimit
-                      ? 'Your unpaid checkouts hold enough already'
-                      : 'Could not start the payment'
+                    : alreadyPaid
+                      ? 'You paid for these items already'
+                      : holdLimit
+                        ? 'Your unpaid checkouts hold enough already'
+                        : 'Could not start the payment'
                 }
               >
                 <Text size="sm">{errorMessage(order.error)}</Text>
@@ -149,6 +161,16 @@ export function ShippingPage() {
                     Finish or cancel the payment you started; a payment page left unopened ends by itself
                     after a few minutes.
                   </Text>
+                )}
+                {alreadyPaid && (
+                  <Group gap="xs" mt="xs">
+                    <Button size="xs" color="red" onClick={() => clear()}>
+                      Empty the cart
+                    </Button>
+                    <Button size="xs" variant="white" color="red" onClick={() => pay(true)}>
+                      Order them again
+                    </Button>
+                  </Group>
                 )}
                 {outOfStock && (
                   <Button
@@ -171,7 +193,7 @@ export function ShippingPage() {
               leftSection={<IconCreditCard size={18} aria-hidden="true" />}
               loading={order.isPending || order.isSuccess}
               disabled={!priced.data || !chosen || priced.data.shipping === null}
-              onClick={pay}
+              onClick={() => pay()}
             >
               {priced.data && priced.data.shipping !== null
                 ? `Pay ${formatMoney(priced.data.total, priced.data.currency)}`
