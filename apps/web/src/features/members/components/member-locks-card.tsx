@@ -18,7 +18,7 @@ import { TableSkeleton } from '@/components/table-skeleton';
 import { useGiveDirectAccess } from '@/features/devices/api/give-direct-access';
 import { useRemoveDirectAccess } from '@/features/devices/api/remove-direct-access';
 import { paths } from '@/config/paths';
-import { REASON_TEXT } from '@/lib/access-words';
+import { CREDENTIAL_TEXT, REASON_TEXT } from '@/lib/access-words';
 import { errorMessage } from '@/lib/errors';
 import { displayName } from '@/lib/session';
 import { useMemberAccessNow, useMemberDevices } from '../api/get-member-devices';
@@ -78,6 +78,16 @@ function LockRow({ lock, now, onEditSchedule, onRemove }: LockRowProps) {
           </Text>
           <AccessNowBadge now={now} />
         </Group>
+        {/* How they open this lock (the same words as its "Who can open" tab). */}
+        {now && now.credentials.length > 0 && (
+          <Group gap={4} wrap="wrap" aria-label={`Ways to open ${lock.name}`}>
+            {now.credentials.map((kind) => (
+              <Badge key={kind} size="xs" variant="outline" color="gray" tt="none">
+                {CREDENTIAL_TEXT[kind]}
+              </Badge>
+            ))}
+          </Group>
+        )}
         <AccessVia via={lock.via} />
         <AccessScheduleLine schedule={lock.schedule} />
       </Stack>

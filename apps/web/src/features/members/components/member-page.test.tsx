@@ -63,6 +63,8 @@ describe('MemberPage', () => {
     expect(within(locks).getByRole('link', { name: 'Through group Cleaners' })).toBeInTheDocument();
     // Whether they can open it right now, from the server's engine.
     expect(await within(locks).findByText('Outside their schedule')).toBeInTheDocument();
+    // How they open it, in the words of the lock's "Who can open" tab.
+    expect(within(locks).getByLabelText('Ways to open Front door')).toHaveTextContent('AppCode');
     // Their history: the lock events they took part in (with the lock's name) and the changes about them.
     const events = await screen.findByRole('list', { name: 'Lock events' });
     expect(within(events).getByText('Front door unlocked by Grace Hopper with a card')).toBeInTheDocument();
