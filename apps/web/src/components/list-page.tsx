@@ -12,6 +12,11 @@ interface ListPageProps<T> extends Omit<PagedListBodyProps<T>, 'children'> {
   notice?: ReactNode;
   /** The bar above the list: `ListFilters`, or the page's own inputs. */
   filters?: ReactNode;
+  /**
+   * Opt-in row selection: the bulk actions' bar (`BulkBar`, list-selection.tsx), shown between the
+   * filters and the list while rows are chosen. The page's table draws the checkboxes.
+   */
+  bulkBar?: ReactNode;
   /** The table head and body for the page's items. */
   table: (items: readonly T[]) => ReactNode;
   /** What the page opens over the list (dialogs). */
@@ -29,6 +34,7 @@ export function ListPage<T>({
   actions,
   notice,
   filters,
+  bulkBar,
   table,
   children,
   ...body
@@ -39,6 +45,7 @@ export function ListPage<T>({
       {notice}
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
         {filters}
+        {bulkBar}
         <PagedListBody {...body}>{table}</PagedListBody>
       </Paper>
       {children}

@@ -2,12 +2,19 @@ import type { Device, DeviceCreated } from '@latchkey/shared';
 import { Alert, Anchor, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconBatteryOff, IconDialpad, IconLock, IconLockPlus } from '@tabler/icons-react';
+import { IconBatteryOff, IconDialpad, IconLock, IconLockPlus, IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { OneTimeSecretModal } from '@/components/one-time-secret-modal';
 import { ListFilters } from '@/components/list-filters';
+import {
+  BulkBar,
+  SelectAllTh,
+  SelectRowTd,
+  useRowSelection,
+  type RowSelection,
+} from '@/components/list-selection';
 import { SortableTh } from '@/components/sortable-th';
 import { paths } from '@/config/paths';
 import { useListParams } from '@/lib/use-list-params';
@@ -52,9 +59,10 @@ function LowBatteryAlert() {
   );
 }
 
-function DeviceRow({ device }: { device: Device }) {
+function DeviceRow({ device, selection }: { device: Device; selection: RowSelection }) {
   return (
     <Table.Tr>
+      <SelectRowTd selection={selection} id={device._id} label={`Choose ${device.name}`} />
       <Table.Td>
         <Anchor component={Link} to={paths.app.device.href(device._id)} fw={600} size="sm">
           {device.name}
@@ -93,6 +101,7 @@ export function DevicesPage() {
   const navigate = useNavigate();
   const { data: session } = useSession();
   const list = useListParams<DeviceSort>({ sortFields: SORT_FIELDS, defaultSort: 'name' });
+  const selection = useRowSelection();
   const model = list.param('model');
   const params = { ...list.query, ...(model ? { filterBy: 'model' as const, filterValue: model } : {}) };
   const devices = useDevices(params);
@@ -135,6 +144,21 @@ export function DevicesPage() {
       description="The portal's smart locks: who can open each one, and when."
       actions={addButtons}
       notice={<LowBatteryAlert />}
+      bulkBar={
+        <BulkBar selection={selection} noun={['lock', 'locks']}>
+          {/* A lockout already names a set of locks: the form opens with the chosen ones. */}
+          <Button
+            size="xs"
+            color="red"
+            leftSection={<IconShieldLock size={16} aria-hidden="true" />}
+            onClick={() =>
+              void navigate(paths.app.lockoutEdit.href('new', { locks: selection.ids.join(',') }))
+            }
+          >
+            Lock out…
+          </Button>
+        </BulkBar>
+      }
       filters={
         <ListFilters
           list={list}
@@ -178,6 +202,11 @@ export function DevicesPage() {
         <>
           <Table.Thead>
             <Table.Tr>
+              <SelectAllTh
+                selection={selection}
+                ids={items.map((device) => device._id)}
+                label="Choose every lock shown"
+              />
               <SortableTh {...list.sortProps('name')}>Name</SortableTh>
               <SortableTh {...list.sortProps('model')} visibleFrom="sm">
                 Model
@@ -193,7 +222,7 @@ export function DevicesPage() {
           </Table.Thead>
           <Table.Tbody>
             {items.map((device) => (
-              <DeviceRow key={device._id} device={device} />
+              <DeviceRow key={device._id} device={device} selection={selection} />
             ))}
           </Table.Tbody>
         </>

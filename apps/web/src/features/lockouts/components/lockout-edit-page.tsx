@@ -14,7 +14,7 @@ import {
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
@@ -36,7 +36,7 @@ import {
 } from './lockout-form';
 import { RecordPage } from '@/components/record-page';
 
-function LockoutForm({ lockout }: { lockout?: LockoutRecord }) {
+function LockoutForm({ lockout, lockIds = [] }: { lockout?: LockoutRecord; lockIds?: string[] }) {
   const navigate = useNavigate();
   const create = useCreateLockout();
   const update = useUpdateLockout();
@@ -44,7 +44,9 @@ function LockoutForm({ lockout }: { lockout?: LockoutRecord }) {
   const saving = create.isPending || update.isPending;
   const form = useForm<LockoutValues>({
     mode: 'controlled',
-    initialValues: initialLockoutValues(lockout),
+    initialValues: lockout
+      ? initialLockoutValues(lockout)
+      : { ...initialLockoutValues(), deviceIds: lockIds },
     validate: validateLockout,
   });
   const zone = browserTimeZone();
@@ -171,6 +173,9 @@ function LockoutForm({ lockout }: { lockout?: LockoutRecord }) {
 export function LockoutEditPage() {
   const { lockoutId = 'new' } = useParams();
   const creating = lockoutId === 'new';
+  // `?locks=a,b`: the locks chosen on the lock list ("Lock out…"), already in the form.
+  const [search] = useSearchParams();
+  const lockIds = (search.get('locks') ?? '').split(',').filter((id) => /^[A-Za-z0-9_-]{1,64}$/.test(id));
   const query = useLockout(lockoutId, { enabled: !creating });
 
   if (creating) {
@@ -178,7 +183,7 @@ export function LockoutEditPage() {
       <Stack gap="lg">
         <BackLink />
         <PageHeader title="New lockout" description="Keep chosen locks shut for a period." />
-        <LockoutForm />
+        <LockoutForm lockIds={lockIds} />
       </Stack>
     );
   }

@@ -2,17 +2,26 @@ import type { PortalMember } from '@latchkey/shared';
 import { Anchor, Button, Group, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { IconKey, IconKeyOff, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { MemberStatusBadge, RoleBadge } from '@/components/member-badges';
 import { ListFilters } from '@/components/list-filters';
+import {
+  BulkBar,
+  SelectAllTh,
+  SelectRowTd,
+  useRowSelection,
+  type RowSelection,
+} from '@/components/list-selection';
 import { SortableTh } from '@/components/sortable-th';
 import { paths } from '@/config/paths';
 import { formatDate, formatRelative } from '@/lib/format';
 import { displayName } from '@/lib/session';
 import { useListParams } from '@/lib/use-list-params';
 import { useMembers } from '../api/get-members';
+import { BulkAccessModal, type BulkChange } from './bulk-access-modal';
 import { ExportMembersButton } from './export-members-button';
 import { InviteMemberModal, type MemberInvited } from './invite-member-modal';
 import { ReinviteButton } from './reinvite-button';
@@ -43,10 +52,11 @@ const SHOW_VALUES = new Set(SHOW_OPTIONS.flatMap((group) => group.items.map((ite
 
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
-function MemberRow({ member }: { member: PortalMember }) {
+function MemberRow({ member, selection }: { member: PortalMember; selection: RowSelection }) {
   const name = displayName(member);
   return (
     <Table.Tr>
+      <SelectRowTd selection={selection} id={member._id} label={`Choose ${name}`} />
       <Table.Td>
         <Anchor component={Link} to={paths.app.member.href(member._id)} fw={600} size="sm">
           {name}
@@ -103,6 +113,8 @@ export function MembersPage() {
   });
   const [adding, { open: openAdd, close: closeAdd }] = useDisclosure(false);
   const filtered = Boolean(list.search || show);
+  const selection = useRowSelection();
+  const [bulkChange, setBulkChange] = useState<BulkChange | null>(null);
 
   const onInvited = ({ member }: MemberInvited) => {
     closeAdd();
@@ -161,6 +173,25 @@ export function MembersPage() {
           }}
         />
       }
+      bulkBar={
+        <BulkBar selection={selection} noun={['person', 'people']}>
+          <Button
+            size="xs"
+            leftSection={<IconKey size={16} aria-hidden="true" />}
+            onClick={() => setBulkChange('grant')}
+          >
+            Give access…
+          </Button>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconKeyOff size={16} aria-hidden="true" />}
+            onClick={() => setBulkChange('revoke')}
+          >
+            Remove access…
+          </Button>
+        </BulkBar>
+      }
       query={members}
       loadingLabel="Loading people"
       errorTitle="Could not load the people"
@@ -173,6 +204,11 @@ export function MembersPage() {
         <>
           <Table.Thead>
             <Table.Tr>
+              <SelectAllTh
+                selection={selection}
+                ids={items.map((member) => member._id)}
+                label="Choose everyone shown"
+              />
               <SortableTh {...list.sortProps('firstName')}>Name</SortableTh>
               <SortableTh {...list.sortProps('email')} visibleFrom="md">
                 Email
@@ -193,13 +229,22 @@ export function MembersPage() {
           </Table.Thead>
           <Table.Tbody>
             {items.map((member) => (
-              <MemberRow key={member._id} member={member} />
+              <MemberRow key={member._id} member={member} selection={selection} />
             ))}
           </Table.Tbody>
         </>
       )}
     >
       <InviteMemberModal opened={adding} onCancel={closeAdd} onInvited={onInvited} />
+      <BulkAccessModal
+        change={bulkChange}
+        userIds={selection.ids}
+        onClose={() => setBulkChange(null)}
+        onDone={() => {
+          setBulkChange(null);
+          selection.clear();
+        }}
+      />
     </ListPage>
   );
 }
