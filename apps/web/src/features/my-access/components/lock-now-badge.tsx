@@ -16,7 +16,7 @@ export function LockNowBadge({ lock }: { lock: MyLock }) {
       ? REASON_TEXT[lock.reason]
       : 'Closed to you now'
     : never
-      ? 'Not yet: the lock never connected'
+      ? 'Not connected yet'
       : 'You can open it now';
   return (
     <Badge
@@ -26,7 +26,7 @@ export function LockNowBadge({ lock }: { lock: MyLock }) {
       tt="none"
       // Its full words on a phone too: it wraps instead of ending in "…".
       h="auto"
-      style={{ flexShrink: 0, whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3 }}
+      style={{ whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3 }}
       styles={{ label: { overflow: 'visible', whiteSpace: 'normal' } }}
     >
       {text}

@@ -77,7 +77,7 @@ describe('basic-user area', () => {
     expect(front).toHaveTextContent('Opens with: App and QR code · Code');
     // A lock that never connected has none of their credentials: not "You can open it now".
     expect(store).toHaveTextContent('Never connected');
-    expect(store).toHaveTextContent('Not yet: the lock never connected');
+    expect(store).toHaveTextContent('Not connected yet');
     expect(store).not.toHaveTextContent('You can open it now');
     expect(within(front!).getByRole('link', { name: 'Front door' })).toHaveAttribute(
       'href',
@@ -131,7 +131,7 @@ describe('basic-user area', () => {
       'Store room has never connected: it cannot be opened from here until it connects.',
     );
     expect(screen.getByText('Store room has never connected')).toBeInTheDocument();
-    expect(screen.getByText('Not yet: the lock never connected')).toBeInTheDocument();
+    expect(screen.getByText('Not connected yet')).toBeInTheDocument();
     await userEvent.setup().click(unlock);
     expect(sent).not.toHaveBeenCalled();
   });

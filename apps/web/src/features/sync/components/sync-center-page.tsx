@@ -35,7 +35,8 @@ function SyncRow({ lock }: { lock: SyncCenterItem }) {
         </Anchor>
       </Table.Td>
       <Table.Td>
-        <Badge variant="light" color={state.color}>
+        {/* Its whole label on a phone ("Never connected", not "NEVER CO…"): the table scrolls instead. */}
+        <Badge variant="light" color={state.color} tt="none" miw="max-content">
           {state.label}
         </Badge>
       </Table.Td>
