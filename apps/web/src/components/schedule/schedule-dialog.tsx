@@ -1,7 +1,8 @@
 import type { Schedule } from '@latchkey/shared';
-import { Center, Loader, Modal, Text } from '@mantine/core';
+import { Center, Loader, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
+import { FormModal } from '@/components/form-modal';
 import { QueryError } from '@/components/query-error';
 import { ScheduleEditor } from './schedule-editor';
 import type { ScheduleErrors } from './schedule-form';
@@ -48,20 +49,13 @@ export function ScheduleDialog({
     );
   }
   return (
-    <Modal
-      fullScreen={phone}
-      opened={opened}
-      onClose={onClose}
-      title={title}
-      size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <FormModal fullScreen={phone} opened={opened} onClose={onClose} title={title} size="lg">
       {subtitle && (
         <Text size="sm" c="dimmed" mb="md">
           {subtitle}
         </Text>
       )}
       {body}
-    </Modal>
+    </FormModal>
   );
 }

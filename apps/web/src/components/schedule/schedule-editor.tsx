@@ -17,6 +17,7 @@ import {
 import { useForm } from '@mantine/form';
 import { IconAlertCircle, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useId, useState } from 'react';
+import { useDirtyForm } from '@/components/form-modal';
 import { errorMessage } from '@/lib/errors';
 import { DAY_LONG, DAY_SHORT, WEEK_ORDER } from './describe-schedule';
 import {
@@ -181,6 +182,8 @@ export function ScheduleEditor({
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const form = useScheduleForm(value);
+  // In a FormModal, closing with changes asks first.
+  useDirtyForm(form.isDirty());
   const { windows, anyTime } = form.values;
 
   const submit = form.onSubmit(async (values) => {

@@ -5,7 +5,7 @@ import {
   type FingerprintCreate,
   type PortalMember,
 } from '@latchkey/shared';
-import { Alert, Button, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -14,6 +14,7 @@ import { ValidityFields } from '@/components/validity-fields';
 import type { ApiError } from '@/lib/api-client';
 import { FINGER_OPTIONS } from '@/lib/credential-labels';
 import { fieldMessage } from '@/lib/errors';
+import { FormModal, useDirtyForm } from '@/components/form-modal';
 import { formResolver, useFormMutation } from '@/lib/forms';
 import { displayName } from '@/lib/session';
 import { credentialClock, usePortalTimeZone } from '@/lib/zoned-time';
@@ -90,6 +91,7 @@ function RecordFingerprintForm({ member, onRecorded, onCancel }: RecordFingerpri
     // The finger opens one lock: its times are on that lock's clock (the portal's until one is chosen).
     validate: (values) => validator(member._id, clockOf(values.deviceId).timeZone)(values),
   });
+  useDirtyForm(form.isDirty());
   const clockOf = (deviceId: string | null) => {
     const zone = (locks.data ?? []).find((lock) => lock._id === deviceId)?.timeZone;
     return credentialClock(zone ? [zone] : [], portalZone);
@@ -206,14 +208,13 @@ export function RecordFingerprintModal({
   onRecorded,
 }: RecordFingerprintModalProps) {
   return (
-    <Modal
+    <FormModal
       opened={opened}
       onClose={onCancel}
       title={`Record a fingerprint for ${displayName(member)}`}
       size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
     >
       <RecordFingerprintForm member={member} onCancel={onCancel} onRecorded={onRecorded} />
-    </Modal>
+    </FormModal>
   );
 }

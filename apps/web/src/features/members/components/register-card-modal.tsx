@@ -1,9 +1,10 @@
 import { rfidInputSchema, type PortalMember, type RfidCard, type RfidInput } from '@latchkey/shared';
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ValidityFields } from '@/components/validity-fields';
+import { FormModal, useDirtyForm } from '@/components/form-modal';
 import { formResolver, useFormMutation } from '@/lib/forms';
 import { fromField } from '@/lib/validity';
 import { currentPortalTimeZone } from '@/lib/zoned-time';
@@ -68,6 +69,7 @@ function RegisterCardForm({ member, onRegistered, onCancel }: RegisterCardFormPr
     initialValues: { uid: '', name: '', validFrom: '', validUntil: '' },
     validate: validator(member._id),
   });
+  useDirtyForm(form.isDirty());
 
   const { submit } = useFormMutation(form, {
     run: async (values) => {
@@ -132,13 +134,8 @@ interface RegisterCardModalProps extends RegisterCardFormProps {
 /** "Register a card" for a person: UID, label and an optional validity window. */
 export function RegisterCardModal({ opened, member, onCancel, onRegistered }: RegisterCardModalProps) {
   return (
-    <Modal
-      opened={opened}
-      onClose={onCancel}
-      title={`Register a card for ${displayName(member)}`}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <FormModal opened={opened} onClose={onCancel} title={`Register a card for ${displayName(member)}`}>
       <RegisterCardForm member={member} onCancel={onCancel} onRegistered={onRegistered} />
-    </Modal>
+    </FormModal>
   );
 }
