@@ -1,18 +1,21 @@
 import type { ActivityItem } from '@latchkey/shared';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
-import { auditFixture, sessionFixture } from '@/testing/fixtures';
+import { auditFixture, deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 
-function setup(activity: MockHandler) {
+function setup(activity: MockHandler, path = '/app/activity', more: Record<string, MockHandler> = {}) {
   storage.setAuthToken(validToken());
-  return renderApp('/app/activity', {
+  return renderApp(path, {
     'GET auth': () => json(sessionFixture(['admin'])),
     'GET portal/activity': activity,
+    'GET portal/devices': () => json({ items: [deviceFixture()], total: 1 }),
+    'GET portal/scopedUsers': () => json([]),
+    ...more,
   });
 }
 
@@ -105,5 +108,91 @@ describe('ActivityPage', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Could not load the activity');
     expect(within(alert).getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
+  it('names the lock, the person and who sent a remote unlock, and that it failed', async () => {
+    const at = new Date().toISOString();
+    setup(() =>
+      json({
+        items: [
+          {
+            source: 'change',
+            at,
+            change: auditFixture({
+              _id: 'cmd-1',
+              action: 'device.command.unlock',
+              entityType: 'device',
+              entityId: 'device-1',
+              before: null,
+              after: { commandId: 'c-1' },
+              createdAt: at,
+            }),
+            device: { _id: 'device-1', name: 'Front door' },
+            person: null,
+            command: { status: 'failed', error: 'jammed' },
+          },
+          {
+            source: 'change',
+            at,
+            change: auditFixture({
+              _id: 'grant-1',
+              action: 'access.grant',
+              entityType: 'device',
+              entityId: 'device-1',
+              before: null,
+              after: { user: 'grace@example.com', device: 'Front door' },
+              createdAt: at,
+            }),
+            device: { _id: 'device-1', name: 'Front door' },
+            person: { _id: 'user-2', name: 'Grace Hopper' },
+            command: null,
+          },
+        ],
+        nextBefore: null,
+      }),
+    );
+    const today = await screen.findByRole('region', { name: 'Today' });
+    const [command, grant] = within(today).getAllByRole('listitem');
+    expect(command).toHaveTextContent('Remote unlock sent · Front door failed: jammed');
+    expect(command).toHaveTextContent('by Ada Lovelace');
+    expect(within(command!).getByRole('link', { name: 'Front door' })).toHaveAttribute(
+      'href',
+      '/app/device/device-1',
+    );
+    expect(grant).toHaveTextContent('Access granted · Front door · Grace Hopper');
+    expect(within(grant!).getByRole('link', { name: 'Grace Hopper' })).toHaveAttribute(
+      'href',
+      '/app/user/user-2',
+    );
+  });
+
+  it('narrows to a kind and a lock from the address and the filters, and exports the same', async () => {
+    const { calls } = setup(() => json({ items: [], nextBefore: null }), '/app/activity?kind=denied', {
+      'GET portal/activity/export': () =>
+        new Response('time,source\r\n', { status: 200, headers: { 'content-type': 'text/csv' } }),
+    });
+    expect(await screen.findByRole('heading', { name: 'Nothing matches' })).toBeInTheDocument();
+    const user = userEvent.setup();
+    expect(screen.getByRole('combobox', { name: 'Kind' })).toHaveValue('Refused');
+    await user.click(screen.getByRole('combobox', { name: 'Lock' }));
+    await user.click(await screen.findByRole('option', { name: 'Front door' }));
+    const asked = () =>
+      calls.filter((c) => c.path === 'portal/activity').map((c) => new URL(c.url, 'http://x').searchParams);
+    await waitFor(() => expect(asked().at(-1)!.get('deviceId')).toBe('device-1'));
+    expect(asked().at(-1)!.get('kind')).toBe('denied');
+    expect(asked()[0]!.get('deviceId')).toBeNull();
+
+    const { createObjectURL, revokeObjectURL } = URL;
+    URL.createObjectURL = vi.fn(() => 'blob:activity');
+    URL.revokeObjectURL = vi.fn();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    const exported = new URL(calls.find((c) => c.path === 'portal/activity/export')!.url, 'http://x');
+    expect(exported.searchParams.get('deviceId')).toBe('device-1');
+    expect(exported.searchParams.get('kind')).toBe('denied');
+    click.mockRestore();
+    URL.createObjectURL = createObjectURL;
+    URL.revokeObjectURL = revokeObjectURL;
   });
 });

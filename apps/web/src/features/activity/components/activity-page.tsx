@@ -1,8 +1,29 @@
-import { LOCALE, type ActivityItem, type AuditEntry } from '@latchkey/shared';
-import { Anchor, Button, Divider, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconActivity, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import {
+  ACTIVITY_KINDS,
+  LOCALE,
+  type ActivityFilters,
+  type ActivityItem,
+  type ActivityKind,
+  type AuditEntry,
+} from '@latchkey/shared';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Divider,
+  Group,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconActivity, IconDownload, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Fragment, useId, useMemo, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { EmptyList } from '@/components/empty-list';
 import { DeviceEventIcon } from '@/components/events/device-event-icon';
 import { PageHeader } from '@/components/page-header';
@@ -10,9 +31,30 @@ import { QueryError } from '@/components/query-error';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { paths } from '@/config/paths';
 import { actionText, entityName } from '@/lib/audit-text';
-import { eventSentence } from '@/lib/device-events';
+import { EVENT_LABELS, eventSentence } from '@/lib/device-events';
+import { downloadFile } from '@/lib/download';
+import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
+import { useLockOptions } from '@/features/devices/api/get-devices';
+import { PersonSelect } from '@/features/people-picker/components/person-select';
+import { exportActivityCsv } from '../api/export-activity';
 import { useActivity } from '../api/get-activity';
+
+/** The kinds the feed narrows to, as people say them. */
+const KIND_LABELS: Record<ActivityKind, string> = {
+  change: 'Admin changes',
+  command: 'Remote unlock or lock',
+  ...EVENT_LABELS,
+};
+const KIND_OPTIONS = ACTIVITY_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind] }));
+
+/** What a remote command came to, in words and colour. */
+const COMMAND_OUTCOMES = {
+  ok: { label: 'done', color: 'teal' },
+  pending: { label: 'waiting for the lock', color: 'gray' },
+  failed: { label: 'failed', color: 'red' },
+  expired: { label: 'no answer', color: 'orange' },
+} as const;
 
 const dayFormat = new Intl.DateTimeFormat(LOCALE, {
   weekday: 'long',
@@ -83,7 +125,10 @@ function When({ at }: { at: string }) {
 function ActivityRow({ item }: { item: ActivityItem }) {
   if (item.source === 'change') {
     const entry = item.change;
-    const name = entityName(entry);
+    // The lock and the person the change is about, by the names they have now; the entry's own
+    // record name where the change is not about a lock or a person (a group, a lockout).
+    const name = item.device || item.person ? null : entityName(entry);
+    const outcome = item.command ? COMMAND_OUTCOMES[item.command.status] : null;
     return (
       <Group gap="sm" py="xs" wrap="nowrap" align="flex-start">
         <ChangeIcon entry={entry} />
@@ -91,6 +136,31 @@ function ActivityRow({ item }: { item: ActivityItem }) {
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
             {actionText(entry.action)}
             {name ? `: ${name}` : ''}
+            {item.device && (
+              <>
+                {' · '}
+                <Anchor component={Link} to={paths.app.device.href(item.device._id)} size="sm">
+                  {item.device.name}
+                </Anchor>
+              </>
+            )}
+            {item.person && (
+              <>
+                {' · '}
+                <Anchor component={Link} to={paths.app.member.href(item.person._id)} size="sm">
+                  {item.person.name}
+                </Anchor>
+              </>
+            )}
+            {outcome && (
+              <>
+                {' '}
+                <Badge size="sm" variant="light" color={outcome.color}>
+                  {outcome.label}
+                  {item.command?.error ? `: ${item.command.error}` : ''}
+                </Badge>
+              </>
+            )}
           </Text>
           <Text size="xs" c="dimmed">
             <When at={item.at} /> · by {entry.actor ? entry.actor.name || entry.actor.email : 'the system'}
@@ -147,9 +217,105 @@ function DaySection({ day, now }: { day: Day; now: Date }) {
   );
 }
 
+const KIND_SET: ReadonlySet<string> = new Set(ACTIVITY_KINDS);
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The feed's filters, kept in the address (`?lock=&person=&kind=`) so a filtered feed can be linked. */
+function useActivityFilters() {
+  const [params, setParams] = useSearchParams();
+  const lock = params.get('lock') ?? '';
+  const person = params.get('person') ?? '';
+  const kind = params.get('kind') ?? '';
+  const filters: ActivityFilters = {
+    ...(ID.test(lock) && { deviceId: lock }),
+    ...(ID.test(person) && { userId: person }),
+    ...(KIND_SET.has(kind) && { kind: kind as ActivityKind }),
+  };
+  const set = (name: 'lock' | 'person' | 'kind', value: string | null) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
+  return { filters, set };
+}
+
+function ActivityFilterBar({
+  filters,
+  set,
+}: {
+  filters: ActivityFilters;
+  set: (name: 'lock' | 'person' | 'kind', value: string | null) => void;
+}) {
+  const locks = useLockOptions();
+  const lockData = (locks.data?.items ?? []).map((lock) => ({ value: lock._id, label: lock.name }));
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm" mb="md">
+      <Select
+        label="Lock"
+        placeholder="Every lock"
+        data={lockData}
+        value={filters.deviceId ?? null}
+        onChange={(value) => set('lock', value)}
+        searchable
+        clearable
+        nothingFoundMessage="No lock has that name"
+      />
+      <PersonSelect
+        label="Person"
+        value={filters.userId ?? null}
+        onChange={(value) => set('person', value)}
+      />
+      <Select
+        label="Kind"
+        placeholder="Everything"
+        data={KIND_OPTIONS}
+        value={filters.kind ?? null}
+        onChange={(value) => set('kind', value)}
+        clearable
+      />
+    </SimpleGrid>
+  );
+}
+
+function ExportActivityButton({ filters }: { filters: ActivityFilters }) {
+  const [exporting, setExporting] = useState(false);
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const csv = await exportActivityCsv(filters);
+      downloadFile(csv, `activity-${new Date().toISOString().slice(0, 10)}.csv`, 'text/csv;charset=utf-8');
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: 'Could not export the activity',
+        message: errorMessage(error),
+      });
+    } finally {
+      setExporting(false);
+    }
+  };
+  return (
+    <Button
+      variant="default"
+      leftSection={<IconDownload size={18} aria-hidden="true" />}
+      loading={exporting}
+      onClick={() => void exportCsv()}
+    >
+      Export CSV
+    </Button>
+  );
+}
+
 /** /app/activity (admin): admin changes and lock events in one feed, newest first, by day. */
 export function ActivityPage() {
-  const activity = useActivity();
+  const { filters, set } = useActivityFilters();
+  const filtered = Object.keys(filters).length > 0;
+  const activity = useActivity(filters);
   const items = useMemo(() => activity.data?.pages.flatMap((page) => page.items) ?? [], [activity.data]);
   const days = useMemo(() => byDay(items), [items]);
   const [now] = useState(() => new Date());
@@ -162,6 +328,14 @@ export function ActivityPage() {
         title="Could not load the activity"
         error={activity.error}
         onRetry={() => void activity.refetch()}
+      />
+    );
+  } else if (items.length === 0 && filtered) {
+    body = (
+      <EmptyList
+        icon={<IconActivity size={28} aria-hidden="true" />}
+        title="Nothing matches"
+        description="Nothing with this lock, person and kind has happened yet. Clear a filter to see more."
       />
     );
   } else if (items.length === 0) {
@@ -209,8 +383,10 @@ export function ActivityPage() {
       <PageHeader
         title="Activity"
         description="What happened in the portal, newest first: changes admins made and what the locks reported."
+        aside={<ExportActivityButton filters={filters} />}
       />
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
+        <ActivityFilterBar filters={filters} set={set} />
         {body}
       </Paper>
     </Stack>
