@@ -101,7 +101,10 @@ describe('the lock page tabs', () => {
           ],
         }),
     });
-    expect(await screen.findByText('Nobody has access to this lock')).toBeInTheDocument();
+    // The first screen of the file loads the lock page's code: more than a second on a busy machine.
+    expect(
+      await screen.findByText('Nobody has access to this lock', {}, { timeout: 10_000 }),
+    ).toBeInTheDocument();
     const list = screen.getByRole('list', { name: 'Codes without an account' });
     const items = within(list)
       .getAllByRole('listitem')
