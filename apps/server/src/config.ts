@@ -253,6 +253,21 @@ export function logFormatOf(config: Config, stdoutIsTty = process.stdout.isTTY =
   return stdoutIsTty ? 'pretty' : 'json';
 }
 
+/**
+ * The level the server logs at: LOG_LEVEL when set. Unset, `warn` at a terminal (pretty lines),
+ * so a person's start-up is a few lines ending in the address and the demo sign-ins (main.ts)
+ * instead of ~270 (every migration, the demo's mail, each credential recompute); `info` in JSON,
+ * for a log collector and the tests that read it.
+ */
+export function logLevelOf(
+  config: Config,
+  env: Record<string, string | undefined> = process.env,
+  stdoutIsTty = process.stdout.isTTY === true,
+): Config['LOG_LEVEL'] {
+  if (env.LOG_LEVEL) return config.LOG_LEVEL;
+  return logFormatOf(config, stdoutIsTty) === 'pretty' ? 'warn' : config.LOG_LEVEL;
+}
+
 export class ConfigError extends Error {}
 
 /** Reads and checks the configuration; a bad value stops start-up with one line per problem. */

@@ -1,8 +1,18 @@
 import { buildApp } from './app';
-import { ConfigError, listenUrlOf, loadConfig, publicUrlMismatch, publicUrlOf } from './config';
+import {
+  ConfigError,
+  listenUrlOf,
+  loadConfig,
+  lockBrokerUrlOf,
+  logFormatOf,
+  logLevelOf,
+  publicUrlMismatch,
+  publicUrlOf,
+} from './config';
 import { saveDemoLockSecrets, startDemoLocks } from './demo/demo-locks';
 import { seedDemoPortal } from './demo/seed-demo';
 import { BrokerStartError } from './features/device-link/device-transport';
+import { demoSignIns, startupSummary } from './startup-summary';
 
 /** Starts the portal: configuration, server, demo data on first start, graceful shutdown. */
 async function main(): Promise<void> {
@@ -18,6 +28,9 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+
+  // At a terminal, unless LOG_LEVEL says otherwise, only warnings before the summary block below.
+  config = { ...config, LOG_LEVEL: logLevelOf(config) };
 
   let app;
   try {
@@ -97,6 +110,21 @@ async function main(): Promise<void> {
   );
   const mismatch = publicUrlMismatch(config, port);
   if (mismatch) app.log.warn(mismatch);
+
+  // A person at a terminal: the address, where locks connect and the demo's sign-ins, last and in
+  // a few lines. Written once the log's worker thread has written what came before, so nothing
+  // lands after it. JSON logs (a collector, the tests) have all of it in the records above.
+  if (logFormatOf(config) === 'pretty') {
+    const summary = startupSummary({
+      url: config.PUBLIC_URL ? publicUrlOf(config) : listenUrlOf(config, port),
+      listening: config.PUBLIC_URL ? listenUrlOf(config, port) : null,
+      lockBrokerUrl: lockBrokerUrlOf(config, app.deviceLink.transport.url),
+      signIns: config.DEMO_DATA ? await demoSignIns(app.db) : [],
+    });
+    // Fastify's logger type leaves out pino's flush, which the pretty transport's stream has.
+    const logger = app.log as typeof app.log & { flush(done: () => void): void };
+    logger.flush(() => process.stdout.write(summary));
+  }
 }
 
 main().catch((error: unknown) => {

@@ -48,6 +48,15 @@ function startBuilt(env: Record<string, string>): Promise<Started> {
   });
 }
 
+/** Waits until a line containing `text` has been written. */
+async function waitForLine(lines: string[], text: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!lines.some((line) => line.includes(text))) {
+    if (Date.now() > deadline) throw new Error(`no line with "${text}" in:\n${lines.join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function freshDatabase(): Promise<{ url?: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) return { drop: async () => {} };
@@ -160,12 +169,41 @@ describe('log format', () => {
         WEB_DIST: path.join(dataDir, 'no-web'),
         DEMO_DATA: 'false',
         LOG_FORMAT: 'pretty',
+        LOG_LEVEL: 'info',
       });
+      // The summary block a person reads comes after every log line (issue 19, item 8).
+      await waitForLine(server.lines, 'Stop with Ctrl+C');
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
-      const running = server.lines.find((line) => line.includes('Latchkey is running'))!;
+      const running = server.lines.find((line) => /INFO.*Latchkey is running/.test(line))!;
       expect(() => JSON.parse(running)).toThrow();
-      expect(running).toMatch(/INFO/);
+      const summaryAt = server.lines.findIndex((line) => line.startsWith('  Latchkey is running at'));
+      expect(summaryAt).toBeGreaterThan(server.lines.indexOf(running));
+      expect(
+        server.lines.slice(summaryAt).filter((line) => /INFO|WARN/.test(line) && !line.includes('shutting')),
+      ).toEqual([]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('at a terminal, without LOG_LEVEL, prints warnings and a short block with the demo sign-ins last', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-start-'));
+    try {
+      const server = await startBuilt({
+        DATA_DIR: dataDir,
+        WEB_DIST: path.join(dataDir, 'no-web'),
+        DEMO_LOCKS: 'false',
+        LOG_FORMAT: 'pretty',
+      });
+      await waitForLine(server.lines, 'Stop with Ctrl+C');
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      // Was ~270 lines with the sign-ins at line 122: now the demo's seeding is not in the way.
+      expect(server.lines.length).toBeLessThan(25);
+      expect(server.lines.some((line) => line.includes('INFO'))).toBe(false);
+      const summary = server.lines.slice(server.lines.findIndex((line) => line.includes('Demo sign-ins')));
+      expect(summary.join('\n')).toMatch(/Portal admin +admin@demo\.latchkey\.dev +demo-admin-pass/);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
