@@ -26,7 +26,6 @@ export function GlobalSearch() {
         rightSection={<Kbd size="xs">{shortcut}</Kbd>}
         onClick={open}
         aria-keyshortcuts={isApple ? 'Meta+K /' : 'Control+K /'}
-        c="dimmed"
         fw={400}
       >
         Search
