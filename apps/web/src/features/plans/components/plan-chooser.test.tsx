@@ -1,0 +1,51 @@
+import type { PortalSubscription } from '@latchkey/shared';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { storage } from '@/lib/storage';
+import { json } from '@/testing/fetch-mock';
+import { sessionFixture } from '@/testing/fixtures';
+import { validToken } from '@/testing/jwt';
+import { renderApp } from '@/testing/render-app';
+
+// Issue 19, item 9: the plans sold API access, reports and priority support, which nothing in the
+// product gave or withheld. Each card lists what the server holds to: the lock allowance, and
+// rentals on Business (the only plan feature, refused elsewhere with 402).
+const free: PortalSubscription = {
+  plan: 'free',
+  standing: 'free',
+  current: false,
+  expireDate: null,
+  stripe: { status: null },
+  provider: 'sandbox',
+  billing: 'none',
+  cancelAtPeriodEnd: false,
+  currentPeriodEnd: null,
+  paymentFailedAt: null,
+  lockCount: 2,
+  canManageCard: false,
+};
+
+describe('the plan cards', () => {
+  it('list only what the server checks: the locks allowed, and rentals on Business', async () => {
+    storage.setAuthToken(validToken());
+    renderApp('/app/gopro', {
+      'GET auth': () => json(sessionFixture(['admin'])),
+      'GET portal/subscription': () => json(free),
+    });
+    const items = async (plan: string) =>
+      within(await screen.findByRole('region', { name: new RegExp(`^${plan}`) }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent);
+    expect(await items('Free')).toEqual(['Locks, people, codes, cards and schedules']);
+    expect(await items('Pro')).toEqual(['Locks, people, codes, cards and schedules', 'Any number of locks']);
+    expect(await items('Business')).toEqual([
+      'Locks, people, codes, cards and schedules',
+      'Any number of locks',
+      'Rentals and guest stays',
+    ]);
+    expect(
+      within(screen.getByRole('region', { name: /^Free/ })).getByText('Up to 2 locks'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/API access|Reports|Priority support/)).not.toBeInTheDocument();
+  }, 20_000);
+});
