@@ -63,7 +63,7 @@ describe('a stay request in the host inbox', () => {
       unread: true,
       subject: { type: 'stay', _id: stayId, listingId, name: 'Marco Visitor · Sea view flat' },
     });
-    expect(told[0]!.message).toMatch(/3 nights\. Waiting for your answer\.$/);
+    expect(told[0]!.message).toMatch(/^\w{3} \d{1,2}, \d{4} – \w{3} \d{1,2}, \d{4}, 3 nights\.$/);
     expect(page.unread).toBeGreaterThanOrEqual(1);
 
     const live = published.filter((m) => m.type === 'notification');

@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import {
   addDaysToDate,
+  formatCalendarRange,
   nightsBetween,
   type PublicListing,
   type StayRequestInput,
@@ -238,7 +239,8 @@ export async function requestStay(
       title: approved
         ? `${stay.guest_name} booked ${listing.title}`
         : `${stay.guest_name} asks to stay at ${listing.title}`,
-      message: `${stay.start_date} to ${stay.end_date}, ${nights} night${nights === 1 ? '' : 's'}.${approved ? ' Accepted automatically.' : ' Waiting for your answer.'}`,
+      // Said as it was when it came: whether it still waits is on the request's page and the dashboard.
+      message: `${formatCalendarRange(stay.start_date, stay.end_date)}, ${nights} night${nights === 1 ? '' : 's'}.${approved ? ' Accepted automatically.' : ''}`,
       subject: {
         type: 'stay',
         _id: stay.id,

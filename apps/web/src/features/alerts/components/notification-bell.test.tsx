@@ -19,7 +19,7 @@ const request: Notification = {
   device: null,
   subject: { type: 'stay', _id: 'stay-1', name: 'Marco Visitor · Sea view flat', listingId: 'listing-1' },
   title: 'Marco Visitor asks to stay at Sea view flat',
-  message: '2026-12-17 to 2026-12-20, 3 nights. Waiting for your answer.',
+  message: 'Dec 17, 2026 – Dec 20, 2026, 3 nights.',
   createdAt: minutesAgo(2),
   unread: true,
 };

@@ -2,10 +2,10 @@ import type { Notification } from '@latchkey/shared';
 import {
   ActionIcon,
   Anchor,
+  Badge,
   Box,
   Button,
   Group,
-  Indicator,
   Popover,
   ScrollArea,
   Stack,
@@ -77,78 +77,86 @@ export function NotificationBell() {
   const items = data?.items.slice(0, BELL_LIST_SIZE) ?? [];
 
   return (
-    <Popover
-      opened={opened}
-      onChange={(open) => (open ? undefined : close())}
-      position="bottom-end"
-      width={360}
-      shadow="md"
-      withArrow
-      trapFocus
-    >
-      <Popover.Target>
-        <Indicator
-          label={unread > 99 ? '99+' : unread}
-          disabled={unread === 0}
-          size={18}
-          offset={6}
-          color="red"
-        >
+    // The count sits over the bell as a badge outside the button: the button's name already says it.
+    <Box pos="relative" style={{ display: 'inline-flex' }}>
+      <Popover
+        opened={opened}
+        onChange={(open) => (open ? undefined : close())}
+        position="bottom-end"
+        width={360}
+        shadow="md"
+        withArrow
+        trapFocus
+      >
+        <Popover.Target>
           <ActionIcon
             variant="subtle"
             color="gray"
             size="lg"
             aria-label={label}
             title={label}
-            aria-expanded={opened}
-            aria-haspopup="dialog"
             onClick={toggle}
           >
             <IconBell size={20} stroke={1.7} aria-hidden="true" />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
-      <Popover.Dropdown p="xs" maw="calc(100vw - 16px)">
-        <Group justify="space-between" px="xs" pb="xs" wrap="nowrap">
-          <Text fw={700} size="sm">
-            Notifications
-          </Text>
-          <Button
-            size="compact-xs"
-            variant="subtle"
-            leftSection={<IconChecks size={14} aria-hidden="true" />}
-            disabled={unread === 0}
-            loading={markRead.isPending}
-            onClick={() => markRead.mutate()}
-          >
-            Mark all read
-          </Button>
-        </Group>
-        {error ? (
-          <Box p="xs">
-            <QueryError title="Could not load notifications" error={error} onRetry={() => void refetch()} />
+        </Popover.Target>
+        <Popover.Dropdown p="xs" maw="calc(100vw - 16px)">
+          <Group justify="space-between" px="xs" pb="xs" wrap="nowrap">
+            <Text fw={700} size="sm">
+              Notifications
+            </Text>
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              leftSection={<IconChecks size={14} aria-hidden="true" />}
+              disabled={unread === 0}
+              loading={markRead.isPending}
+              onClick={() => markRead.mutate()}
+            >
+              Mark all read
+            </Button>
+          </Group>
+          {error ? (
+            <Box p="xs">
+              <QueryError title="Could not load notifications" error={error} onRetry={() => void refetch()} />
+            </Box>
+          ) : items.length === 0 ? (
+            <Text size="sm" c="dimmed" p="xs">
+              {data
+                ? 'Nothing yet. Requests from guests and problems with locks or payments show here.'
+                : 'Loading…'}
+            </Text>
+          ) : (
+            <ScrollArea.Autosize mah={420} type="auto">
+              <Stack gap={2}>
+                {items.map((notification) => (
+                  <NotificationItem key={notification._id} notification={notification} onOpen={close} />
+                ))}
+              </Stack>
+            </ScrollArea.Autosize>
+          )}
+          <Box px="xs" pt="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+            <Anchor component={Link} to={paths.app.alerts.href()} size="sm" onClick={close}>
+              All notifications and alert rules
+            </Anchor>
           </Box>
-        ) : items.length === 0 ? (
-          <Text size="sm" c="dimmed" p="xs">
-            {data
-              ? 'Nothing yet. Requests from guests and problems with locks or payments show here.'
-              : 'Loading…'}
-          </Text>
-        ) : (
-          <ScrollArea.Autosize mah={420} type="auto">
-            <Stack gap={2}>
-              {items.map((notification) => (
-                <NotificationItem key={notification._id} notification={notification} onOpen={close} />
-              ))}
-            </Stack>
-          </ScrollArea.Autosize>
-        )}
-        <Box px="xs" pt="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
-          <Anchor component={Link} to={paths.app.alerts.href()} size="sm" onClick={close}>
-            All notifications and alert rules
-          </Anchor>
-        </Box>
-      </Popover.Dropdown>
-    </Popover>
+        </Popover.Dropdown>
+      </Popover>
+      {unread > 0 && (
+        <Badge
+          size="xs"
+          color="red"
+          variant="filled"
+          circle={unread < 10}
+          aria-hidden="true"
+          pos="absolute"
+          top={-4}
+          right={-6}
+          style={{ pointerEvents: 'none' }}
+        >
+          {unread > 99 ? '99+' : unread}
+        </Badge>
+      )}
+    </Box>
   );
 }
