@@ -31,7 +31,8 @@ const DAY_MS = 86_400_000;
 
 /** A portal on a plan, paid up for a year (as a prepaid plan leaves it). */
 async function portalOn(plan: PlanId): Promise<RentalPortal> {
-  const portal = await rentalPortal(t);
+  const admin = await t.signUp();
+  const portal = { token: admin.token, portalId: admin.portalId, userId: admin.userId };
   if (plan !== 'free') {
     await recordPlanChange(t.app.db, portal.portalId, plan, new Date(Date.now() - DAY_MS).toISOString());
     await setPortalPaymentState(t.app.db, portal.portalId, {
@@ -159,11 +160,18 @@ describe('every feature the plan page lists is gated by the server', () => {
   );
 });
 
+describe('the rental tests', () => {
+  it('make their listings on a Business portal, so they hold with the plans enforced too', async () => {
+    expect(await GATED.rentals.call(await rentalPortal(t))).toBe(201);
+  });
+});
+
 describe('a deployment that sells no plans (PLAN_LOCK_LIMITS=false)', () => {
   it('withholds no feature: a Free portal publishes a listing', async () => {
     const open = await TestApp.start();
     try {
-      const portal = await rentalPortal(open);
+      const admin = await open.signUp();
+      const portal = { token: admin.token, portalId: admin.portalId, userId: admin.userId };
       const response = await open.request({
         method: 'POST',
         url: '/api3/listing/new',

@@ -1,7 +1,11 @@
 import crypto from 'node:crypto';
 import { addDaysToDate, localWallTime, type CredentialSet, type ListingInput } from '@latchkey/shared';
 import sharp from 'sharp';
+import { recordPlanChange } from '../src/features/billing/plan-history';
+import { setPortalPaymentState } from '../src/features/subscriptions/subscriptions.repository';
 import type { TestApp } from './test-app';
+
+const DAY_MS = 86_400_000;
 
 /** A portal admin, with helpers to add locks and listings through the API. */
 export interface RentalPortal {
@@ -10,8 +14,16 @@ export interface RentalPortal {
   userId: string;
 }
 
+/**
+ * A new portal on the Business plan, paid up for a year: rentals are a Business feature (issue 19,
+ * item 9), so a portal that lists its locks for stays is on the plan that includes them.
+ */
 export async function rentalPortal(t: TestApp): Promise<RentalPortal> {
   const admin = await t.signUp();
+  await recordPlanChange(t.app.db, admin.portalId, 'business', new Date(Date.now() - DAY_MS).toISOString());
+  await setPortalPaymentState(t.app.db, admin.portalId, {
+    expireDate: new Date(Date.now() + 365 * DAY_MS).toISOString(),
+  });
   return { token: admin.token, portalId: admin.portalId, userId: admin.userId };
 }
 
