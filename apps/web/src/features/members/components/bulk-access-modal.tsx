@@ -73,6 +73,7 @@ export function BulkAccessModal({ change, userIds, onClose, onDone }: BulkAccess
     <Modal
       opened={change !== null}
       onClose={close}
+      closeButtonProps={{ 'aria-label': 'Close' }}
       title={grant ? `Give ${people} access` : `Remove access from ${people}`}
     >
       <Stack gap="md">

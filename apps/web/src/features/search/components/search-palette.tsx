@@ -28,6 +28,7 @@ export function SearchPalette({ opened, onClose }: SearchPaletteProps) {
       size="lg"
       yOffset="10vh"
       classNames={{ body: classes.body }}
+      closeButtonProps={{ 'aria-label': 'Close' }}
     >
       {/* Mounted only while open: each opening starts from an empty box. */}
       <PaletteBody onClose={onClose} />
