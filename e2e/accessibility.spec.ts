@@ -150,7 +150,9 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
     const requestPage = await page.locator('main a[href^="/s/r/"]').first().getAttribute('href');
     await scanFirstDetail(page, listingPath, `${listingPath}/request/`);
     await scanPages(page, [`/app/listing/edit/${listingPath.split('/').pop()}`, requestPage!]);
-    await page.goto(listingPath);
+    // The locks and their arrival instructions are the listing page's "Locks & access" tab.
+    await page.goto(`${listingPath}?tab=access`);
+    await expectAccessible(page, "a listing's locks and access");
     await page
       .getByRole('button', { name: /^Arrival instructions for / })
       .first()

@@ -160,6 +160,8 @@ test('the rental center lists today’s arrival as it is approved; a review afte
 
   // The owner sees it on the listing and answers; the answer shows on the public page too.
   await page.goto(`/app/listing/${listingId}`);
+  // The listing page is in tabs (issue 19, item 8): reviews have theirs.
+  await page.getByRole('tab', { name: 'Reviews' }).click();
   const ownerReviews = page.getByRole('region', { name: 'Reviews' });
   await expect(ownerReviews).toContainText('Sunny, quiet, and the code just worked.');
   await ownerReviews.getByRole('button', { name: 'Answer' }).click();
@@ -167,6 +169,7 @@ test('the rental center lists today’s arrival as it is approved; a review afte
   await ownerReviews.getByRole('button', { name: 'Save answer' }).click();
   await expect(ownerReviews.getByText('Thank you, Lea!')).toBeVisible();
   // The listing's calendar and calendar sync, with this month's bookings, are accessible too.
+  await page.getByRole('tab', { name: 'Stays & calendar' }).click();
   await expect(
     page.getByRole('region', { name: 'Calendar' }).getByText(`Rui Arriving ${suffix}`).first(),
   ).toBeVisible();

@@ -1,0 +1,76 @@
+import type { Listing } from '@latchkey/shared';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { storage } from '@/lib/storage';
+import { json } from '@/testing/fetch-mock';
+import { sessionFixture } from '@/testing/fixtures';
+import { validToken } from '@/testing/jwt';
+import { renderApp } from '@/testing/render-app';
+
+const listing: Listing = {
+  _id: 'listing-1',
+  title: 'Harbour flat',
+  description: '',
+  category: null,
+  address: '',
+  timeZone: 'Europe/Lisbon',
+  locks: [{ _id: 'd1', name: 'Flat door', model: 'latchkey-sim', timeZone: 'Europe/Lisbon' }],
+  images: [],
+  houseRules: '',
+  checkInTime: '15:00',
+  checkOutTime: '11:00',
+  initialTime: 0,
+  startTime: null,
+  minNights: 1,
+  maxNights: 30,
+  autoAccept: false,
+  published: true,
+  accessList: [],
+  users: [],
+  pendingRequests: 0,
+  createdAt: '2031-01-01T00:00:00.000Z',
+  updatedAt: '2031-01-01T00:00:00.000Z',
+};
+
+function setup(path: string) {
+  storage.setAuthToken(validToken());
+  return renderApp(path, {
+    'GET auth': () => json(sessionFixture(['admin'])),
+    'GET listing/listing-1': () => json(listing),
+    'GET listing/listing-1/request': () => json({ items: [], total: 0 }),
+    'GET listing/listing-1/review': () => json({ items: [], total: 0 }),
+  });
+}
+
+describe('the listing page', () => {
+  it("opens on the day's stays and calendar, the other parts one tab away, the tab in the address", async () => {
+    const { router } = setup('/app/listing/listing-1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Harbour flat' })).toBeInTheDocument();
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
+      'Stays & calendar',
+      'Details & sharing',
+      'Reviews',
+      'Locks & access',
+    ]);
+    expect(screen.getByRole('tab', { name: 'Stays & calendar' })).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByRole('region', { name: 'Calendar' })).toBeInTheDocument();
+    // The other tabs' sections are not on the page until chosen.
+    expect(screen.queryByRole('region', { name: 'Reviews' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Who looks after it' })).not.toBeInTheDocument();
+    // What guests see is one click away from every tab.
+    expect(screen.getByRole('link', { name: /^Request page/ })).toHaveAttribute('href', '/s/r/listing-1');
+
+    await userEvent.setup().click(screen.getByRole('tab', { name: 'Reviews' }));
+    expect(await screen.findByRole('region', { name: 'Reviews' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Calendar' })).not.toBeInTheDocument();
+    expect(router.state.location.search).toBe('?tab=reviews');
+  });
+
+  it('opens the tab a link names', async () => {
+    setup('/app/listing/listing-1?tab=access');
+    expect(await screen.findByRole('region', { name: 'Who looks after it' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Locks & access' })).toHaveAttribute('aria-selected', 'true');
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Calendar' })).not.toBeInTheDocument());
+  });
+});
