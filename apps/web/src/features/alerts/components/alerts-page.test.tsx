@@ -88,6 +88,31 @@ describe('AlertsPage', () => {
     expect(screen.getByRole('button', { name: 'Mark all as read' })).toBeDisabled();
   });
 
+  it('links an inbox notification to where to act on it', async () => {
+    setup({
+      'GET portal/notifications': () =>
+        json({
+          items: [
+            alert({
+              kind: 'stay_request',
+              ruleId: null,
+              device: null,
+              subject: { type: 'stay', _id: 'stay-1', name: 'Ana · Sea view flat', listingId: 'listing-1' },
+              title: 'Ana asks to stay at Sea view flat',
+            }),
+          ],
+          total: 1,
+          unread: 1,
+        }),
+    });
+    const list = await screen.findByRole('list', { name: 'Alerts' });
+    expect(within(list).getByRole('link', { name: 'Ana asks to stay at Sea view flat' })).toHaveAttribute(
+      'href',
+      '/app/listing/listing-1/request/stay-1',
+    );
+    expect(within(list).getByText(/Stay request/)).toBeInTheDocument();
+  });
+
   it('says what each rule watches, and turns one off', async () => {
     const bodies: unknown[] = [];
     setup({

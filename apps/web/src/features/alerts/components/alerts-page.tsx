@@ -20,6 +20,7 @@ import { useMarkNotificationsRead } from '../api/mark-notifications-read';
 import { useSaveAlertRule } from '../api/save-alert-rule';
 import { AlertRuleModal } from './alert-rule-modal';
 import { describeRule, NOTIFICATION_KIND_LABELS } from './alert-text';
+import { notificationHref } from './notification-href';
 
 function NotificationItem({ item }: { item: Notification }) {
   return (
@@ -31,9 +32,22 @@ function NotificationItem({ item }: { item: Notification }) {
               New
             </Badge>
           )}
-          <Text size="sm" fw={item.unread ? 700 : 500} style={{ overflowWrap: 'anywhere' }}>
-            {item.title}
-          </Text>
+          {/* What it is about links to where to act (a request, a lock's sync tab, billing). */}
+          {item.subject ? (
+            <Anchor
+              component={Link}
+              to={notificationHref(item)}
+              size="sm"
+              fw={item.unread ? 700 : 500}
+              style={{ overflowWrap: 'anywhere' }}
+            >
+              {item.title}
+            </Anchor>
+          ) : (
+            <Text size="sm" fw={item.unread ? 700 : 500} style={{ overflowWrap: 'anywhere' }}>
+              {item.title}
+            </Text>
+          )}
         </Group>
         <Text
           size="xs"
