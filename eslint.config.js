@@ -67,7 +67,6 @@ export default tseslint.config(
       '**/*.test.{ts,tsx}',
       // Still formatting on their own, to move to the shared format:
       'apps/server/src/features/access/access.service.ts', // the API's localTime ("Mon 2026-11-23 09:30")
-      'apps/web/src/features/activity/components/activity-page.tsx', // day headings on the browser's days
     ],
     rules: {
       'no-restricted-syntax': [

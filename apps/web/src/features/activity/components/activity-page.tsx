@@ -1,6 +1,8 @@
 import {
   ACTIVITY_KINDS,
-  LOCALE,
+  addDaysToDate,
+  formatSpokenDate,
+  localWallTime,
   type ActivityFilters,
   type ActivityItem,
   type ActivityKind,
@@ -34,7 +36,8 @@ import { actionText, entityName } from '@/lib/audit-text';
 import { EVENT_LABELS, eventSentence } from '@/lib/device-events';
 import { downloadFile } from '@/lib/download';
 import { errorMessage } from '@/lib/errors';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, formatTime } from '@/lib/format';
+import { currentPortalTimeZone } from '@/lib/zoned-time';
 import { useLockOptions } from '@/features/devices/api/get-devices';
 import { PersonSelect } from '@/features/people-picker/components/person-select';
 import { exportActivityCsv } from '../api/export-activity';
@@ -56,28 +59,17 @@ const COMMAND_OUTCOMES = {
   expired: { label: 'no answer', color: 'orange' },
 } as const;
 
-const dayFormat = new Intl.DateTimeFormat(LOCALE, {
-  weekday: 'long',
-  month: 'long',
-  day: 'numeric',
-  year: 'numeric',
-});
-const timeFormat = new Intl.DateTimeFormat(LOCALE, { timeStyle: 'short' });
-
-/** The browser's calendar day of an instant, 'YYYY-MM-DD'. */
+/** The portal's calendar day of an instant, 'YYYY-MM-DD': the feed's days are the portal's. */
 function dayKey(date: Date): string {
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  return localWallTime(date, currentPortalTimeZone()).date;
 }
 
 /** "Today", "Yesterday" or "Monday, November 23, 2026". */
 function dayLabel(key: string, now: Date): string {
-  if (key === dayKey(now)) return 'Today';
-  const yesterday = new Date(now);
-  yesterday.setDate(now.getDate() - 1);
-  if (key === dayKey(yesterday)) return 'Yesterday';
-  const [year, month, day] = key.split('-').map(Number) as [number, number, number];
-  return dayFormat.format(new Date(year, month - 1, day));
+  const today = dayKey(now);
+  if (key === today) return 'Today';
+  if (key === addDaysToDate(today, -1)) return 'Yesterday';
+  return formatSpokenDate(key);
 }
 
 interface Day {
@@ -85,7 +77,7 @@ interface Day {
   items: ActivityItem[];
 }
 
-/** Items (newest first) grouped by the browser's calendar day. */
+/** Items (newest first) grouped by the portal's calendar day. */
 function byDay(items: readonly ActivityItem[]): Day[] {
   const days: Day[] = [];
   for (const item of items) {
@@ -117,7 +109,7 @@ function ChangeIcon({ entry }: { entry: AuditEntry }) {
 function When({ at }: { at: string }) {
   return (
     <time dateTime={at} title={formatDateTime(at)}>
-      {timeFormat.format(new Date(at))}
+      {formatTime(at)}
     </time>
   );
 }
