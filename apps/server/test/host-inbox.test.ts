@@ -180,6 +180,27 @@ describe('a lock refusing what it was sent, in the host inbox', () => {
     expect(theirs.items.filter((n) => n.kind === 'sync_failed')).toEqual([]);
   });
 
+  it('tells of a remote command that expired with no answer from the lock, once', async () => {
+    const sent = await t.request({
+      method: 'POST',
+      url: `/api3/device/${lockId}/command`,
+      token: host.token,
+      payload: { action: 'lock' },
+    });
+    expect(sent.statusCode, sent.body).toBe(202);
+    // Its time runs out with the lock silent.
+    await t.app.db
+      .updateTable('device_commands')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', sent.json().commandId)
+      .execute();
+    expect(await t.app.alerts.sweepExpiredCommands(new Date())).toBe(1);
+    expect(await t.app.alerts.sweepExpiredCommands(new Date())).toBe(0);
+    const told = (await inbox('sync_failed')).filter((n) => n.title === 'Side gate did not lock');
+    expect(told).toHaveLength(1);
+    expect(told[0]!.message).toMatch(/expired before the lock answered/);
+  });
+
   it('tells which credentials a lock refused and why, once per set version', async () => {
     const refusal = {
       kind: 'credentials' as const,

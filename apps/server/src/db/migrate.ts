@@ -28,6 +28,7 @@ import * as icalSyncRequests from './migrations/2026-11-26-0027-ical-sync-reques
 import * as orderHolds from './migrations/2026-11-26-0028-order-holds';
 import * as resellerMadeMemberships from './migrations/2026-11-26-0029-reseller-made-memberships';
 import * as notificationSubjects from './migrations/2026-11-27-0030-notification-subjects';
+import * as pendingCommandsIndex from './migrations/2026-11-27-0031-pending-commands-index';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-0028-order-holds': orderHolds,
   '2026-11-26-0029-reseller-made-memberships': resellerMadeMemberships,
   '2026-11-27-0030-notification-subjects': notificationSubjects,
+  '2026-11-27-0031-pending-commands-index': pendingCommandsIndex,
 };
 
 /** The names of every migration, in order. */

@@ -241,3 +241,23 @@ export async function findCommandAction(db: Database, portalId: string, commandI
     .executeTakeFirst();
   return row?.action ?? null;
 }
+
+/**
+ * Remote commands that expired unanswered within (from, until]: the lock never said it carried them
+ * out (every portal's: the alerts' sweep). At most `limit`, oldest first.
+ */
+export function listCommandsExpiredUnanswered(db: Database, from: string, until: string, limit = 500) {
+  return db
+    .selectFrom('device_commands as c')
+    .innerJoin('devices as d', (join) =>
+      join.onRef('d.id', '=', 'c.device_id').onRef('d.portal_id', '=', 'c.portal_id'),
+    )
+    .select(['c.id', 'c.portal_id', 'c.device_id', 'c.action', 'd.name as device_name'])
+    .where('c.status', '=', 'pending')
+    .where('c.expires_at', '>', from)
+    .where('c.expires_at', '<=', until)
+    .where('d.deleted_at', 'is', null)
+    .orderBy('c.expires_at')
+    .limit(limit)
+    .execute();
+}

@@ -30,6 +30,7 @@ import {
   insertNotificationOnce,
   insertRule,
   listAdminEmails,
+  listCommandsExpiredUnanswered,
   listCredentialNames,
   listEnabledRules,
   listEnabledRulesOfKinds,
@@ -270,7 +271,10 @@ export class AlertMonitor {
     this.offlineSweep = new PeriodicJob(db, log, {
       name: 'alerts.offline-sweep',
       everyMs: sweepEveryMs,
-      run: ({ now, lastDoneAt }) => this.sweepOffline(now, lastDoneAt),
+      run: async ({ now, lastDoneAt }) => {
+        await this.sweepOffline(now, lastDoneAt);
+        await this.sweepExpiredCommands(now, lastDoneAt);
+      },
     });
   }
 
@@ -416,6 +420,32 @@ export class AlertMonitor {
         });
         if (fired) count++;
       }
+    }
+    return count;
+  }
+
+  /**
+   * Remote commands that expired without the lock answering (it never carried them out): told once
+   * each, as a failed command. With `since` (the last completed sweep), those that expired after it;
+   * without, those of the last hour (a first sweep does not dig up old history).
+   */
+  async sweepExpiredCommands(now = new Date(), since: Date | null = null): Promise<number> {
+    const from = since ?? new Date(now.getTime() - 3_600_000);
+    let count = 0;
+    for (const command of await listCommandsExpiredUnanswered(
+      this.db,
+      from.toISOString(),
+      now.toISOString(),
+    )) {
+      const told = await this.notice(command.portal_id, {
+        kind: 'sync_failed',
+        title: `${command.device_name} did not ${command.action}`,
+        message: `The remote ${command.action} expired before the lock answered (was it offline?). Nothing was done at the door.`,
+        deviceId: command.device_id,
+        subject: { type: 'device', _id: command.device_id, name: command.device_name, listingId: null },
+        onceKey: `command_failed:${command.id}`,
+      });
+      if (told) count++;
     }
     return count;
   }
