@@ -3,11 +3,14 @@
  * its content after a person navigates to it inside the app, on this machine, in Debian's Chromium.
  * The built web app (`npm run build` first) is served by the real server on the demo portal.
  *
- * Each measurement opens the dashboard in a new page (so the screen's code and data are not yet in
- * the page, as on a person's first visit to it in a session; the browser's HTTP cache is warm, as it
- * is after the first load), then navigates inside the app as a link would and times the moment the
- * screen has painted its heading with no loader left in it. Median and worst of SCREEN_RUNS (3) per
- * screen, against the issue's bound of 1 s. Not a test: it prints figures; docs/benchmarks.md
+ * Two ways of reaching each screen, both timed to the first frame that shows the screen's heading
+ * with no loader left in it, median and worst of SCREEN_RUNS (3), against the issue's bound of 1 s:
+ * - in the app: the dashboard opened in a new page (so the screen's code and data are not yet in
+ *   the page, as on a person's first visit to it in a session; the HTTP cache is warm, as it is
+ *   after the first load), then a navigation inside the app as a link makes;
+ * - first load: the screen's address opened in a new browser context holding only the signed-in
+ *   session (a cold HTTP cache, as a bookmark or a mailed link on a new day), timed from the start
+ *   of the navigation. Not a test: it prints figures; docs/benchmarks.md
  * records a run. The machine's load average is printed with them: on a busy machine every figure
  * grows.
  *
@@ -17,7 +20,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext } from '@playwright/test';
 import { REPO, signInDemoAdmin, startServer, stopServer } from './web-app-server';
 
 const WEB_DIST = path.resolve(process.env.SCREEN_WEB_DIST ?? path.join(REPO, 'apps/web/dist'));
@@ -119,6 +122,40 @@ async function timeNavigation(context: BrowserContext, origin: string, target: s
   }
 }
 
+/** Milliseconds from the start of a cold page load of `target` to its content (see above). */
+async function timeFirstLoad(
+  browser: Browser,
+  session: Awaited<ReturnType<BrowserContext['storageState']>>,
+  origin: string,
+  target: string,
+): Promise<number> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: session });
+  try {
+    const page = await context.newPage();
+    await page.goto(origin + target, { waitUntil: 'domcontentloaded' });
+    const handle = await page.waitForFunction(
+      () => {
+        const main = document.querySelector('main');
+        const heading = main?.querySelector('h1')?.textContent ?? '';
+        if (heading === 'Something went wrong') return -1;
+        const loading =
+          document.querySelector('[role="progressbar"]') ??
+          document.querySelector('[role="status"][aria-label^="Loading"]') ??
+          main?.querySelector('.mantine-Skeleton-root, [data-loading="true"]');
+        if (!main || !heading || loading) return false;
+        return performance.now();
+      },
+      undefined,
+      { polling: 'raf', timeout: 30_000 },
+    );
+    const ms = (await handle.jsonValue()) as number;
+    if (ms < 0) throw new Error(`${target} shows the app's error screen`);
+    return ms;
+  } finally {
+    await context.close();
+  }
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -140,32 +177,38 @@ async function main(): Promise<void> {
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     await signInDemoAdmin(context, server.origin);
-    const rows: { path: string; median: number; worst: number }[] = [];
+    const session = await context.storageState();
+    const rows: { path: string; inApp: number[]; firstLoad: number[] }[] = [];
     for (const screen of SCREENS) {
       const target = await pathOf(context, server.origin, screen);
       if (ONLY && !target.includes(ONLY)) continue;
-      const times: number[] = [];
-      for (let run = 0; run < RUNS; run++) times.push(await timeNavigation(context, server.origin, target));
-      rows.push({ path: target, median: median(times), worst: Math.max(...times) });
+      const inApp: number[] = [];
+      const firstLoad: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        inApp.push(await timeNavigation(context, server.origin, target));
+        firstLoad.push(await timeFirstLoad(browser, session, server.origin, target));
+      }
+      rows.push({ path: target, inApp, firstLoad });
     }
     const loadAfter = os.loadavg()[0]!;
     console.log(
-      `\nScreens: in-app navigation from the dashboard to the screen's content, Chromium ` +
+      `\nScreens: time to content, in the app and on a cold first load, Chromium ` +
         `${browser.version()}, 1440×900, median and worst of ${RUNS}; load average ` +
         `${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}\n`,
     );
-    console.log('| screen | median ms | worst ms | within 1 s |');
+    const cell = (times: number[]) => `${Math.round(median(times))} / ${Math.round(Math.max(...times))}`;
+    const within = (times: number[]) => median(times) <= BOUND_MS;
+    console.log('| screen | in the app, median / worst ms | first load, median / worst ms | within 1 s |');
     console.log('|---|---|---|---|');
     for (const row of rows) {
-      console.log(
-        `| ${row.path} | ${Math.round(row.median)} | ${Math.round(row.worst)} | ${row.median <= BOUND_MS ? 'yes' : 'NO'} |`,
-      );
+      const ok = within(row.inApp) && within(row.firstLoad);
+      console.log(`| ${row.path} | ${cell(row.inApp)} | ${cell(row.firstLoad)} | ${ok ? 'yes' : 'NO'} |`);
     }
-    const over = rows.filter((row) => row.median > BOUND_MS);
+    const over = rows.filter((row) => !within(row.inApp) || !within(row.firstLoad));
     console.log(
       over.length === 0
-        ? `\nEvery screen showed its content within ${BOUND_MS} ms (median).`
-        : `\n${over.length} of ${rows.length} screens took over ${BOUND_MS} ms (median): NOT MET.`,
+        ? `\nEvery screen showed its content within ${BOUND_MS} ms (median), both ways.`
+        : `\n${over.length} of ${rows.length} screens took over ${BOUND_MS} ms (median) one way or both: NOT MET.`,
     );
   } finally {
     await browser.close();
