@@ -62,7 +62,7 @@ function PersonRow({ person }: { person: Person }) {
         )}
         <Group gap={4} mt={4} wrap="wrap" aria-label="Ways to open">
           {person.credentials.map((kind) => (
-            <Badge key={kind} size="xs" variant="outline" color="gray" tt="none">
+            <Badge key={kind} size="xs" variant="default" tt="none">
               {CREDENTIAL_TEXT[kind]}
             </Badge>
           ))}
@@ -97,7 +97,7 @@ function OtherRow({ other }: { other: Other }) {
             {name}
           </Text>
         )}
-        <Badge size="xs" variant="outline" color="gray" tt="none">
+        <Badge size="xs" variant="default" tt="none">
           {CREDENTIAL_TEXT[other.kind]}
         </Badge>
       </Group>

@@ -202,7 +202,7 @@ function StayGuestRow({ guest, now }: { guest: LockStayGuest; now: number }) {
         </Text>
         <Group gap={4} mt={4} wrap="wrap" aria-label="Ways to open">
           {guest.credentials.map((kind) => (
-            <Badge key={kind} size="xs" variant="outline" color="gray" tt="none">
+            <Badge key={kind} size="xs" variant="default" tt="none">
               {CREDENTIAL_TEXT[kind]}
             </Badge>
           ))}

@@ -82,7 +82,7 @@ function LockRow({ lock, now, onEditSchedule, onRemove }: LockRowProps) {
         {now && now.credentials.length > 0 && (
           <Group gap={4} wrap="wrap" aria-label={`Ways to open ${lock.name}`}>
             {now.credentials.map((kind) => (
-              <Badge key={kind} size="xs" variant="outline" color="gray" tt="none">
+              <Badge key={kind} size="xs" variant="default" tt="none">
                 {CREDENTIAL_TEXT[kind]}
               </Badge>
             ))}
