@@ -70,7 +70,7 @@ describe('a stay request in the host inbox', () => {
     expect(live).toHaveLength(1);
     expect(live[0]).toMatchObject({
       portalId: host.portalId,
-      notification: { _id: told[0]!._id, title: told[0]!.title },
+      notification: { _id: told[0]!._id, kind: 'notice', title: told[0]!.title },
     });
   });
 

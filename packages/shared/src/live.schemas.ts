@@ -41,7 +41,11 @@ export const liveClientMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type LiveClientMessage = z.infer<typeof liveClientMessageSchema>;
 
-export const LIVE_NOTIFICATION_KINDS = ['device_event', 'device_status', 'alert'] as const;
+/**
+ * `alert`: a stored alert (a rule's, a stay's access refused); `notice`: a stored inbox notice that is
+ * news rather than trouble (a guest's request, issue 19), shown calmer; both refresh the inbox.
+ */
+export const LIVE_NOTIFICATION_KINDS = ['device_event', 'device_status', 'alert', 'notice'] as const;
 
 /** Something worth telling a person at once; the web client shows it as an alert. */
 export const liveNotificationSchema = z.object({

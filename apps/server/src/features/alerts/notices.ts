@@ -57,7 +57,8 @@ export async function storeNotice(
   return {
     _id: id,
     at,
-    kind: 'alert',
+    // A request is news; a refusal or a failed payment is trouble (red on screen).
+    kind: notice.kind === 'stay_request' ? 'notice' : 'alert',
     title: notice.title,
     message: notice.message,
     deviceId: notice.deviceId ?? null,

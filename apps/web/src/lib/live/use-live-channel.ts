@@ -31,6 +31,7 @@ const NOTIFICATION_COLORS: Record<LiveNotification['kind'], string> = {
   device_event: 'red',
   device_status: 'yellow',
   alert: 'red',
+  notice: 'blue',
 };
 
 /** Device screens read from these roots (the lib cannot import the features' own keys). */
@@ -61,8 +62,8 @@ export function applyLiveMessage(
       autoClose: NOTIFICATION_TIMEOUT_MS,
     });
     markNotificationsRead(message.portalId, atMs);
-    // A rule's alert is stored: the alerts screen shows it (as unread) without a reload.
-    if (notification.kind === 'alert')
+    // A stored alert or inbox notice: the bell and the alerts screen show it (unread) without a reload.
+    if (notification.kind === 'alert' || notification.kind === 'notice')
       void queryClient.invalidateQueries({ queryKey: ['alerts', 'notifications'] });
     return;
   }

@@ -92,7 +92,7 @@ describe('NotificationBell', () => {
         notification: {
           _id: 'n-2',
           at: new Date().toISOString(),
-          kind: 'alert',
+          kind: 'notice',
           title: request.title,
           message: request.message,
           deviceId: null,
