@@ -134,7 +134,7 @@ describe('MemberFingerprintsCard', () => {
     const lock = within(dialog).getByLabelText('Lock', { exact: false, selector: 'input' });
     await waitFor(() =>
       expect(lock).toHaveAccessibleDescription(
-        expect.stringContaining('Grace@example.com has no access to Back gate; give them access first'),
+        expect.stringContaining('grace@example.com has no access to Back gate; give them access first'),
       ),
     );
 

@@ -53,7 +53,7 @@ describe('MembersPage', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
     await waitFor(() =>
       expect(within(dialog).getByLabelText(/^Email/)).toHaveAccessibleDescription(
-        'Grace@example.com is already a member of this portal',
+        'grace@example.com is already a member of this portal',
       ),
     );
   });
