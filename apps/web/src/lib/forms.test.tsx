@@ -115,7 +115,7 @@ describe('useFormMutation', () => {
       onStatus: { 400: onBadRequest },
     });
     await general.submit();
-    expect(onBadRequest).toHaveBeenCalledWith('Body/name: must not be empty', expect.any(ApiError));
+    expect(onBadRequest).toHaveBeenCalledWith('body/name: must not be empty', expect.any(ApiError));
 
     onBadRequest.mockClear();
     const onField = submitFailing(invalid({ path: 'email', message: 'must be an email address' }), {
