@@ -67,7 +67,8 @@ describe('the signed-in navigation', () => {
     await waitFor(() =>
       expect(within(nav).getByRole('button', { name: 'Settings' })).toHaveAttribute('aria-expanded', 'true'),
     );
-    expect(within(nav).getByRole('link', { name: 'About' })).toHaveAttribute('aria-current', 'page');
+    // The section's links show once it has unfolded (a transition): waited for, not read at once.
+    expect(await within(nav).findByRole('link', { name: 'About' })).toHaveAttribute('aria-current', 'page');
     expect(within(nav).getByRole('button', { name: 'People' })).toHaveAttribute('aria-expanded', 'false');
   });
 

@@ -58,7 +58,7 @@ describe('plans', () => {
       current: true,
       stripe: { status: 'active' },
       billing: 'subscription',
-      currentPeriodEnd: '2026-12-25T00:00:00.000Z',
+      currentPeriodEnd: '2026-12-25T15:00:00.000Z',
       expireDate: '2026-12-28T00:00:00.000Z',
       canManageCard: true,
     };
