@@ -237,7 +237,9 @@ describe('the Stripe adapter', () => {
     expect(request.form.cancel_url).toMatch(/^https:\/\/portal\.example\.com\/canceled\?checkout=/);
     expect(Number(request.form.expires_at)).toBeGreaterThan(Date.now() / 1000 + 29 * 60);
     // No card data in anything sent.
-    expect(JSON.stringify(fake.requests)).not.toMatch(/4242/);
+    // The card number as a card is written (the requests hold random ports and ids, which can hold
+    // "4242" by chance: seen once in a host header at port 42429).
+    expect(JSON.stringify(fake.requests)).not.toMatch(/4242[ -]?4242/);
   });
 
   it('creates a payment-mode session for a shop order: each product, shipping, the order in the metadata', async () => {
