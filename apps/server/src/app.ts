@@ -96,7 +96,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
         logFormatOf(config) === 'pretty' && {
           transport: {
             target: 'pino-pretty',
-            options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
+            // sync: the worker writes each line to stdout as it formats it, so once the logger has
+            // flushed (the worker has caught up) every line is out: main.ts prints the start-up
+            // summary after that and it comes last (asynchronous writes could land after it).
+            options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true },
           },
         }),
     },
