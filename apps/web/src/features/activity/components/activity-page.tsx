@@ -22,11 +22,11 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { IconActivity, IconDownload, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconActivity, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { Fragment, useId, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyList } from '@/components/empty-list';
+import { ExportCsvButton } from '@/components/export-csv-button';
 import { DeviceEventIcon } from '@/components/events/device-event-icon';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
@@ -34,8 +34,6 @@ import { TableSkeleton } from '@/components/table-skeleton';
 import { paths } from '@/config/paths';
 import { actionText, entityName } from '@/lib/audit-text';
 import { EVENT_LABELS, eventSentence } from '@/lib/device-events';
-import { downloadFile } from '@/lib/download';
-import { errorMessage } from '@/lib/errors';
 import { formatDateTime, formatTime } from '@/lib/format';
 import { currentPortalTimeZone } from '@/lib/zoned-time';
 import { useLockOptions } from '@/features/devices/api/get-devices';
@@ -275,35 +273,9 @@ function ActivityFilterBar({
 }
 
 function ExportActivityButton({ filters }: { filters: ActivityFilters }) {
-  const [exporting, setExporting] = useState(false);
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      const csv = await exportActivityCsv(filters);
-      downloadFile(csv, `activity-${new Date().toISOString().slice(0, 10)}.csv`, 'text/csv;charset=utf-8');
-    } catch (error) {
-      notifications.show({
-        color: 'red',
-        title: 'Could not export the activity',
-        message: errorMessage(error),
-      });
-    } finally {
-      setExporting(false);
-    }
-  };
-  return (
-    <Button
-      variant="default"
-      leftSection={<IconDownload size={18} aria-hidden="true" />}
-      loading={exporting}
-      onClick={() => void exportCsv()}
-    >
-      Export CSV
-    </Button>
-  );
+  return <ExportCsvButton load={() => exportActivityCsv(filters)} fileName="activity" what="the activity" />;
 }
 
-/** /app/activity (admin): admin changes and lock events in one feed, newest first, by day. */
 export function ActivityPage() {
   const { filters, set } = useActivityFilters();
   const filtered = Object.keys(filters).length > 0;
