@@ -330,3 +330,91 @@ describe('billing summary', () => {
     expect(await status('reseller/billingSummary')).toBe(200);
   });
 });
+
+describe('acting in a customer portal: what the app is told, and the change log', () => {
+  it('says who acts in the portal and why (member, reseller, platform staff), and logs their changes', async () => {
+    const r = await reseller('Banner Resellers');
+    const adminEmail = `acted-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const portalId: string = (
+      await call('POST', 'reseller/customer', r.token, { portalName: 'Acted Clinic', adminEmail })
+    ).json().portalId;
+
+    // Without the override the reseller acts in its own portal, as a member.
+    const own = await call('GET', 'portal/acting', r.token);
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toMatchObject({ via: 'member', portal: { _id: r.portalId }, reseller: null });
+
+    // Through the override, as the customer's reseller: the banner's words come from here.
+    const asReseller = await call('GET', 'portal/acting', r.token, undefined, portalId);
+    expect(asReseller.statusCode).toBe(200);
+    expect(asReseller.json()).toEqual({
+      via: 'reseller',
+      portal: { _id: portalId, name: 'Acted Clinic' },
+      ownerEmail: adminEmail,
+      reseller: { _id: r.resellerId, name: 'Banner Resellers' },
+    });
+
+    // The customer list: its standing and locks.
+    const added = await call(
+      'POST',
+      'portal/device/new',
+      r.token,
+      { name: 'Front desk', model: 'latchkey-sim', timeZone: 'UTC' },
+      portalId,
+    );
+    expect(added.statusCode).toBe(201);
+    const customers = (await call('GET', 'reseller', r.token)).json<ResellerAccount>().customers;
+    expect(customers).toEqual([
+      expect.objectContaining({ portalId, name: 'Acted Clinic', lockCount: 1, current: false, plan: 'free' }),
+    ]);
+
+    // Platform staff through the override.
+    const staff = await t.createSuperAdmin();
+    const asStaff = await call('GET', 'portal/acting', staff.token, undefined, portalId);
+    expect(asStaff.json()).toMatchObject({ via: 'platform', ownerEmail: adminEmail, reseller: null });
+    const staffLock = await call(
+      'POST',
+      'portal/device/new',
+      staff.token,
+      { name: 'Back door', model: 'latchkey-sim', timeZone: 'UTC' },
+      portalId,
+    );
+    expect(staffLock.statusCode).toBe(201);
+
+    // Each change made while acting is in the customer's change log under the person who made it.
+    const created = await t.app.db
+      .selectFrom('audit_log as a')
+      .innerJoin('users as u', 'u.id', 'a.actor_user_id')
+      .select(['a.action', 'u.email'])
+      .where('a.portal_id', '=', portalId)
+      .where('a.action', '=', 'device.create')
+      .orderBy('a.created_at')
+      .execute();
+    expect(created).toEqual([
+      { action: 'device.create', email: r.email },
+      { action: 'device.create', email: staff.email },
+    ]);
+
+    // Someone else may not ask about the portal at all; nobody signed out either.
+    const stranger = await t.signUp();
+    const denied = await call('GET', 'portal/acting', stranger.token, undefined, portalId);
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().error.code).toBe('portal_override_denied');
+    expect((await call('GET', 'portal/acting', undefined, undefined, portalId)).statusCode).toBe(401);
+
+    // Once the customer stops it, the reseller is refused there (and is told nothing about it).
+    const owner = await t.request({
+      method: 'POST',
+      url: '/api3/user/inviteResponse',
+      payload: t.seal({
+        token: await t.invitationToken(adminEmail),
+        accept: true,
+        password: 'clinic passphrase 1',
+      }),
+    });
+    const ownerToken = owner.json().session.token as string;
+    expect((await call('GET', 'portal/acting', ownerToken)).json()).toMatchObject({ via: 'member' });
+    await call('POST', 'portal/reseller/acting', ownerToken, { allowActing: false });
+    expect((await call('GET', 'portal/acting', r.token, undefined, portalId)).statusCode).toBe(403);
+  });
+});

@@ -55,6 +55,21 @@ export function isPortalCurrent(
   return portal.expireDate !== null && new Date(portal.expireDate).getTime() > now.getTime();
 }
 
+/**
+ * GET portal/acting: why the signed-in person may act in the portal this request acts in. `member`
+ * through their own membership; `reseller` as the portal's reseller (the customer lets it act);
+ * `platform` as platform staff. The app frame says so in a banner unless it is `member`.
+ */
+export const portalActingSchema = z.object({
+  via: z.enum(['member', 'reseller', 'platform']),
+  portal: z.object({ _id: z.string(), name: z.string() }),
+  /** The portal owner's address, to tell one customer's "Main office" from another's. */
+  ownerEmail: z.string(),
+  /** The reseller the person acts for, when `via` is `reseller`. */
+  reseller: z.object({ _id: z.string(), name: z.string() }).nullable(),
+});
+export type PortalActing = z.infer<typeof portalActingSchema>;
+
 /** POST portal/data: what an admin may change about their portal. */
 export const portalDataSchema = z
   .object({

@@ -72,6 +72,10 @@ export const resellerCustomerSchema = z.object({
   /** The customer lets the reseller act in the portal. */
   allowActing: z.boolean(),
   linkedAt: z.iso.datetime(),
+  /** Paid up now (brief §1: stripe status active or expireDate in the future). */
+  current: z.boolean(),
+  /** The portal's locks now (deleted ones not counted). */
+  lockCount: z.number().int(),
 });
 export type ResellerCustomer = z.infer<typeof resellerCustomerSchema>;
 

@@ -3,6 +3,7 @@ import {
   ownPortalCreateSchema,
   portalContextSchema,
   portalDataSchema,
+  portalActingSchema,
   portalNameSchema,
   portalSchema,
 } from '@latchkey/shared';
@@ -11,7 +12,13 @@ import { z } from 'zod';
 import { access, actingPortal, signedIn, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { toPortal } from '../../base/tenancy/portal.presenter';
-import { createOwnPortal, getPortalContext, getPortalName, updatePortalData } from './portal.service';
+import {
+  createOwnPortal,
+  describeActing,
+  getPortalContext,
+  getPortalName,
+  updatePortalData,
+} from './portal.service';
 
 const portalIdParams = z.object({ id: idSchema });
 
@@ -31,6 +38,19 @@ export const portalRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => toPortal(actingPortal(request).portal),
+  );
+
+  app.get(
+    '/portal/acting',
+    {
+      config: { access: access.portalMember },
+      schema: {
+        tags,
+        summary: 'Why the signed-in person may act in this portal: a member, its reseller, or platform staff',
+        response: { 200: portalActingSchema, ...errorResponses },
+      },
+    },
+    async (request) => describeActing(app.db, signedIn(request), actingPortal(request)),
   );
 
   app.post(

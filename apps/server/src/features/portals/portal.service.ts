@@ -1,4 +1,4 @@
-import type { OwnPortalCreate, PortalContext, PortalData } from '@latchkey/shared';
+import type { OwnPortalCreate, PortalActing, PortalContext, PortalData } from '@latchkey/shared';
 import crypto from 'node:crypto';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
@@ -6,6 +6,7 @@ import type { ActingPortal, RequestAuth } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
 import { appendAuditEntry } from '../../base/audit/audit.repository';
 import { actingPortalFor } from '../../base/tenancy/acting-portal';
+import { findCurrentLink } from '../../base/tenancy/reseller-links';
 import { toPortal } from '../../base/tenancy/portal.presenter';
 import { findUserById } from '../../base/identity/users.repository';
 import {
@@ -118,4 +119,33 @@ export async function getPortalContext(
 export async function getPortalName(db: Database, auth: RequestAuth, portalId: string) {
   const context = await getPortalContext(db, auth, portalId, false);
   return { _id: context.portal._id, name: context.portal.name };
+}
+
+/**
+ * GET portal/acting: why the person acts in the request's portal, as the server decided it
+ * (acting-portal.ts): their own active membership first, else as platform staff, else as the
+ * portal's reseller. The app frame's banner says the latter two, with the way back.
+ */
+export async function describeActing(
+  db: Database,
+  auth: RequestAuth,
+  acting: ActingPortal,
+): Promise<PortalActing> {
+  const portal = acting.portal;
+  const member = auth.memberships.some((m) => m.portal.id === portal.id && m.status === 'active');
+  const via = member
+    ? 'member'
+    : acting.viaPlatformRole
+      ? 'platform'
+      : acting.viaResellerId
+        ? 'reseller'
+        : 'member';
+  const owner = await findUserById(db, portal.owner_user_id);
+  const link = via === 'reseller' ? await findCurrentLink(db, portal.id) : undefined;
+  return {
+    via,
+    portal: { _id: portal.id, name: portal.name },
+    ownerEmail: owner?.email ?? '',
+    reseller: link ? { _id: link.reseller_id, name: link.reseller_name } : null,
+  };
 }

@@ -49,19 +49,30 @@ export async function setLinkActing(
     .execute();
 }
 
-/** The portals linked to a reseller now, with their names and owners' addresses. */
+/**
+ * The portals linked to a reseller now, with their names, owners' addresses, payment state and
+ * lock counts (one query for the customer list, however many customers).
+ */
 export function listCurrentCustomers(db: Database, resellerId: string) {
   return db
     .selectFrom('reseller_links as l')
     .innerJoin('portals as p', 'p.id', 'l.portal_id')
     .innerJoin('users as u', 'u.id', 'p.owner_user_id')
-    .select([
+    .select((eb) => [
       'p.id as portal_id',
       'p.name as portal_name',
       'p.created_at as portal_created_at',
+      'p.expire_date',
+      'p.stripe_status',
       'u.email as owner_email',
       'l.allow_acting',
       'l.linked_at',
+      eb
+        .selectFrom('devices as d')
+        .select((c) => c.fn.countAll().as('n'))
+        .whereRef('d.portal_id', '=', 'p.id')
+        .where('d.deleted_at', 'is', null)
+        .as('lock_count'),
     ])
     .where('l.reseller_id', '=', resellerId)
     .where('l.unlinked_at', 'is', null)

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import {
   BILLING_CURRENCY,
   INVITATION_DAYS,
+  isPortalCurrent,
   type BillingSummary,
   type BillingSummaryRow,
   type PortalReseller,
@@ -119,6 +120,8 @@ export async function getResellerAccount(db: Database, userId: string): Promise<
       plan: await currentPlan(db, row.portal_id),
       allowActing: Number(row.allow_acting) === 1,
       linkedAt: toIso(row.linked_at),
+      current: isPortalCurrent({ stripeStatus: row.stripe_status, expireDate: toIso(row.expire_date) }),
+      lockCount: Number(row.lock_count ?? 0),
     })),
   );
   return { reseller: toReseller(reseller), customers };
@@ -206,6 +209,8 @@ export async function createCustomerPortal(
       plan: 'free' as const,
       allowActing: true,
       linkedAt: now,
+      current: false,
+      lockCount: 0,
     };
   });
 }
