@@ -19,6 +19,7 @@ import { twoFactorRoutes } from './features/auth/two-factor.routes';
 import { devMailboxTransport, MailSender, smtpTransport } from './base/mail/mail-sender';
 import { MailThrottle } from './base/mail/mail-throttle';
 import { mailRoutes } from './features/mail/mail.routes';
+import { devToolsRoutes } from './features/dev-tools/dev-tools.routes';
 import { loadSecrets, type Secrets } from './features/auth/secrets';
 import { registerDeviceLink } from './features/device-link/device-link.plugin';
 import { deviceLinkRoutes } from './features/device-link/device-link.routes';
@@ -247,6 +248,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   ]) {
     await app.register(routes, { prefix: API_BASE_PATH });
   }
+  // The API console and the /test/api page's routes; the seal check counts on the rate limits.
+  await app.register(devToolsRoutes, { prefix: API_BASE_PATH, limits: limitStore });
 
   const servesWeb = await registerSpa(app, config.WEB_DIST, API_BASE_PATH);
   if (!servesWeb)

@@ -34,3 +34,4 @@ export * from './search.schemas';
 export * from './time-format';
 export * from './bill-dates';
 export * from './activity.schemas';
+export * from './dev-tools.schemas';
