@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from './api-client';
+import { safeRedirectPath } from './safe-redirect';
 import { storage } from './storage';
 
 /**
@@ -8,10 +9,37 @@ import { storage } from './storage';
  * asks the server first: the portal feature's `api/switch-portal.ts`.
  */
 
+// Where "Back to your portal" (the acting banner) returns to: the screen a reseller or platform
+// staff member opened a customer's portal from. Kept for this tab only, like a support session.
+const RETURN_KEY = 'latchkey.actingReturnTo';
+
+/** Remembers the screen a person leaves to act in another portal (an app path). */
+export function rememberActingReturn(path: string): void {
+  try {
+    window.sessionStorage.setItem(RETURN_KEY, path);
+  } catch {
+    // Without sessionStorage the banner returns to the role's default screen.
+  }
+}
+
+/** The remembered screen to return to, if it is a path of this app. */
+export function actingReturnPath(): string | null {
+  try {
+    return safeRedirectPath(window.sessionStorage.getItem(RETURN_KEY));
+  } catch {
+    return null;
+  }
+}
+
 /** Removes the override: calls act in the person's own portal again. */
 export function clearPortalOverride(): void {
   storage.setPortal(null);
   storage.setPortalContext(null);
+  try {
+    window.sessionStorage.removeItem(RETURN_KEY);
+  } catch {
+    // Nothing was kept.
+  }
 }
 
 export function useClearPortalOverride() {

@@ -7,6 +7,7 @@ import { Logo, LogoMark } from '@/components/logo';
 import { UnverifiedEmailBanner } from '@/components/unverified-email-banner';
 import { SupportSessionBanner } from '@/features/auth/components/support-session-banner';
 import { PaymentBanner } from '@/features/plans/components/payment-banner';
+import { ActingBanner } from '@/features/portal/components/acting-banner';
 import { hasRequiredRole } from '@/lib/authorization';
 import type { NavItem } from '../route-handle';
 import classes from './app-frame.module.css';
@@ -89,6 +90,7 @@ export function AppFrame({
         <Container size="lg" p={0}>
           {/* The account banners of the signed-in shells, and admins' payment banner. */}
           <SupportSessionBanner session={session} />
+          <ActingBanner fallbackPath={homePath} />
           <UnverifiedEmailBanner session={session} />
           <PaymentBanner session={session} />
           {children}

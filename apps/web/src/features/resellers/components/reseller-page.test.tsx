@@ -25,6 +25,8 @@ const account: ResellerAccount = {
       plan: 'pro',
       allowActing: true,
       linkedAt: '2025-01-01T00:00:00.000Z',
+      current: true,
+      lockCount: 3,
     },
     {
       portalId: 'p2',
@@ -33,12 +35,14 @@ const account: ResellerAccount = {
       plan: 'business',
       allowActing: false,
       linkedAt: '2025-01-01T00:00:00.000Z',
+      current: false,
+      lockCount: 1,
     },
   ],
 };
 
-const row = (portalName: string, billed: number, wholesale: number) => ({
-  portalId: portalName,
+const row = (portalId: string, portalName: string, billed: number, wholesale: number) => ({
+  portalId,
   portalName,
   invoiceNumber: null,
   billedNetMinor: billed,
@@ -48,7 +52,7 @@ const row = (portalName: string, billed: number, wholesale: number) => ({
 });
 
 function summary(year: number, month: number, status: 'open' | 'closed'): BillingSummary {
-  const customers = [row('Lakeside Clinic', 1200, 840), row('Harbor Offices', 700, 490)];
+  const customers = [row('p1', 'Lakeside Clinic', 1200, 840), row('p2', 'Harbor Offices', 700, 490)];
   return {
     year,
     month,
@@ -92,9 +96,16 @@ describe('ResellerPage', () => {
     expect(screen.getByRole('row', { name: /Total/ })).toHaveTextContent('€5.70');
 
     const customers = screen.getByRole('list', { name: 'Customers' });
-    expect(within(customers).getByRole('button', { name: 'Open Lakeside Clinic' })).toBeInTheDocument();
-    expect(within(customers).queryByRole('button', { name: 'Open Harbor Offices' })).toBeNull();
-    expect(within(customers).getByText('Billing only')).toBeInTheDocument();
+    const lakeside = within(customers).getByRole('listitem', { name: 'Lakeside Clinic' });
+    expect(within(lakeside).getByRole('button', { name: /^Act in this portal/ })).toBeInTheDocument();
+    expect(lakeside).toHaveTextContent('Paid up');
+    expect(lakeside).toHaveTextContent('3 locks');
+    expect(lakeside).toHaveTextContent('This month so far: €12.00');
+    const harbor = within(customers).getByRole('listitem', { name: 'Harbor Offices' });
+    expect(within(harbor).queryByRole('button')).toBeNull();
+    expect(harbor).toHaveTextContent('Billing only');
+    expect(harbor).toHaveTextContent('Lapsed');
+    expect(harbor).toHaveTextContent('1 lock ·');
 
     expect(screen.getByRole('button', { name: 'Next month' })).toBeDisabled();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Previous month' }));

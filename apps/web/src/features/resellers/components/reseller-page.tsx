@@ -37,6 +37,7 @@ import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { formatDate, timeZones } from '@/lib/format';
+import { rememberActingReturn } from '@/lib/portal-override';
 import { formResolver, useFormMutation } from '@/lib/forms';
 import { useSwitchPortal } from '@/features/portal/api/switch-portal';
 import { useCreateCustomer } from '../api/create-customer';
@@ -288,10 +289,40 @@ function NewCustomerDialog({ opened, onClose }: { opened: boolean; onClose: () =
   );
 }
 
-function CustomerRow({ customer }: { customer: ResellerCustomer }) {
+/** A customer's plan standing: paid up, on the free plan, or a paid plan that lapsed. */
+function StandingBadge({ customer }: { customer: ResellerCustomer }) {
+  if (customer.current) {
+    return (
+      <Badge variant="light" color="teal">
+        Paid up
+      </Badge>
+    );
+  }
+  return customer.plan === 'free' ? (
+    <Badge variant="light" color="gray">
+      Free plan
+    </Badge>
+  ) : (
+    <Badge variant="light" color="red">
+      Lapsed
+    </Badge>
+  );
+}
+
+function CustomerRow({
+  customer,
+  month,
+}: {
+  customer: ResellerCustomer;
+  /** This month so far (the billing summary's running month), once it has loaded. */
+  month: BillingSummary | undefined;
+}) {
   const navigate = useNavigate();
   const switchPortal = useSwitchPortal();
-  const open = () =>
+  const billed = month?.customers.find((row) => row.portalId === customer.portalId);
+  const act = () => {
+    // "Back to your portal" in the acting banner returns here.
+    rememberActingReturn(paths.app.reseller.href());
     switchPortal.mutate(customer.portalId, {
       onSuccess: () => void navigate(paths.app.dashboard.href()),
       onError: (error) =>
@@ -301,6 +332,7 @@ function CustomerRow({ customer }: { customer: ResellerCustomer }) {
           message: errorMessage(error),
         }),
     });
+  };
   return (
     <Group
       component="li"
@@ -308,9 +340,10 @@ function CustomerRow({ customer }: { customer: ResellerCustomer }) {
       gap="sm"
       p="sm"
       wrap="wrap"
+      aria-label={customer.name}
       style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 8 }}
     >
-      <Stack gap={2} style={{ minWidth: 0, flex: '1 1 200px' }}>
+      <Stack gap={4} style={{ minWidth: 0, flex: '1 1 240px' }}>
         <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
           {customer.name}
         </Text>
@@ -319,19 +352,34 @@ function CustomerRow({ customer }: { customer: ResellerCustomer }) {
         </Text>
         <Group gap={6}>
           <Badge variant="light">{PLANS[customer.plan].name}</Badge>
+          <StandingBadge customer={customer} />
           <Badge variant="light" color={customer.allowActing ? 'teal' : 'gray'}>
             {customer.allowActing ? 'You may act' : 'Billing only'}
           </Badge>
         </Group>
+        <Text size="sm">
+          {customer.lockCount === 1 ? '1 lock' : `${customer.lockCount} locks`}
+          {month && (
+            <>
+              {' · This month so far: '}
+              <Text span fw={600} size="sm">
+                {formatMoney(billed?.billedNetMinor ?? 0, month.currency)}
+              </Text>{' '}
+              <Text span c="dimmed" size="sm">
+                before VAT
+              </Text>
+            </>
+          )}
+        </Text>
       </Stack>
       {customer.allowActing && (
         <Button
           variant="light"
-          onClick={open}
+          onClick={act}
           loading={switchPortal.isPending}
-          aria-label={`Open ${customer.name}`}
+          aria-label={`Act in this portal: ${customer.name}`}
         >
-          Open portal
+          Act in this portal
         </Button>
       )}
     </Group>
@@ -340,6 +388,9 @@ function CustomerRow({ customer }: { customer: ResellerCustomer }) {
 
 function CustomersCard({ account }: { account: ResellerAccount }) {
   const [opened, { open, close }] = useDisclosure(false);
+  // The running month, shared with the summary card's first page (one request for both).
+  const { data: month } = useBillingSummary(null);
+  const running = month?.status === 'open' ? month : undefined;
   return (
     <SectionCard
       title="Customers"
@@ -360,7 +411,7 @@ function CustomersCard({ account }: { account: ResellerAccount }) {
       ) : (
         <Stack gap="sm" component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Customers">
           {account.customers.map((customer) => (
-            <CustomerRow key={customer.portalId} customer={customer} />
+            <CustomerRow key={customer.portalId} customer={customer} month={running} />
           ))}
         </Stack>
       )}
@@ -415,8 +466,8 @@ export function ResellerPage() {
           </Paper>
         }
       />
-      <SummaryCard />
       <CustomersCard account={account} />
+      <SummaryCard />
     </Stack>
   );
 }
