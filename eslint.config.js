@@ -63,11 +63,7 @@ export default tseslint.config(
     // the web app's lib/format.ts over it), never formatted on the spot. Reading the browser's zone
     // (Intl.DateTimeFormat().resolvedOptions()) is not formatting and stays allowed.
     files: ['apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
-    ignores: [
-      '**/*.test.{ts,tsx}',
-      // Still formatting on their own, to move to the shared format:
-      'apps/server/src/features/access/access.service.ts', // the API's localTime ("Mon 2026-11-23 09:30")
-    ],
+    ignores: ['**/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -408,7 +408,7 @@ describe('change log', () => {
 
 describe('lockouts', () => {
   it('blocks the chosen locks for the period, letting admins through only when exempt', async () => {
-    const vault = await addLock('Vault', 'UTC');
+    const vault = await addLock('Vault', 'Europe/Rome');
     const lobby = await addLock('Lobby', 'UTC');
     const { member } = await addPerson('lockout.user@example.com');
     const manager = await addPerson('lockout.admin@example.com', { role: 'admin' });
@@ -429,7 +429,8 @@ describe('lockouts', () => {
       name: 'Audit week',
       exemptAdmins: true,
       active: false,
-      devices: [{ _id: vault, name: 'Vault' }],
+      // With its zone: the screens show the lockout's times on the lock's clock.
+      devices: [{ _id: vault, name: 'Vault', timeZone: 'Europe/Rome' }],
     });
 
     const opens = async (lock: string, at: string) =>

@@ -65,7 +65,8 @@ describe('alerts', () => {
     const created = await api('POST', 'portal/device/new', {
       name: 'Gate',
       model: 'latchkey-sim',
-      timeZone: 'UTC',
+      // Not UTC: alert texts give times on the lock's clock, labelled with its zone.
+      timeZone: 'Europe/Rome',
     });
     lockId = created.json().device._id;
   });
@@ -213,6 +214,9 @@ describe('alerts', () => {
       'the person alert',
     );
     expect(alert.title).toBe('Mia Stone opened Gate');
+    expect(alert.message).toMatch(
+      /^Opened from the app at \w{3} \d{1,2}, \d{4}, \d{2}:\d{2} Europe\/Rome\.$/,
+    );
     expect((await notifications()).items.filter((n) => n.ruleId === rule._id)).toHaveLength(1);
   });
 
@@ -235,6 +239,7 @@ describe('alerts', () => {
     expect(await t.app.alerts.sweepOffline(new Date(Date.now() + 31 * 60_000))).toBe(1);
     expect(await t.app.alerts.sweepOffline(new Date(Date.now() + 45 * 60_000))).toBe(0);
     expect((await offline())[0]!.title).toBe('Gate has been offline for over 30 minutes');
+    expect((await offline())[0]!.message).toMatch(/^Last heard from at .+, \d{2}:\d{2} Europe\/Rome\.$/);
     // Back, then gone again: a new period, a new alert.
     await new Promise((resolve) => setTimeout(resolve, 5));
     await status(90);

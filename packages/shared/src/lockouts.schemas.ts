@@ -10,7 +10,8 @@ export const lockoutRecordSchema = z.object({
   /** Null: until someone ends it. */
   until: z.iso.datetime().nullable(),
   exemptAdmins: z.boolean(),
-  devices: z.array(z.object({ _id: z.string(), name: z.string() })),
+  /** Each lock with its time zone: the lockout's times are shown on the locks' clock. */
+  devices: z.array(z.object({ _id: z.string(), name: z.string(), timeZone: z.string() })),
   /** In force right now. */
   active: z.boolean(),
   createdAt: z.iso.datetime(),

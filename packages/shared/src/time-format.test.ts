@@ -9,6 +9,7 @@ import {
   formatRange,
   formatTime,
   formatValidity,
+  formatWallClock,
   formatWeekday,
   isKnownTimeZone,
   zoneLabel,
@@ -93,6 +94,13 @@ describe('the one date/time format', () => {
     expect(formatClock(14 * 60 + 30)).toBe('14:30');
     expect(formatClock('15:00', 'Europe/Rome', { zone: true })).toBe('15:00 Europe/Rome');
     expect(formatClock('noon')).toBe('noon');
+  });
+
+  it("writes a lock's wall clock now in the API's sortable form", () => {
+    expect(formatWallClock('2026-11-23T08:30:00Z', 'Europe/Rome')).toBe('Mon 2026-11-23 09:30');
+    expect(formatWallClock('2026-11-23T23:30:00Z', 'Europe/Rome')).toBe('Tue 2026-11-24 00:30');
+    expect(formatWallClock('2026-11-23T08:30:00Z', 'Mars/Olympus')).toBe('Mon 2026-11-23 08:30');
+    expect(formatWallClock('later', 'UTC')).toBe('—');
   });
 
   it('falls back to UTC, said in the label, for a zone it does not know, and a dash for no instant', () => {

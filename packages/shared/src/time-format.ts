@@ -180,6 +180,23 @@ export function formatWeekday(weekday: number): string {
   return formatter({ weekday: 'short' }, CALENDAR_ZONE).format(new Date(Date.UTC(1970, 0, 4 + weekday)));
 }
 
+/**
+ * "Mon 2026-11-23 09:30": what the clock of `timeZone` reads at an instant, in the sortable form the
+ * API's `localTime` answers (a lock's "now there"). A dash for no instant; an unknown zone reads UTC.
+ */
+export function formatWallClock(instant: string | Date, timeZone: string): string {
+  const date = toDate(instant);
+  if (!date) return '—';
+  const parts = formatter(
+    { weekday: 'short', year: 'numeric', month: '2-digit', day: '2-digit', ...TIME_PARTS },
+    usableZone(timeZone),
+  ).formatToParts(date);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  // Some engines answer '24' for midnight despite h23.
+  const hour = part('hour') === '24' ? '00' : part('hour');
+  return `${part('weekday')} ${part('year')}-${part('month')}-${part('day')} ${hour}:${part('minute')}`;
+}
+
 const WALL_CLOCK = /^([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?$/;
 
 /**

@@ -1,6 +1,7 @@
 import {
   evaluateAccess,
   explainEntry,
+  formatWallClock,
   type CredentialSet,
   type DeviceAccess,
   type DeviceUser,
@@ -228,21 +229,6 @@ async function loadCredentialSet(db: Database, portalId: string, device: DeviceR
   return (await loadCredentialSets(db, portalId, [device])).get(device.id)!;
 }
 
-function formatLocalTime(instant: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    weekday: 'short',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(instant);
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('weekday')} ${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
-}
-
 /** Whether any of a person's entries in a set opens at an instant; if none, the first refusal. */
 function personDecision(set: CredentialSet, userId: string, at: Date) {
   const entries = set.entries.filter((e) => e.userId === userId);
@@ -280,7 +266,7 @@ export async function getUserAccessTime(
     const { set } = await loadCredentialSet(db, portalId, device);
     answers.push({
       ...lock,
-      localTime: formatLocalTime(at, lock.timeZone),
+      localTime: formatWallClock(at, lock.timeZone),
       ...personDecision(set, userId, at),
       online: Number(device.online) === 1,
       lastSeenAt: toIso(device.last_seen_at),
@@ -341,7 +327,7 @@ export async function getDeviceAccessAt(
   return {
     at: at.toISOString(),
     timeZone: device.time_zone,
-    localTime: formatLocalTime(at, device.time_zone),
+    localTime: formatWallClock(at, device.time_zone),
     people,
     others,
   };

@@ -192,7 +192,7 @@ export function listLocksOfflineSince(
 ) {
   let query = db
     .selectFrom('devices')
-    .select(['id', 'name', 'last_seen_at'])
+    .select(['id', 'name', 'last_seen_at', 'time_zone'])
     .where('portal_id', '=', portalId)
     .where('deleted_at', 'is', null)
     .where('online', '=', 0)

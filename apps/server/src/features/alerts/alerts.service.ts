@@ -8,6 +8,7 @@ import type {
   NotificationsPage,
   NotificationsQuery,
 } from '@latchkey/shared';
+import { formatDateTime } from '@latchkey/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database';
 import { nowIso, toCount, toIso } from '../../db/mappers';
@@ -42,8 +43,11 @@ import {
 } from './alerts.repository';
 import { storeNotice, subjectOf, type LockRefusal, type Notice } from './notices';
 
-/** "2026-11-24 15:17 UTC": a time for alert texts and mail, read the same anywhere. */
-const utcMinute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+/**
+ * "Nov 24, 2026, 16:17 Europe/Rome": a time in an alert's text and mail, on the lock's clock and
+ * labelled with its zone (issue 19, item 4: a lock's times on the lock's clock).
+ */
+const lockMinute = (iso: string, timeZone: string) => formatDateTime(iso, timeZone, { zone: true });
 
 /** How a person opened a lock, after "Opened". */
 const HOW_OPENED: Record<string, string> = {
@@ -341,8 +345,11 @@ export class AlertMonitor {
       }
     }
     if (event.type === 'unlock' && event.user) {
+      let lockZone: string | null = null;
       for (const rule of rulesFor('user_access')) {
         if (rule.user_id !== event.user._id) continue;
+        // The event names the lock without its zone: read once, only when a rule is to fire.
+        lockZone ??= (await findDevices(this.db, rule.portal_id, [lock._id]))[0]?.time_zone ?? 'UTC';
         fired.push(
           await this.fire(rule, {
             deviceId: lock._id,
@@ -351,7 +358,7 @@ export class AlertMonitor {
             message: [
               'Opened',
               event.method && HOW_OPENED[event.method],
-              `at ${utcMinute(event.occurredAt)}.`,
+              `at ${lockMinute(event.occurredAt, lockZone)}.`,
             ]
               .filter(Boolean)
               .join(' '),
@@ -415,7 +422,7 @@ export class AlertMonitor {
           deviceId: lock.id,
           userId: null,
           title: `${lock.name} has been offline for over ${rule.minutes} minutes`,
-          message: `Last heard from at ${utcMinute(lastSeen)}.`,
+          message: `Last heard from at ${lockMinute(lastSeen, lock.time_zone)}.`,
           onceKey: `offline:${rule.id}:${lock.id}:${lastSeen}`,
         });
         if (fired) count++;

@@ -55,23 +55,31 @@ export async function listLockouts(
   return { rows, total: count.total };
 }
 
+/** A lock of a lockout, with the zone its times are read on. */
+export interface LockoutDevice {
+  id: string;
+  name: string;
+  timeZone: string;
+}
+
 /** The live locks of some lockouts, by lockout id. */
 export async function listLockoutDevices(db: Database, portalId: string, lockoutIds: string[]) {
-  if (lockoutIds.length === 0) return new Map<string, { id: string; name: string }[]>();
+  if (lockoutIds.length === 0) return new Map<string, LockoutDevice[]>();
   const rows = await db
     .selectFrom('lockout_devices as ld')
     .innerJoin('devices as d', (j) =>
       j.onRef('d.id', '=', 'ld.device_id').onRef('d.portal_id', '=', 'ld.portal_id'),
     )
-    .select(['ld.lockout_id', 'd.id', 'd.name'])
+    .select(['ld.lockout_id', 'd.id', 'd.name', 'd.time_zone'])
     .where('ld.portal_id', '=', portalId)
     .where('ld.lockout_id', 'in', lockoutIds)
     .where('d.deleted_at', 'is', null)
     .orderBy('d.name')
     .execute();
-  const byLockout = new Map<string, { id: string; name: string }[]>();
+  const byLockout = new Map<string, LockoutDevice[]>();
   for (const row of rows) {
-    byLockout.set(row.lockout_id, [...(byLockout.get(row.lockout_id) ?? []), { id: row.id, name: row.name }]);
+    const device = { id: row.id, name: row.name, timeZone: row.time_zone };
+    byLockout.set(row.lockout_id, [...(byLockout.get(row.lockout_id) ?? []), device]);
   }
   return byLockout;
 }

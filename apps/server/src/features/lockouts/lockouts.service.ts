@@ -14,9 +14,10 @@ import {
   listLockoutDevices,
   listLockouts,
   saveLockout,
+  type LockoutDevice,
 } from './lockouts.repository';
 
-function toRecord(row: LockoutRow, devices: { id: string; name: string }[], now = new Date()): LockoutRecord {
+function toRecord(row: LockoutRow, devices: LockoutDevice[], now = new Date()): LockoutRecord {
   const from = toIso(row.starts_at);
   const until = toIso(row.ends_at);
   return {
@@ -25,7 +26,7 @@ function toRecord(row: LockoutRow, devices: { id: string; name: string }[], now 
     from,
     until,
     exemptAdmins: Number(row.exempt_admins) === 1,
-    devices: devices.map((d) => ({ _id: d.id, name: d.name })),
+    devices: devices.map((d) => ({ _id: d.id, name: d.name, timeZone: d.timeZone })),
     active: new Date(from) <= now && (until === null || new Date(until) > now),
     createdAt: toIso(row.created_at),
   };

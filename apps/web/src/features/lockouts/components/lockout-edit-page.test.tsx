@@ -8,16 +8,17 @@ import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 
-const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})$/;
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?(Z|[+-]\d{2}:\d{2})$/;
 
 function record(overrides: Partial<LockoutRecord> = {}): LockoutRecord {
   return {
     _id: 'lockout-1',
     name: 'Floor works',
-    from: new Date(2030, 0, 10, 8, 0).toISOString(),
-    until: new Date(2030, 0, 10, 17, 0).toISOString(),
+    // 08:00–17:00 on the lock's clock (Rome, UTC+1 in January).
+    from: '2030-01-10T07:00:00.000Z',
+    until: '2030-01-10T16:00:00.000Z',
     exemptAdmins: false,
-    devices: [{ _id: 'device-1', name: 'Front door' }],
+    devices: [{ _id: 'device-1', name: 'Front door', timeZone: 'Europe/Rome' }],
     active: false,
     createdAt: '2026-01-01T00:00:00.000Z',
     ...overrides,
@@ -30,7 +31,10 @@ function setup(path: string, routes: Record<string, MockHandler> = {}) {
     'GET auth': () => json(sessionFixture(['admin'])),
     'GET portal/devices': () =>
       json({
-        items: [deviceFixture(), deviceFixture({ _id: 'device-2', name: 'Back gate' })],
+        items: [
+          deviceFixture({ timeZone: 'Europe/Rome' }),
+          deviceFixture({ _id: 'device-2', name: 'Back gate', timeZone: 'Asia/Tokyo' }),
+        ],
         total: 2,
       }),
     'GET portal/lockout/lockout-1': () => json(record()),
@@ -66,7 +70,7 @@ describe('LockoutEditPage', () => {
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
-  it('sends the times as ISO instants with offset and opens the new lockout', async () => {
+  it('reads the times on the chosen lock’s clock, and on the portal’s when the locks span zones', async () => {
     let sent: RecordedCall | undefined;
     const { router } = setup('/app/lockout/edit/new', {
       'POST portal/lockout': (call) => {
@@ -80,7 +84,10 @@ describe('LockoutEditPage', () => {
     setDateTime('Starts', '2030-01-10T09:00');
     setDateTime('Ends', '2030-01-10T18:30');
     await user.click(screen.getByRole('switch', { name: /Let admins through/ }));
+    // No lock chosen yet: the portal's clock (New York in the fixtures).
+    expect(screen.getAllByText("On the portal's clock (America/New_York).").length).toBeGreaterThan(0);
     await chooseLock('Back gate');
+    expect(screen.getAllByText("On the lock's clock (Asia/Tokyo).")).toHaveLength(2);
     await user.click(screen.getByRole('button', { name: 'Create lockout' }));
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/lockout/lockout-9'));
@@ -88,8 +95,18 @@ describe('LockoutEditPage', () => {
     expect(body).toMatchObject({ name: 'Audit day', exemptAdmins: true, deviceIds: ['device-2'] });
     expect(body.from).toMatch(ISO_WITH_OFFSET);
     expect(body.until).toMatch(ISO_WITH_OFFSET);
-    expect(new Date(body.from).getTime()).toBe(new Date(2030, 0, 10, 9, 0).getTime());
-    expect(new Date(body.until).getTime()).toBe(new Date(2030, 0, 10, 18, 30).getTime());
+    // 09:00 and 18:30 in Tokyo (UTC+9).
+    expect(new Date(body.from).toISOString()).toBe('2030-01-10T00:00:00.000Z');
+    expect(new Date(body.until).toISOString()).toBe('2030-01-10T09:30:00.000Z');
+  });
+
+  it('falls back to the portal’s clock, and says why, when the locks are in several zones', async () => {
+    setup('/app/lockout/edit/new?locks=device-1,device-2');
+    await screen.findByRole('heading', { level: 1, name: 'New lockout' });
+    expect(
+      await screen.findByText(/Its locks are in 2 time zones \(Asia\/Tokyo, Europe\/Rome\)/),
+    ).toBeInTheDocument();
+    expect(screen.getAllByText("On the portal's clock (America/New_York).")).toHaveLength(2);
   });
 
   it('sends until: null for "No end" and shows the server’s 400 on the field', async () => {
@@ -110,10 +127,11 @@ describe('LockoutEditPage', () => {
     });
     const user = userEvent.setup();
     expect(await screen.findByRole('heading', { level: 1, name: 'Edit Floor works' })).toBeInTheDocument();
-    // The saved values are shown; the lock is chosen.
+    // The saved values are shown on the lock's clock; the lock is chosen.
     expect(screen.getByLabelText('Starts', { exact: false, selector: 'input' })).toHaveValue(
       '2030-01-10T08:00',
     );
+    expect(screen.getAllByText("On the lock's clock (Europe/Rome).")).toHaveLength(2);
     await user.click(screen.getByRole('switch', { name: 'No end' }));
     expect(screen.getByLabelText('Ends', { exact: false, selector: 'input' })).toBeDisabled();
     await user.click(screen.getByRole('button', { name: 'Save lockout' }));

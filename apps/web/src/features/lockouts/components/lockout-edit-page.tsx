@@ -20,7 +20,7 @@ import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { useFormMutation } from '@/lib/forms';
-import { browserTimeZone } from '@/lib/local-datetime';
+import { usePortalTimeZone } from '@/lib/zoned-time';
 import { useCreateLockout } from '../api/create-lockout';
 import { LOCK_OPTIONS_LIMIT, useLockOptions } from '@/features/devices/api/get-devices';
 import { useLockout } from '../api/get-lockout';
@@ -34,6 +34,7 @@ import {
   validateLockout,
   type LockoutValues,
 } from './lockout-form';
+import { lockoutClock } from './lockout-text';
 import { RecordPage } from '@/components/record-page';
 
 function LockoutForm({ lockout, lockIds = [] }: { lockout?: LockoutRecord; lockIds?: string[] }) {
@@ -41,26 +42,38 @@ function LockoutForm({ lockout, lockIds = [] }: { lockout?: LockoutRecord; lockI
   const create = useCreateLockout();
   const update = useUpdateLockout();
   const locks = useLockOptions();
+  const portalZone = usePortalTimeZone();
   const saving = create.isPending || update.isPending;
+
+  // The lockout's own locks stay choosable even beyond the first page of locks.
+  const options = new Map<string, { name: string; timeZone: string }>(
+    (locks.data?.items ?? []).map((device) => [device._id, device]),
+  );
+  for (const device of lockout?.devices ?? []) if (!options.has(device._id)) options.set(device._id, device);
+  const data = [...options].map(([value, device]) => ({ value, label: device.name }));
+
   const form = useForm<LockoutValues>({
     mode: 'controlled',
     initialValues: lockout
-      ? initialLockoutValues(lockout)
-      : { ...initialLockoutValues(), deviceIds: lockIds },
-    validate: validateLockout,
+      ? initialLockoutValues(lockoutClock(lockout.devices, portalZone).timeZone, lockout)
+      : { ...initialLockoutValues(portalZone), deviceIds: lockIds },
+    // Read at submit: the chosen locks (and so the clock) may change after the form is drawn.
+    validate: (values) => validateLockout(values, clockOf(values).timeZone),
   });
-  const zone = browserTimeZone();
+  /** The clock of the chosen locks (lockoutClock): theirs when they share a zone, else the portal's. */
+  function clockOf(values: LockoutValues) {
+    const chosen = values.deviceIds.flatMap((id) => {
+      const device = options.get(id);
+      return device ? [device] : [];
+    });
+    return lockoutClock(chosen, portalZone);
+  }
+  const clock = clockOf(form.values);
   const backTo = lockout ? paths.app.lockout.href(lockout._id) : paths.app.lockouts.href();
-
-  // The lockout's own locks stay choosable even beyond the first page of locks.
-  const options = new Map((locks.data?.items ?? []).map((device) => [device._id, device.name]));
-  for (const device of lockout?.devices ?? [])
-    if (!options.has(device._id)) options.set(device._id, device.name);
-  const data = [...options].map(([value, label]) => ({ value, label }));
 
   const { submit } = useFormMutation(form, {
     run: async (values) => {
-      const input = toLockoutInput(values);
+      const input = toLockoutInput(values, clockOf(values).timeZone);
       const saved = lockout
         ? await update.mutateAsync({ lockoutId: lockout._id, ...input })
         : await create.mutateAsync(input);
@@ -76,7 +89,7 @@ function LockoutForm({ lockout, lockIds = [] }: { lockout?: LockoutRecord; lockI
     otherwise: lockout ? 'Could not save the lockout' : 'Could not create the lockout',
   });
 
-  const timeHint = `On your clock (${zone}); saved with its UTC offset.`;
+  const timeHint = `On ${clock.says}.`;
 
   return (
     <form onSubmit={submit} noValidate aria-label={lockout ? 'Edit lockout' : 'New lockout'}>
@@ -120,6 +133,11 @@ function LockoutForm({ lockout, lockIds = [] }: { lockout?: LockoutRecord; lockI
                 />
               </Stack>
             </SimpleGrid>
+            {clock.note && (
+              <Text size="xs" c="dimmed" mt={-8}>
+                {clock.note}
+              </Text>
+            )}
             <Switch
               label={LOCKOUT_LABELS.exemptAdmins}
               description="Portal admins can still open the locks, e.g. to check on the works."

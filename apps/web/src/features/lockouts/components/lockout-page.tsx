@@ -19,12 +19,12 @@ import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
-import { browserTimeZone } from '@/lib/local-datetime';
+import { usePortalTimeZone } from '@/lib/zoned-time';
 import { useDeleteLockout } from '../api/delete-lockout';
 import { useLockout } from '../api/get-lockout';
 import { lockoutKeys } from '../api/query-keys';
 import { ExemptBadge, LockoutStateBadge } from './lockout-badges';
-import { describePeriod, lockoutState } from './lockout-text';
+import { describePeriod, lockoutClock, lockoutState } from './lockout-text';
 import { RecordPage } from '@/components/record-page';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -42,21 +42,28 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 
 function PeriodCard({ lockout }: { lockout: LockoutRecord }) {
   const state = lockoutState(lockout);
+  const portalZone = usePortalTimeZone();
+  const clock = lockoutClock(lockout.devices, portalZone);
   return (
-    <SectionCard title="Period" description={`Times on your clock (${browserTimeZone()}).`} h="100%">
+    <SectionCard title="Period" description={`Times on ${clock.says}.`} h="100%">
       <Stack gap="md">
         <Group gap="sm" wrap="nowrap" align="flex-start">
           <ThemeIcon variant="light" aria-hidden="true">
             <IconCalendarEvent size={18} />
           </ThemeIcon>
           <Text size="sm" fw={600}>
-            {describePeriod(lockout)}
+            {describePeriod(lockout, portalZone)}
           </Text>
         </Group>
-        <Fact label="Starts">{formatDateTime(lockout.from, browserTimeZone())}</Fact>
+        {clock.note && (
+          <Text size="xs" c="dimmed">
+            {clock.note}
+          </Text>
+        )}
+        <Fact label="Starts">{formatDateTime(lockout.from, clock.timeZone, { zone: true })}</Fact>
         <Fact label="Ends">
           {lockout.until
-            ? formatDateTime(lockout.until, browserTimeZone())
+            ? formatDateTime(lockout.until, clock.timeZone, { zone: true })
             : 'No end: until it is deleted or edited'}
         </Fact>
         <Fact label="Admins">
@@ -181,6 +188,7 @@ function LockoutActions({ lockout }: { lockout: LockoutRecord }) {
 /** /app/lockout/:lockoutId (admin): a lockout's period, exemption and locks; edit, delete. */
 export function LockoutPage() {
   const { lockoutId = '' } = useParams();
+  const portalZone = usePortalTimeZone();
   return (
     <RecordPage
       query={useLockout(lockoutId)}
@@ -188,7 +196,7 @@ export function LockoutPage() {
       back={{ to: paths.app.lockouts.href(), label: 'All lockouts' }}
       header={(lockout) => ({
         title: lockout.name,
-        description: describePeriod(lockout),
+        description: describePeriod(lockout, portalZone),
         aside: <LockoutActions lockout={lockout} />,
       })}
     >

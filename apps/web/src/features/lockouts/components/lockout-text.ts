@@ -1,6 +1,6 @@
 import type { LockoutRecord } from '@latchkey/shared';
 import { formatDateTime, formatRange } from '@/lib/format';
-import { browserTimeZone } from '@/lib/local-datetime';
+import { credentialClock, type CredentialClock } from '@/lib/zoned-time';
 
 export type LockoutState = 'active' | 'upcoming' | 'past';
 
@@ -20,14 +20,28 @@ export function lockoutState(
 }
 
 /**
- * A lockout's period in words, on the browser's clock (the lockout form's, "Times on your clock"):
- * "Dec 1, 2026, 09:00 – 17:00", "Dec 1, 2026, 09:00 – Dec 3, 2026, 08:00", "From Dec 1, 2026, 09:00,
- * no end".
+ * The clock a lockout's times are typed and shown on (issue 19, item 4): its locks' when they share
+ * one zone, else the portal's (credentialClock; docs/decisions.md, "Lockouts on the lock's clock").
  */
-export function describePeriod({ from, until }: Pick<LockoutRecord, 'from' | 'until'>): string {
-  const zone = browserTimeZone();
-  if (!until) return `From ${formatDateTime(from, zone)}, no end`;
-  return formatRange(from, until, zone);
+export function lockoutClock(devices: readonly { timeZone: string }[], portalZone: string): CredentialClock {
+  return credentialClock(
+    devices.map((device) => device.timeZone),
+    portalZone,
+  );
+}
+
+/**
+ * A lockout's period in words, on its clock (lockoutClock) and labelled with the zone:
+ * "Dec 1, 2026, 09:00 – 17:00 Europe/Rome", "Dec 1, 2026, 09:00 – Dec 3, 2026, 08:00 Europe/Rome",
+ * "From Dec 1, 2026, 09:00 Europe/Rome, no end".
+ */
+export function describePeriod(
+  { from, until, devices }: Pick<LockoutRecord, 'from' | 'until' | 'devices'>,
+  portalZone: string,
+): string {
+  const zone = lockoutClock(devices, portalZone).timeZone;
+  if (!until) return `From ${formatDateTime(from, zone, { zone: true })}, no end`;
+  return formatRange(from, until, zone, { zone: true });
 }
 
 /** "Front door", "Front door and Back gate", "Front door, Back gate and 3 more". */

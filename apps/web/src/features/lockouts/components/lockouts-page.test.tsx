@@ -15,8 +15,8 @@ const works: LockoutRecord = {
   until: null,
   exemptAdmins: true,
   devices: [
-    { _id: 'device-1', name: 'Front door' },
-    { _id: 'device-2', name: 'Back gate' },
+    { _id: 'device-1', name: 'Front door', timeZone: 'Europe/Rome' },
+    { _id: 'device-2', name: 'Back gate', timeZone: 'Europe/Rome' },
   ],
   active: true,
   createdAt: '2020-01-01T00:00:00.000Z',
@@ -36,7 +36,10 @@ describe('LockoutsPage', () => {
     const link = await screen.findByRole('link', { name: 'Floor works' });
     expect(link).toHaveAttribute('href', '/app/lockout/lockout-1');
     const row = link.closest('tr')!;
-    expect(within(row).getAllByText(/no end/).length).toBeGreaterThan(0);
+    // On the locks' clock (Rome, UTC+1 in January), labelled with the zone.
+    expect(within(row).getAllByText('From Jan 10, 2020, 09:00 Europe/Rome, no end').length).toBeGreaterThan(
+      0,
+    );
     expect(within(row).getAllByText(/Front door and Back gate/).length).toBeGreaterThan(0);
     expect(within(row).getByText('Active')).toBeInTheDocument();
     expect(within(row).getAllByText('Admins exempt').length).toBeGreaterThan(0);

@@ -7,6 +7,7 @@ import { ListFilters } from '@/components/list-filters';
 import { SortableTh } from '@/components/sortable-th';
 import { paths } from '@/config/paths';
 import { useListParams } from '@/lib/use-list-params';
+import { usePortalTimeZone } from '@/lib/zoned-time';
 import { useLockouts } from '../api/get-lockouts';
 import { ExemptBadge, LockoutStateBadge } from './lockout-badges';
 import { describeLocks, describePeriod, STATE_LABELS, type LockoutState } from './lockout-text';
@@ -21,6 +22,7 @@ const isState = (value: string): value is LockoutState =>
 
 function LockoutRow({ lockout }: { lockout: LockoutRecord }) {
   const count = lockout.devices.length;
+  const period = describePeriod(lockout, usePortalTimeZone());
   return (
     <Table.Tr>
       <Table.Td>
@@ -29,7 +31,7 @@ function LockoutRow({ lockout }: { lockout: LockoutRecord }) {
         </Anchor>
         {/* On phones the period and locks ride along under the name. */}
         <Stack gap={2} mt={4} hiddenFrom="sm">
-          <Text size="xs">{describePeriod(lockout)}</Text>
+          <Text size="xs">{period}</Text>
           <Text size="xs" c="dimmed">
             {count === 1 ? '1 lock' : `${count} locks`}: {describeLocks(lockout.devices)}
           </Text>
@@ -37,7 +39,7 @@ function LockoutRow({ lockout }: { lockout: LockoutRecord }) {
         {lockout.exemptAdmins && <ExemptBadge size="sm" mt={6} hiddenFrom="md" />}
       </Table.Td>
       <Table.Td visibleFrom="sm">
-        <Text size="sm">{describePeriod(lockout)}</Text>
+        <Text size="sm">{period}</Text>
       </Table.Td>
       <Table.Td visibleFrom="sm">
         <Text size="sm">{count === 1 ? '1 lock' : `${count} locks`}</Text>
