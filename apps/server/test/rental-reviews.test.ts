@@ -1,5 +1,6 @@
 import {
   zonedInstant,
+  type MyReviews,
   type PublicListing,
   type ReviewInvitation,
   type ReviewsPage,
@@ -287,6 +288,55 @@ describe('the owner answers and hides reviews (GET listing/{id}/review, POST lis
       payload: { action: 'publish' },
     });
     expect(unknown.statusCode).toBe(404);
+  });
+});
+
+describe('GET reviews/mine (the /app/review screen)', () => {
+  it("lists a person's stays to review and reviews they wrote, and an admin's listings' reviews", async () => {
+    const guest = await t.signUp();
+    const open = await stay('Mona Mine', 'mona1@example.com', 1);
+    const reviewed = await stay('Mona Mine', 'mona2@example.com', 2);
+    const ahead = await stay('Mona Mine', 'mona3@example.com');
+    const someoneElses = await stay('Otto Other', 'otto@example.com', 1);
+    await t.app.db
+      .updateTable('stays')
+      .set({ guest_user_id: guest.userId })
+      .where('id', 'in', [open._id, reviewed._id, ahead._id])
+      .execute();
+    const written = await submit(tokenOf(reviewed._id), { rating: 5, text: 'Quiet and warm.' });
+    expect(written.statusCode, written.body).toBe(201);
+    const mine = (token: string, portal?: string) =>
+      t.request({ method: 'GET', url: '/api3/reviews/mine', token, ...(portal ? { portal } : {}) });
+
+    const asGuest = await mine(guest.token);
+    expect(asGuest.statusCode).toBe(200);
+    const body = asGuest.json() as MyReviews;
+    // Only their own ended, unreviewed stay: not the one ahead, not the reviewed one, not another guest's.
+    expect(body.toReview.map((s) => s.stayId)).toEqual([open._id]);
+    expect(body.toReview[0]).toMatchObject({ listingTitle: 'Cliff cabin' });
+    expect(body.toReview[0]!.reviewPath).toMatch(/^\/review\?t=/);
+    expect(body.written).toHaveLength(1);
+    expect(body.written[0]).toMatchObject({
+      listingTitle: 'Cliff cabin',
+      rating: 5,
+      text: 'Quiet and warm.',
+    });
+    // Their own portal (they own it: an admin there) has no listings.
+    expect(body.hosting).toMatchObject({ total: 0, items: [] });
+    expect(JSON.stringify(body)).not.toContain(someoneElses._id);
+
+    // The host's admin sees the review of their listing; a basic member of that portal and another
+    // portal's admin do not.
+    const host = (await mine(owner.token)).json() as MyReviews;
+    expect(host.hosting!.items.map((r) => r.stayId)).toContain(reviewed._id);
+    expect(host.hosting!.items.find((r) => r.stayId === reviewed._id)).toMatchObject({
+      listingTitle: 'Cliff cabin',
+      listingId,
+    });
+    expect(((await mine(basicToken, owner.portalId)).json() as MyReviews).hosting).toBeNull();
+    const foreign = (await mine(stranger.token)).json() as MyReviews;
+    expect(foreign.hosting!.items.map((r) => r.stayId)).not.toContain(reviewed._id);
+    expect((await t.request({ method: 'GET', url: '/api3/reviews/mine' })).statusCode).toBe(401);
   });
 });
 

@@ -34,4 +34,5 @@ export * from './search.schemas';
 export * from './time-format';
 export * from './bill-dates';
 export * from './activity.schemas';
+export * from './binary-answers';
 export * from './dev-tools.schemas';

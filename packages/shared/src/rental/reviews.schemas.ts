@@ -113,3 +113,50 @@ export const reviewInputSchema = z.object({
   text: multilineText().max(2000).default(''),
 });
 export type ReviewInput = z.input<typeof reviewInputSchema>;
+
+/** A stay of the signed-in person that may be reviewed now (the brief's `review` screen, /app/review). */
+export const reviewableStaySchema = z.object({
+  stayId: z.string(),
+  listingTitle: z.string(),
+  startDate: z.iso.date(),
+  endDate: z.iso.date(),
+  /** The last day a review is taken, on the listing's calendar. */
+  closesOn: z.iso.date(),
+  /** The review page (/review?t=…), where the review is written. */
+  reviewPath: z.string(),
+});
+export type ReviewableStay = z.infer<typeof reviewableStaySchema>;
+
+/** A review the signed-in person wrote as a guest, with the host's answer. */
+export const ownReviewSchema = z.object({
+  _id: z.string(),
+  listingTitle: z.string(),
+  rating: z.number().int(),
+  text: z.string(),
+  state: z.enum(REVIEW_STATES),
+  answer: z.string().nullable(),
+  stayStartDate: z.iso.date(),
+  stayEndDate: z.iso.date(),
+  createdAt: z.iso.datetime(),
+});
+export type OwnReview = z.infer<typeof ownReviewSchema>;
+
+/** GET reviews/mine: the signed-in person's reviews, as a guest and as a host. */
+export const myReviewsSchema = z.object({
+  /** Ended stays they kept as a guest that are not reviewed yet, while reviews are taken. */
+  toReview: z.array(reviewableStaySchema),
+  /** The reviews they wrote, newest first. */
+  written: z.array(ownReviewSchema),
+  /**
+   * The reviews of the listings of the portal they act in, newest first, when they administer it
+   * (null otherwise); the answer and hiding are on the listing's page.
+   */
+  hosting: z
+    .object({
+      portalName: z.string(),
+      total: z.number().int(),
+      items: z.array(reviewSchema.extend({ listingTitle: z.string() })),
+    })
+    .nullable(),
+});
+export type MyReviews = z.infer<typeof myReviewsSchema>;

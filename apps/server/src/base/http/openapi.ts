@@ -4,6 +4,8 @@ import { PORTAL_OVERRIDE_HEADER } from '@latchkey/shared';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { RouteAccess } from './access';
+import { MSGPACK_CONTENT } from './binary-answers';
+import { MSGPACK_MEDIA_TYPE } from '@latchkey/shared';
 
 const SEALED_NOTE =
   'Sealed: send the JSON below as an envelope `{ m, k: 2, n, p }`: `m` the base64 NaCl box ' +
@@ -66,12 +68,26 @@ export async function registerOpenApi(app: FastifyInstance, apiPrefix: string): 
     },
     transform: (input) => {
       const output = jsonSchemaTransform(input);
-      const config = (input.route.config ?? {}) as { access?: RouteAccess; sealed?: boolean };
+      const config = (input.route.config ?? {}) as {
+        access?: RouteAccess;
+        sealed?: boolean;
+        binaryAnswer?: boolean;
+      };
       const schema = output.schema as Record<string, unknown>;
       for (const part of ['body', 'querystring', 'params', 'headers']) fixNullables(schema[part]);
       if (schema.response) Object.values(schema.response).forEach(fixNullables);
       if (config.access && config.access.kind !== 'public') schema.security = [{ bearerAuth: [] }];
       if (config.sealed) schema.description = SEALED_NOTE;
+      const responses = schema.response as Record<string, JsonSchema> | undefined;
+      const ok = responses?.['200'];
+      if (config.binaryAnswer && ok) {
+        // The same record as JSON (first, the default) or as MessagePack (base/http/binary-answers.ts).
+        const { description, ...json } = ok;
+        responses['200'] = {
+          description: description ?? 'Default Response',
+          content: { 'application/json': { schema: json }, [MSGPACK_MEDIA_TYPE]: MSGPACK_CONTENT },
+        };
+      }
       return output;
     },
   });

@@ -1,5 +1,6 @@
 import {
   idSchema,
+  myReviewsSchema,
   reviewInputSchema,
   reviewInvitationSchema,
   reviewModerationSchema,
@@ -9,8 +10,9 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { access, actingPortal, changeContext, routesOfFeature } from '../../base/http/access';
+import { access, actingPortal, changeContext, routesOfFeature, signedIn } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
+import { getMyReviews } from './my-reviews';
 import { getReviewInvitation, listReviews, moderateReview, submitReview } from './reviews.service';
 
 const id = idSchema;
@@ -66,6 +68,22 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       return reply.status(201).send(answer);
     },
+  );
+
+  app.get(
+    '/reviews/mine',
+    {
+      config: { access: access.account },
+      schema: {
+        tags,
+        summary:
+          "The signed-in person's reviews: stays they may review now, the reviews they wrote, and for a portal admin the reviews of its listings",
+        description:
+          'Stays and reviews are the person’s own (as a guest, in any portal); `hosting` is the acting portal’s listings’ newest reviews when the person administers it, else null.',
+        response: { 200: myReviewsSchema, ...errorResponses },
+      },
+    },
+    async (request) => getMyReviews(app.db, app.rental.deps, signedIn(request)),
   );
 
   app.get(
