@@ -39,6 +39,8 @@ import { registerLive } from './features/live/live.plugin';
 import { liveRoutes } from './features/live/live.routes';
 import { lockoutRoutes } from './features/lockouts/lockouts.routes';
 import { registerBillingCloser } from './features/billing/billing.plugin';
+import { registerReportSchedules } from './features/reports/reports.plugin';
+import { reportRoutes } from './features/reports/reports.routes';
 import { billingRoutes } from './features/billing/billing.routes';
 import { resellerRoutes } from './features/resellers/resellers.routes';
 import { memberRoutes } from './features/members/members.routes';
@@ -205,6 +207,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   registerSubscriptions(app);
   registerShop(app);
   registerBillingCloser(app, config);
+  registerReportSchedules(app, config);
   // A declined renewal in the host's inbox: after the subscriptions' listener has its row.
   registerPaymentNotices(app);
   deviceLink.listen(liveDeviceActivity(app));
@@ -247,6 +250,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     reviewRoutes,
     searchRoutes,
     bulkAccessRoutes,
+    reportRoutes,
   ]) {
     await app.register(routes, { prefix: API_BASE_PATH });
   }

@@ -29,6 +29,8 @@ export interface Tenant {
   keyId: string;
   inviteId: string;
   alertRuleId: string;
+  /** A scheduled report (features/reports), mailed weekly to the owner. */
+  reportScheduleId: string;
   billId: string;
   listingId: string;
   stayId: string;
@@ -128,6 +130,7 @@ async function makeTenant(t: TestApp, portalName: string | undefined, rentals: b
     name: 'Forced',
     deviceIds: [deviceId],
   });
+  const reportSchedule = await post('/api3/portal/report/schedules', { kind: 'health', frequency: 'weekly' });
   const rental = rentals
     ? await makeRental(t, admin.token, deviceId)
     : (Object.fromEntries(RENTAL_IDS.map((kind) => [kind, undefined])) as unknown as Awaited<
@@ -149,6 +152,7 @@ async function makeTenant(t: TestApp, portalName: string | undefined, rentals: b
       keyId: key._id,
       inviteId: invite._id,
       alertRuleId: alertRule._id,
+      reportScheduleId: reportSchedule._id,
       billId: await closedBillFor(t, admin.portalId),
       ...rental,
     },

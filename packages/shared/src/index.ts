@@ -36,3 +36,4 @@ export * from './bill-dates';
 export * from './activity.schemas';
 export * from './binary-answers';
 export * from './dev-tools.schemas';
+export * from './reports.schemas';

@@ -29,6 +29,7 @@ import * as orderHolds from './migrations/2026-11-26-0028-order-holds';
 import * as resellerMadeMemberships from './migrations/2026-11-26-0029-reseller-made-memberships';
 import * as notificationSubjects from './migrations/2026-11-27-0030-notification-subjects';
 import * as pendingCommandsIndex from './migrations/2026-11-27-0031-pending-commands-index';
+import * as reportSchedules from './migrations/2026-11-27-0034-report-schedules';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-0029-reseller-made-memberships': resellerMadeMemberships,
   '2026-11-27-0030-notification-subjects': notificationSubjects,
   '2026-11-27-0031-pending-commands-index': pendingCommandsIndex,
+  '2026-11-27-0034-report-schedules': reportSchedules,
 };
 
 /** The names of every migration, in order. */

@@ -306,6 +306,8 @@ export interface MailOutboxTable {
   /** Set when the sender gave up after its last retry. */
   failed_at: Timestamp | null;
   created_at: Timestamp;
+  /** JSON [{ filename, contentType, base64 }] (a scheduled report's CSV and PDF); null: none. */
+  attachments_json: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type MailRow = Selectable<MailOutboxTable>;
 
@@ -963,6 +965,24 @@ export interface ReviewsTable {
 }
 export type ReviewRow = Selectable<ReviewsTable>;
 
+/** A report mailed weekly or monthly to some of the portal's admins (features/reports). */
+export interface ReportSchedulesTable {
+  id: string;
+  portal_id: string;
+  kind: import('@latchkey/shared').ReportKind;
+  frequency: import('@latchkey/shared').ReportFrequency;
+  /** ReportFilters as JSON. */
+  filters_json: string;
+  /** JSON array of the recipients' user ids (admins of the portal when it runs). */
+  recipients_json: string;
+  created_by: string | null;
+  /** The last period mailed ('week of 2026-11-16', '2026-11'): the once-only guard. */
+  last_period: string | null;
+  last_sent_at: Timestamp | null;
+  created_at: Timestamp;
+}
+export type ReportScheduleRow = Selectable<ReportSchedulesTable>;
+
 export interface DB {
   users: UsersTable;
   portals: PortalsTable;
@@ -1028,4 +1048,5 @@ export interface DB {
   listing_ical_feeds: ListingIcalFeedsTable;
   listing_blocks: ListingBlocksTable;
   reviews: ReviewsTable;
+  report_schedules: ReportSchedulesTable;
 }

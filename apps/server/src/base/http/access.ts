@@ -94,7 +94,8 @@ export type IdKind =
   | 'listingImageId'
   | 'landingImageId'
   | 'productId'
-  | 'checkoutId';
+  | 'checkoutId'
+  | 'reportScheduleId';
 
 /** Path parameters whose name does not say what they name. */
 const UNNAMED_IDS = ['id', 'imageId'] as const;

@@ -7,7 +7,14 @@ import { claimDueMail, markMailAttemptFailed, markMailSent } from './mail.reposi
 /** What the sender hands a message to: SMTP (nodemailer) or the dev mailbox. */
 export interface MailTransport {
   readonly name: string;
-  send(message: { from: string; to: string; subject: string; text: string; html: string }): Promise<void>;
+  send(message: {
+    from: string;
+    to: string;
+    subject: string;
+    text: string;
+    html: string;
+    attachments?: { filename: string; contentType: string; content: Buffer }[];
+  }): Promise<void>;
 }
 
 /**
@@ -43,6 +50,16 @@ export function devMailboxTransport(log: FastifyBaseLogger): MailTransport {
       log.info({ to: message.to, subject: message.subject, links }, 'mail kept in the dev mailbox');
     },
   };
+}
+
+/** The files stored with a queued mail (mail.repository.ts `enqueueMail`), for nodemailer. */
+function attachmentsOf(json: string): { filename: string; contentType: string; content: Buffer }[] {
+  const stored = JSON.parse(json) as { filename: string; contentType: string; base64: string }[];
+  return stored.map((file) => ({
+    filename: file.filename,
+    contentType: file.contentType,
+    content: Buffer.from(file.base64, 'base64'),
+  }));
 }
 
 /** Attempts before giving up; waits grow 30 s, 1 min, 2 min, … capped at 1 h. */
@@ -112,6 +129,7 @@ export class MailSender {
         subject: mail.subject,
         text: mail.text_body,
         html: mail.html_body,
+        ...(mail.attachments_json && { attachments: attachmentsOf(mail.attachments_json) }),
       });
       await markMailSent(this.db, mail.id);
       return true;

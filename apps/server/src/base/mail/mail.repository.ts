@@ -12,6 +12,15 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** Files sent with it (a scheduled report's CSV and PDF); stored with the queued mail. */
+  attachments?: MailAttachment[];
+}
+
+/** A file attached to a mail. Keep it small: it waits in the outbox table until sent. */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
 }
 
 /** Queues a message; call it inside the transaction of the change that causes it. */
@@ -28,6 +37,15 @@ export async function enqueueMail(db: Database, mail: OutgoingMail): Promise<str
       subject: mail.subject,
       text_body: mail.text,
       html_body: mail.html,
+      attachments_json: mail.attachments?.length
+        ? JSON.stringify(
+            mail.attachments.map((file) => ({
+              filename: file.filename,
+              contentType: file.contentType,
+              base64: file.content.toString('base64'),
+            })),
+          )
+        : null,
       next_attempt_at: now,
       created_at: now,
     })

@@ -169,3 +169,26 @@ export function alertMail(facts: { title: string; message: string; link: string 
     link: facts.link,
   });
 }
+
+/** A scheduled report (features/reports): what it covers, the files attached, where to see it. */
+export function scheduledReportMail(facts: {
+  title: string;
+  portalName: string;
+  period: string;
+  attached: string[];
+  notAttached: string | null;
+  link: string;
+}): RenderedMail {
+  return linkMail({
+    title: `${fact(facts.title, SUBJECT_FACT_LENGTH)}: ${fact(facts.period, 40)}`,
+    greeting: 'Hello,',
+    lines: [
+      `The ${fact(facts.title, 200)} report of ${fact(facts.portalName)} for ${fact(facts.period, 60)}.`,
+      ...(facts.attached.length ? [`Attached: ${facts.attached.join(', ')}.`] : []),
+      ...(facts.notAttached ? [facts.notAttached] : []),
+      'You get this mail because an admin of the portal scheduled this report to you.',
+    ],
+    action: 'Open the reports',
+    link: facts.link,
+  });
+}
