@@ -7,6 +7,7 @@ import {
   fillUrl,
   makeTwoPortals,
   namesRentals,
+  namesSupport,
   pathParams,
   type Tenant,
   type TwoPortals,
@@ -98,7 +99,11 @@ export async function specifyRoutes(feature: string, spec: FeatureSpec = {}): Pr
     (route) => route.access.kind !== 'public' || route.url.includes(':') || route.example !== undefined,
   );
   beforeAll(async () => {
-    if (needsPortals) portals = await makeTwoPortals(t, { rentals: routes.some(namesRentals) });
+    if (needsPortals)
+      portals = await makeTwoPortals(t, {
+        rentals: routes.some(namesRentals),
+        support: routes.some(namesSupport),
+      });
     await spec.setup?.(t);
   });
   afterAll(() => t.close());
