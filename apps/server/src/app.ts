@@ -6,6 +6,7 @@ import { logFormatOf, type Config } from './config';
 import { openDatabase, type Database, type DialectName } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { aboutRoutes } from './features/about/about.routes';
+import { contentRoutes } from './features/content/content.routes';
 import { registerAlerts } from './features/alerts/alerts.plugin';
 import { registerPaymentNotices } from './features/alerts/payment-notices';
 import { alertRoutes } from './features/alerts/alerts.routes';
@@ -251,6 +252,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     searchRoutes,
     bulkAccessRoutes,
     reportRoutes,
+    contentRoutes,
   ]) {
     await app.register(routes, { prefix: API_BASE_PATH });
   }

@@ -286,6 +286,8 @@ export function paramKind(route: RegisteredRoute, name: string): keyof Tenant | 
     feed: 'unknown',
     email: 'unknown',
     activation: 'unknown',
+    // A content page's topic (features/content): the deployment's, no portal's.
+    topic: 'unknown',
     '*': 'unknown',
   };
   const kind = byName[name];

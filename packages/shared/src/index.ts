@@ -37,3 +37,4 @@ export * from './activity.schemas';
 export * from './binary-answers';
 export * from './dev-tools.schemas';
 export * from './reports.schemas';
+export * from './content.schemas';

@@ -30,6 +30,7 @@ import * as resellerMadeMemberships from './migrations/2026-11-26-0029-reseller-
 import * as notificationSubjects from './migrations/2026-11-27-0030-notification-subjects';
 import * as pendingCommandsIndex from './migrations/2026-11-27-0031-pending-commands-index';
 import * as reportSchedules from './migrations/2026-11-27-0034-report-schedules';
+import * as content from './migrations/2026-11-27-0035-content';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-0030-notification-subjects': notificationSubjects,
   '2026-11-27-0031-pending-commands-index': pendingCommandsIndex,
   '2026-11-27-0034-report-schedules': reportSchedules,
+  '2026-11-27-0035-content': content,
 };
 
 /** The names of every migration, in order. */

@@ -524,6 +524,8 @@ export interface ResellersTable {
   country: string;
   vat_number: string | null;
   link_code: string;
+  /** The brand the reseller's customers see (features/content); null: the host's. */
+  brand: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -540,6 +542,43 @@ export interface ResellerLinksTable {
   unlinked_at: Timestamp | null;
 }
 export type ResellerLinkRow = Selectable<ResellerLinksTable>;
+
+/** A content page's current version (features/content; the brief's `info` collection). */
+export interface ContentPagesTable {
+  topic: string;
+  title: string;
+  section: string;
+  body: string;
+  /** 0 or 1. */
+  published: number;
+  version: number;
+  updated_by: string | null;
+  updated_at: Timestamp;
+}
+export type ContentPageRow = Selectable<ContentPagesTable>;
+
+/** Every saved version of a content page; never changed. */
+export interface ContentPageVersionsTable {
+  id: string;
+  topic: string;
+  version: number;
+  title: string;
+  section: string;
+  body: string;
+  published: number;
+  restored_from: number | null;
+  saved_by: string | null;
+  saved_at: Timestamp;
+}
+export type ContentPageVersionRow = Selectable<ContentPageVersionsTable>;
+
+/** A navigation entry hidden (1) or shown again (0) deployment-wide (the brief's `nav` collection). */
+export interface NavVisibilityTable {
+  nav_key: string;
+  hidden: number;
+  updated_by: string | null;
+  updated_at: Timestamp;
+}
 
 /** A periodic background job: whoever moves next_run_at forward first runs the period. */
 export interface ScheduledJobsTable {
@@ -1021,6 +1060,9 @@ export interface DB {
   bills: BillsTable;
   invoice_counters: InvoiceCountersTable;
   resellers: ResellersTable;
+  content_pages: ContentPagesTable;
+  content_page_versions: ContentPageVersionsTable;
+  nav_visibility: NavVisibilityTable;
   reseller_links: ResellerLinksTable;
   scheduled_jobs: ScheduledJobsTable;
   subscriptions: SubscriptionsTable;

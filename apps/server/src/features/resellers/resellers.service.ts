@@ -91,6 +91,7 @@ export async function createReseller(
       country: input.country,
       vat_number: input.vatNumber,
       link_code: newLinkCode(),
+      brand: null,
       created_at: now,
       updated_at: now,
     };
