@@ -64,6 +64,8 @@ import { rentalCenterRoutes } from './features/rental-center/rental-center.route
 import { reviewRoutes } from './features/reviews/reviews.routes';
 import { searchRoutes } from './features/search/search.routes';
 import { bulkAccessRoutes } from './features/bulk-access/bulk-access.routes';
+import { supportRoutes } from './features/support/support.routes';
+import { registerSupport } from './features/support/support.plugin';
 import { registerAccessControl, type RegisteredRoute } from './base/http/access';
 import { serializerCompiler } from './base/http/list-serializer';
 import { answerFrameworkError, MAX_PARAM_LENGTH, registerErrorHandling } from './base/http/errors';
@@ -201,6 +203,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await registerLive(app, config);
   registerAlerts(app, config);
   registerRental(app, config, limitStore);
+  registerSupport(app, config, limitStore);
   registerCalendars(app, config);
   registerReviews(app, config);
   await registerPayments(app, config);
@@ -251,6 +254,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     reviewRoutes,
     searchRoutes,
     bulkAccessRoutes,
+    supportRoutes,
     reportRoutes,
     contentRoutes,
   ]) {

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { RegisteredRoute } from '../src/base/http/access';
 import { closedBillFor } from './billing-helpers';
 import { makeMember, makeOwner, makeStaff } from './factories';
+import { multipartBody } from './support-helpers';
 import type { TestApp } from './test-app';
 
 // Two portals with one of everything, for the feature specs (route-spec.ts: every route is called
@@ -40,6 +41,9 @@ export interface Tenant {
   landingImageId: string;
   feedId: string;
   reviewId: string;
+  /** A support request its basic user filed, with an image (made only with `support`). */
+  supportRequestId: string;
+  supportImageId: string;
 }
 
 /** Portal A (the caller's: `user` is its basic user's session), portal B (another tenant's) and staff. */
@@ -65,13 +69,19 @@ export const RENTAL_IDS = [
   'reviewId',
 ] as const;
 
+/** The support records (issue 20): made only for specs that name one (an image costs sharp's start). */
+export const SUPPORT_IDS = ['supportRequestId', 'supportImageId'] as const;
+
 /**
  * Two portals with one of everything, and platform staff; without `rentals`, the rental records
  * (RENTAL_IDS) are left out, and a test that names one fails saying so.
  */
-export async function makeTwoPortals(t: TestApp, { rentals = true } = {}): Promise<TwoPortals> {
-  const tenantA = await makeTenant(t, undefined, rentals);
-  const tenantB = await makeTenant(t, FOREIGN_PORTAL_NAME, rentals);
+export async function makeTwoPortals(
+  t: TestApp,
+  { rentals = true, support = false } = {},
+): Promise<TwoPortals> {
+  const tenantA = await makeTenant(t, undefined, rentals, support);
+  const tenantB = await makeTenant(t, FOREIGN_PORTAL_NAME, rentals, support);
   return {
     a: { ...tenantA.tenant, user: tenantA.memberToken },
     b: tenantB.tenant,
@@ -80,7 +90,7 @@ export async function makeTwoPortals(t: TestApp, { rentals = true } = {}): Promi
 }
 
 /** A portal with an admin, a member, a lock and one of every record about them. */
-async function makeTenant(t: TestApp, portalName: string | undefined, rentals: boolean) {
+async function makeTenant(t: TestApp, portalName: string | undefined, rentals: boolean, support = false) {
   const admin = await makeOwner(t, portalName ? { portalName } : {});
   const member = await makeMember(t, admin.portalId);
   const post = async (url: string, payload: object) => {
@@ -155,9 +165,22 @@ async function makeTenant(t: TestApp, portalName: string | undefined, rentals: b
       reportScheduleId: reportSchedule._id,
       billId: await closedBillFor(t, admin.portalId),
       ...rental,
-    },
+      ...(support ? await makeSupportRequest(t, member.token) : {}),
+    } as Tenant,
     memberToken: member.token,
   };
+}
+
+/** A support request the basic user filed, with one image. */
+async function makeSupportRequest(t: TestApp, token: string) {
+  const { payload, headers } = multipartBody(
+    { type: 'lock', description: 'The door sticks', navId: '/user' },
+    [{ bytes: TINY_PNG }],
+  );
+  const response = await t.request({ method: 'POST', url: '/api3/portal/support', token, payload, headers });
+  if (response.statusCode !== 201) throw new Error(`fixture support request failed: ${response.body}`);
+  const request = response.json();
+  return { supportRequestId: request._id as string, supportImageId: request.images[0]._id as string };
 }
 
 /** A published listing of the lock with a category, a request, an access list entry and images. */
@@ -347,6 +370,12 @@ function recordOf(tenant: Tenant, kind: keyof Tenant): string {
   const id = tenant[kind];
   if (id === undefined) throw new Error(`fixtures: no ${kind} (made without rentals)`);
   return id;
+}
+
+/** Whether a route names a support record in its path. */
+export function namesSupport(route: RegisteredRoute): boolean {
+  const kinds: readonly string[] = SUPPORT_IDS;
+  return pathParams(route).some(({ kind }) => kinds.includes(kind));
 }
 
 /** Whether a route names a rental record, in its path or its example. */

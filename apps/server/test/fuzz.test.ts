@@ -432,6 +432,9 @@ function pathValue(operation: Operation, name: string): string {
     // No bill or checkout of the fixtures: an id that names none (their 404s are documented).
     billId: fx.portalId,
     checkoutId: fx.portalId,
+    // No support request in the fuzz fixtures either (its 404 is documented).
+    supportRequestId: fx.portalId,
+    supportImageId: fx.portalId,
     // No scheduled report in the fuzz fixtures (a 404, documented).
     reportScheduleId: fx.portalId,
     // The shop's products, seeded in makeFixtures.

@@ -38,3 +38,4 @@ export * from './binary-answers';
 export * from './dev-tools.schemas';
 export * from './reports.schemas';
 export * from './content.schemas';
+export * from './support.schemas';

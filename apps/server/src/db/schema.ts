@@ -1022,6 +1022,46 @@ export interface ReportSchedulesTable {
 }
 export type ReportScheduleRow = Selectable<ReportSchedulesTable>;
 
+/** A person's support request in their portal (features/support, issue 20 item 4). */
+export interface SupportRequestsTable {
+  id: string;
+  portal_id: string;
+  user_id: string;
+  type: import('@latchkey/shared').SupportType;
+  description: string;
+  nav_id: string;
+  status: import('@latchkey/shared').SupportStatus;
+  assignee_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type SupportRequestRow = Selectable<SupportRequestsTable>;
+
+/** A message in a support request's thread: the requester's, a portal admin's or staff's. */
+export interface SupportMessagesTable {
+  id: string;
+  portal_id: string;
+  request_id: string;
+  author_id: string | null;
+  author_role: 'requester' | 'portal' | 'staff';
+  text: string;
+  created_at: Timestamp;
+}
+export type SupportMessageRow = Selectable<SupportMessagesTable>;
+
+/** An image of a support request (its bytes in the support image store). */
+export interface SupportImagesTable {
+  id: string;
+  portal_id: string;
+  request_id: string;
+  width: number;
+  height: number;
+  bytes: number;
+  position: number;
+  created_at: Timestamp;
+}
+export type SupportImageRow = Selectable<SupportImagesTable>;
+
 export interface DB {
   users: UsersTable;
   portals: PortalsTable;
@@ -1091,4 +1131,7 @@ export interface DB {
   listing_blocks: ListingBlocksTable;
   reviews: ReviewsTable;
   report_schedules: ReportSchedulesTable;
+  support_requests: SupportRequestsTable;
+  support_messages: SupportMessagesTable;
+  support_images: SupportImagesTable;
 }

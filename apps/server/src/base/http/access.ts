@@ -95,6 +95,8 @@ export type IdKind =
   | 'landingImageId'
   | 'productId'
   | 'checkoutId'
+  | 'supportRequestId'
+  | 'supportImageId'
   | 'reportScheduleId';
 
 /** Path parameters whose name does not say what they name. */
