@@ -27,6 +27,8 @@ export const NAV_GROUPS = [
   { id: 'rentals', label: 'Rentals' },
   { id: 'billing', label: 'Billing & shop' },
   { id: 'settings', label: 'Settings' },
+  // Platform staff's screens (the console, support inbox, developer tools): shown to superAdmins only.
+  { id: 'platform', label: 'Platform' },
 ] as const;
 
 export type NavGroupId = (typeof NAV_GROUPS)[number]['id'];

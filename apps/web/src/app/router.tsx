@@ -13,7 +13,6 @@ import {
   IconLayoutDashboard,
   IconLock,
   IconLockCancel,
-  IconMail,
   IconBuildingStore,
   IconReceipt,
   IconRefreshDot,
@@ -23,7 +22,7 @@ import {
   IconWifiOff,
   IconRocket,
   IconShoppingBag,
-  IconCreditCard,
+  IconTool,
 } from '@tabler/icons-react';
 import { createBrowserRouter, redirect, type LoaderFunction, type NonIndexRouteObject } from 'react-router';
 import { paths, type ScreenPath } from '@/config/paths';
@@ -274,6 +273,15 @@ function screenRoutes(): ScreenRoute[] {
       handle: { title: 'Review your stay' },
       lazy: {
         Component: async () => (await import('@/features/share-lock/components/review-page')).ReviewPage,
+      },
+    },
+    // The brief's API test page: checks the API from the browser; anyone may open it.
+    {
+      path: paths.testApi,
+      layout: 'blank',
+      handle: { title: 'API test page' },
+      lazy: {
+        Component: async () => (await import('@/features/dev-tools/components/api-test-page')).ApiTestPage,
       },
     },
 
@@ -656,13 +664,35 @@ function screenRoutes(): ScreenRoute[] {
         Component: async () => (await import('@/features/shop/components/my-orders-page')).MyOrdersPage,
       },
     },
+    // Developer tools (issue 20, item 3): one nav entry, the index; the console, payments and the
+    // dev mailbox open from there.
+    {
+      path: paths.app.devTools,
+      layout: 'app',
+      handle: {
+        title: 'Developer tools',
+        roles: PLATFORM,
+        nav: { label: 'Developer tools', icon: IconTool, group: 'platform' },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/dev-tools/components/dev-tools-page')).DevToolsPage,
+      },
+    },
+    {
+      path: paths.app.devToolsApi,
+      layout: 'app',
+      handle: { title: 'API console', roles: PLATFORM },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/dev-tools/components/api-console-page')).ApiConsolePage,
+      },
+    },
     {
       path: paths.app.staffPayments,
       layout: 'app',
       handle: {
         title: 'Payments',
         roles: PLATFORM,
-        nav: { label: 'Payments', icon: IconCreditCard, group: 'settings' },
       },
       lazy: {
         Component: async () =>
@@ -675,7 +705,6 @@ function screenRoutes(): ScreenRoute[] {
       handle: {
         title: 'Dev mailbox',
         roles: PLATFORM,
-        nav: { label: 'Dev mailbox', icon: IconMail, group: 'settings' },
       },
       lazy: {
         Component: async () =>

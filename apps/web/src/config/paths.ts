@@ -76,6 +76,8 @@ export const paths = {
     account: screenPath('/s/account'),
   },
   review: screenPath('/review'),
+  /** The API test page (blank layout, public): checks the API from the browser. */
+  testApi: screenPath('/test/api'),
 
   app: {
     /** Forwards to the dashboard. */
@@ -118,6 +120,9 @@ export const paths = {
     products: screenPath('/app/products'),
     product: screenPath('/app/product/:productId'),
     orders: screenPath('/app/orders'),
+    /** Platform staff's developer tools: the index, the API console; the mailbox and payments below. */
+    devTools: screenPath('/app/devTools'),
+    devToolsApi: screenPath('/app/devTools/api'),
     staffPayments: screenPath('/app/devTools/payments'),
     devMailbox: screenPath('/app/devTools/mail'),
     settings: screenPath('/app/settings'),

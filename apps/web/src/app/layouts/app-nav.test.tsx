@@ -43,7 +43,7 @@ describe('the signed-in navigation', () => {
     const first = within(nav).getAllByRole('link').slice(0, 2);
     expect(first.map((link) => link.textContent)).toEqual(['Dashboard', 'Activity']);
     // Platform staff's screens are not an admin's.
-    expect(within(nav).queryByRole('link', { name: 'Dev mailbox' })).not.toBeInTheDocument();
+    expect(within(nav).queryByRole('link', { name: 'Developer tools' })).not.toBeInTheDocument();
 
     const user = userEvent.setup();
     const people = within(nav).getByRole('button', { name: 'People' });

@@ -56,8 +56,8 @@ describe('DevMailboxPage', () => {
     );
     expect(screen.getByRole('button', { name: /Reset your password/ })).toHaveTextContent('Queued');
     expect(screen.getByText('1–3 of 3 messages')).toBeInTheDocument();
-    // The nav offers it to platform staff.
-    expect(screen.getByRole('link', { name: 'Dev mailbox' })).toHaveAttribute('href', '/app/devTools/mail');
+    // The nav offers platform staff the developer tools, whose index leads here.
+    expect(screen.getByRole('link', { name: 'Developer tools' })).toHaveAttribute('href', '/app/devTools');
 
     const user = userEvent.setup();
     await user.click(first);
@@ -82,7 +82,7 @@ describe('DevMailboxPage', () => {
     expect(await screen.findByRole('heading', { name: /don.t have access/i })).toBeInTheDocument();
     expect(calls.some((c) => c.path === 'admin/mail')).toBe(false);
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
-    expect(within(nav).queryByRole('link', { name: 'Dev mailbox' })).not.toBeInTheDocument();
+    expect(within(nav).queryByRole('link', { name: 'Developer tools' })).not.toBeInTheDocument();
   });
 
   it('says when there is no mail yet', async () => {

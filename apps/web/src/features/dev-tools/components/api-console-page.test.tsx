@@ -1,0 +1,154 @@
+import type { DeveloperCallResult } from '@latchkey/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { storage } from '@/lib/storage';
+import { apiError, json } from '@/testing/fetch-mock';
+import { sessionFixture } from '@/testing/fixtures';
+import { validToken } from '@/testing/jwt';
+import { renderApp } from '@/testing/render-app';
+import { bodyProblem, statusLabel } from './api-console-page';
+
+function result(overrides: Partial<DeveloperCallResult> = {}): DeveloperCallResult {
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'req-1' },
+    durationMs: 12.34,
+    body: { items: [{ _id: 'device-1', name: 'Front door' }], total: 1 },
+    bodyKind: 'json',
+    contentType: 'application/json; charset=utf-8',
+    size: 64,
+    truncated: false,
+    portalId: 'portal-1',
+    ...overrides,
+  };
+}
+
+const staffSession = () => json(sessionFixture(['superAdmin']));
+
+describe('ApiConsolePage', () => {
+  it('runs a call and shows its status, timing, answer and headers, and keeps it in the history', async () => {
+    storage.setAuthToken(validToken());
+    const { calls } = renderApp('/app/devTools/api', {
+      'GET auth': staffSession,
+      'POST system/developerCall': (call) => {
+        const body = call.body as { path: string };
+        return json(
+          body.path === 'portal/devices'
+            ? result()
+            : result({ status: 404, body: { error: { code: 'not_found', message: 'Lock not found' } } }),
+        );
+      },
+    });
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole('textbox', { name: /^Path/ }), 'portal/devices');
+    await user.click(screen.getByRole('button', { name: 'Run' }));
+
+    const answer = await screen.findByRole('region', { name: 'Answer' });
+    expect(within(answer).getByTestId('answer-status')).toHaveTextContent('200 OK');
+    expect(answer).toHaveTextContent('GET /api3/portal/devices');
+    expect(answer).toHaveTextContent('12.3 ms on the server');
+    expect(within(answer).getByLabelText('Answer body')).toHaveTextContent('"name": "Front door"');
+    await user.click(within(answer).getByRole('tab', { name: /Headers/ }));
+    expect(await within(answer).findByText('x-request-id')).toBeInTheDocument();
+    const sent = calls.find((c) => c.path === 'system/developerCall');
+    expect(sent?.body).toEqual({ method: 'GET', path: 'portal/devices' });
+
+    // A 404 inside is the call's answer, shown as such.
+    const path = screen.getByRole('textbox', { name: /^Path/ });
+    await user.clear(path);
+    await user.type(path, 'portal/device/nope');
+    await user.click(screen.getByRole('button', { name: 'Run' }));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('region', { name: 'Answer' })).getByTestId('answer-status'),
+      ).toHaveTextContent('404 Not Found'),
+    );
+    const history = screen.getByRole('region', { name: 'Calls on this page' });
+    const rows = within(history).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveTextContent('GET /api3/portal/device/nope');
+    // Choosing an earlier call shows its answer and fills the form with it.
+    await user.click(within(history).getByRole('button', { name: 'GET /api3/portal/devices' }));
+    expect(
+      within(screen.getByRole('region', { name: 'Answer' })).getByTestId('answer-status'),
+    ).toHaveTextContent('200 OK');
+    expect(screen.getByRole('textbox', { name: /^Path/ })).toHaveValue('portal/devices');
+  });
+
+  it('checks the body is JSON before sending it, and sends it with the portal', async () => {
+    storage.setAuthToken(validToken());
+    const { calls } = renderApp('/app/devTools/api', {
+      'GET auth': staffSession,
+      'POST system/developerCall': () =>
+        json(result({ status: 201, body: null, bodyKind: 'empty', size: 0 })),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('combobox', { name: 'Method' }));
+    await user.click(await screen.findByRole('option', { name: 'POST' }));
+    await user.type(screen.getByRole('textbox', { name: /^Path/ }), 'portal/group');
+    const body = screen.getByRole('textbox', { name: /^JSON body/ });
+    await user.click(body);
+    await user.paste('{"name": "Staff",}');
+    await user.click(screen.getByRole('button', { name: 'Run' }));
+    expect(await screen.findByText(/The body is not JSON/)).toBeInTheDocument();
+    expect(calls.some((c) => c.path === 'system/developerCall')).toBe(false);
+
+    await user.clear(body);
+    await user.paste('{"name": "Staff"}');
+    await user.type(screen.getByRole('textbox', { name: /^Portal/ }), 'portal-2');
+    await user.click(screen.getByRole('button', { name: 'Format JSON' }));
+    expect(body).toHaveValue('{\n  "name": "Staff"\n}');
+    await user.click(screen.getByRole('button', { name: 'Run' }));
+    expect(await screen.findByTestId('answer-status')).toHaveTextContent('201 Created');
+    expect(screen.getByText('No body.')).toBeInTheDocument();
+    expect(calls.find((c) => c.path === 'system/developerCall')?.body).toEqual({
+      method: 'POST',
+      path: 'portal/group',
+      body: '{\n  "name": "Staff"\n}',
+      portalOverride: 'portal-2',
+    });
+  });
+
+  it("shows the server's refusal of the console's own request under the field it is about", async () => {
+    storage.setAuthToken(validToken());
+    renderApp('/app/devTools/api', {
+      'GET auth': staffSession,
+      'POST system/developerCall': () =>
+        apiError(400, 'bad_request', 'The console cannot run itself', [
+          { path: 'body.path', message: 'The console cannot run itself' },
+        ]),
+    });
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole('textbox', { name: /^Path/ }), 'system/developerCall');
+    await user.click(screen.getByRole('button', { name: 'Run' }));
+    expect(await screen.findByText('The console cannot run itself')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Answer' })).not.toBeInTheDocument();
+  });
+
+  it('notes a binary answer instead of showing its bytes', async () => {
+    storage.setAuthToken(validToken());
+    renderApp('/app/devTools/api', {
+      'GET auth': staffSession,
+      'POST system/developerCall': () =>
+        json(result({ body: null, bodyKind: 'binary', contentType: 'application/pdf', size: 2048 })),
+    });
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole('textbox', { name: /^Path/ }), 'portal/billing/pdf');
+    await user.click(screen.getByRole('button', { name: 'Run' }));
+    expect(await screen.findByText(/application\/pdf, 2.0 KB: not shown here/)).toBeInTheDocument();
+  });
+});
+
+describe('the console helpers', () => {
+  it('bodyProblem: empty is fine, GET takes none, JSON must parse', () => {
+    expect(bodyProblem('POST', '')).toBeNull();
+    expect(bodyProblem('POST', '{"a":1}')).toBeNull();
+    expect(bodyProblem('GET', '{}')).toMatch(/GET call carries no body/);
+    expect(bodyProblem('PUT', '{a:1}')).toMatch(/not JSON/);
+  });
+  it('statusLabel names the common statuses', () => {
+    expect(statusLabel(404)).toBe('404 Not Found');
+    expect(statusLabel(418)).toBe('418');
+  });
+});
