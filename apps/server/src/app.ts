@@ -64,6 +64,7 @@ import { rentalCenterRoutes } from './features/rental-center/rental-center.route
 import { reviewRoutes } from './features/reviews/reviews.routes';
 import { searchRoutes } from './features/search/search.routes';
 import { bulkAccessRoutes } from './features/bulk-access/bulk-access.routes';
+import { platformRoutes } from './features/platform/platform.routes';
 import { supportRoutes } from './features/support/support.routes';
 import { registerSupport } from './features/support/support.plugin';
 import { registerAccessControl, type RegisteredRoute } from './base/http/access';
@@ -254,6 +255,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     reviewRoutes,
     searchRoutes,
     bulkAccessRoutes,
+    platformRoutes,
     supportRoutes,
     reportRoutes,
     contentRoutes,

@@ -38,4 +38,5 @@ export * from './binary-answers';
 export * from './dev-tools.schemas';
 export * from './reports.schemas';
 export * from './content.schemas';
+export * from './platform.schemas';
 export * from './support.schemas';

@@ -1004,6 +1004,51 @@ export interface ReviewsTable {
 }
 export type ReviewRow = Selectable<ReviewsTable>;
 
+/** Platform (migration 0032): a support session, one row per portal the person acted as belongs to. */
+export interface SupportSessionsTable {
+  id: string;
+  portal_id: string;
+  /** The token's support-session id, shared by the session's rows in every portal. */
+  session_id: string;
+  staff_user_id: string;
+  person_user_id: string;
+  started_at: Timestamp;
+  expires_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+export type SupportSessionRow = Selectable<SupportSessionsTable>;
+
+/** A feature flag's value for the whole deployment (0 or 1); no row keeps the registry's default. */
+export interface DeploymentFeatureFlagsTable {
+  flag: string;
+  enabled: number;
+  updated_by: string | null;
+  updated_at: Timestamp;
+}
+
+/** A portal's override of a feature flag (0 or 1); it wins over the deployment's value. */
+export interface PortalFeatureFlagsTable {
+  portal_id: string;
+  flag: string;
+  enabled: number;
+  updated_by: string | null;
+  updated_at: Timestamp;
+}
+
+/** The platform's own change log: what staff changed that has no portal's log to go to. */
+export interface PlatformAuditTable {
+  id: string;
+  actor_user_id: string | null;
+  action: string;
+  entity_type: string;
+  entity_id: string;
+  portal_id: string | null;
+  before_json: string | null;
+  after_json: string | null;
+  ip: string | null;
+  created_at: Timestamp;
+}
+
 /** A report mailed weekly or monthly to some of the portal's admins (features/reports). */
 export interface ReportSchedulesTable {
   id: string;
@@ -1131,6 +1176,10 @@ export interface DB {
   listing_blocks: ListingBlocksTable;
   reviews: ReviewsTable;
   report_schedules: ReportSchedulesTable;
+  support_sessions: SupportSessionsTable;
+  deployment_feature_flags: DeploymentFeatureFlagsTable;
+  portal_feature_flags: PortalFeatureFlagsTable;
+  platform_audit: PlatformAuditTable;
   support_requests: SupportRequestsTable;
   support_messages: SupportMessagesTable;
   support_images: SupportImagesTable;

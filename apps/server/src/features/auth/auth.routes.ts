@@ -38,6 +38,7 @@ import { checkLogin } from './login.service';
 import { describeSession, issuePreAuthToken, issueSessionToken } from '../../base/identity/sessions';
 import { toUserSummary } from '../../base/identity/user.presenter';
 import { bumpTokenVersion } from './users.repository';
+import { endSupportSessions } from './support-sessions.repository';
 
 /** Account creation, sign-in and the signed-in person's own account (brief §7 Auth). */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -124,8 +125,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const auth = signedIn(request);
-      // Ending a support session must not sign the person themselves out everywhere.
+      // Ending a support session must not sign the person themselves out everywhere; it ends the
+      // recorded session, so the portal's admins no longer see support acting there.
       if (!auth.impersonator) await bumpTokenVersion(app.db, auth.user.id);
+      else await endSupportSessions(app.db, auth.impersonator.id, auth.user.id);
       return reply.status(204).send(null);
     },
   );

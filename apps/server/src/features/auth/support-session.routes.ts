@@ -8,6 +8,7 @@ import { recordChange } from '../../base/audit/audit.repository';
 import { listMembershipsOfUser } from '../../base/tenancy/memberships.repository';
 import { issueSessionToken } from '../../base/identity/sessions';
 import { findUserById } from '../../base/identity/users.repository';
+import { recordSupportSession } from './support-sessions.repository';
 
 /** How long platform staff may act as a person before signing in as them again. */
 const SUPPORT_SESSION_HOURS = 0.5;
@@ -36,7 +37,8 @@ export const supportSessionRoutes: FastifyPluginAsyncZod = async (app) => {
         throw AppError.forbidden('Platform staff cannot act as each other');
       if (person.status !== 'active') throw AppError.conflict('This account is suspended');
       // Written to the change log of every portal the person belongs to, where their admins see it.
-      for (const membership of await listMembershipsOfUser(app.db, person.id)) {
+      const memberships = await listMembershipsOfUser(app.db, person.id);
+      for (const membership of memberships) {
         await recordChange(
           app.db,
           { portalId: membership.portal.id, actorUserId: staff.id, ip: request.ip },
@@ -50,6 +52,13 @@ export const supportSessionRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       request.log.warn({ staffId: staff.id, personId: person.id }, 'support session started');
       const session = await issueSessionToken(app.secrets.jwtKey, person, SUPPORT_SESSION_HOURS, staff.id);
+      // And recorded as running there until it ends, for the "Support is acting here" banner.
+      await recordSupportSession(app.db, {
+        staffUserId: staff.id,
+        personUserId: person.id,
+        portalIds: memberships.map((membership) => membership.portal.id),
+        expiresAt: session.expiresAt,
+      });
       return { ...session, originUrl: request.body.originUrl };
     },
   );

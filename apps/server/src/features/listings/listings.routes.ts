@@ -38,6 +38,7 @@ import {
 } from './access-list.service';
 import { deleteListingUser, getListingUsers, putListingUser } from './listing-users.service';
 import { addImage, deleteImage, editImage, readImage } from './listing-images.service';
+import { assertFeatureEnabled } from '../../base/feature-flags/feature-flags';
 
 const id = idSchema;
 const config = { access: access.portalAdmin };
@@ -105,6 +106,7 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const context = changeContext(request);
+      await assertFeatureEnabled(app.db, context.portalId, 'rentals');
       await assertPlanIncludes(app.db, context.portalId, 'rentals', planGatesOf(app.config));
       return reply.status(201).send(await createListing(app.db, context, request.body));
     },

@@ -37,6 +37,7 @@ import {
 } from './shop.service';
 import { lockAllowanceOf } from '../subscriptions/plan-allowance';
 import { UNOPENED_HOLD_MINUTES } from './stock-holds';
+import { assertFeatureEnabled } from '../../base/feature-flags/feature-flags';
 
 /**
  * The buyer of a public order: a visitor, or (with a token) the signed-in person, whose locks arrive
@@ -123,6 +124,8 @@ export const shopRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const buyer = await optionalBuyer(app, request);
+      // The shop switched off (platform feature flags) for the deployment or the buyer's portal.
+      await assertFeatureEnabled(app.db, buyer?.portalId ?? null, 'shop');
       await consume(orderLimiter, request.ip);
       return reply.status(201).send(await createOrder(app.db, app.payments, request.body, buyer, request.ip));
     },

@@ -31,6 +31,7 @@ import { findOverlappingStays, findStay, insertStay, listTakenNights } from './s
 import { findOverlappingBlocks } from '../listings/listing-blocks.repository';
 import type { StayDeps } from '../rental/rental-context';
 import { approveIn, field, locksOf, todayAt } from './stay-rules';
+import { assertFeatureEnabled } from '../../base/feature-flags/feature-flags';
 
 /** How far ahead a stay may be requested. */
 const MAX_DAYS_AHEAD = 730;
@@ -133,6 +134,8 @@ export async function requestStay(
   ip: string,
 ): Promise<StayRequestReceipt> {
   const listing = await findPublishedListing(db, listingId);
+  // Rentals switched off for the portal (platform feature flags): no new requests come in.
+  await assertFeatureEnabled(db, listing.portal_id, 'rentals');
   const locks = await locksOf(db, listing);
   if (locks.length === 0) throw AppError.notFound('Listing');
   const timeZone = listingTimeZone(locks);

@@ -15,6 +15,7 @@ import { errorResponses } from '../../base/http/responses';
 import { actOnStay, getStay, listStays } from './stays.service';
 import { requestStay } from './stay-requests.service';
 import { listLockStayGuests } from './lock-stay-guests';
+import { assertFeatureEnabled } from '../../base/feature-flags/feature-flags';
 
 const id = idSchema;
 const tags = ['stays'];
@@ -125,8 +126,11 @@ export const stayRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: staySchema, ...errorResponses },
       },
     },
-    async (request) =>
-      actOnStay(
+    async (request) => {
+      // Rentals switched off for the portal (platform feature flags): no stay is given access.
+      if (request.body.action === 'approve')
+        await assertFeatureEnabled(app.db, actingPortal(request).portal.id, 'rentals');
+      return actOnStay(
         app.db,
         app.rental.deps,
         changeContext(request),
@@ -134,6 +138,7 @@ export const stayRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.id,
         request.params.reqId,
         request.body,
-      ),
+      );
+    },
   );
 };
