@@ -197,7 +197,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('routeRegistry', registerAccessControl(app, API_BASE_PATH));
   registerSealedBodies(app);
   registerBinaryAnswers(app, API_BASE_PATH);
-  await registerSecurityHeaders(app, config.CORS_ORIGINS);
+  await registerSecurityHeaders(app, config.CORS_ORIGINS, config.SESSION_RECORDER_URL);
   registerApiNoStore(app, API_BASE_PATH);
   await app.register(fastifyCompress, { encodings: ['br', 'gzip'], customTypes: isCompressibleType });
   await registerOpenApi(app, API_BASE_PATH);

@@ -69,6 +69,16 @@ const envSchema = z.object({
     )
     .pipe(z.array(z.url('must be origins such as https://app.example.com'))),
   /**
+   * The session recorder's script (brief §7: "loaded from a CDN and started only outside local or
+   * private-network hosts"): an https URL; unset (the default), no recorder is loaded and the
+   * content security policy allows no other script origin. Its origin is added to the policy's
+   * script and connect sources.
+   */
+  SESSION_RECORDER_URL: z
+    .url()
+    .refine((url) => url.startsWith('https://'), 'must be an https:// URL')
+    .optional(),
+  /**
    * mqtt://, mqtts://, ws:// or wss:// URL of an external broker (Mosquitto) shared by several
    * servers; without it the server embeds its own broker on MQTT_PORT.
    */

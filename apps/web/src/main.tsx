@@ -11,6 +11,7 @@ import { RouterProvider } from 'react-router/dom';
 import { runBoot } from './app/boot';
 import { createBootSteps, type BootState } from './app/boot-steps';
 import { AppProvider } from './app/provider';
+import { ANALYTICS_FAILURE, isLocalOrPrivateHost } from './lib/session-recorder';
 
 const state: BootState = { router: null };
 
@@ -28,4 +29,12 @@ void runBoot(createBootSteps(state), () => {
   // instead of one long task (Lighthouse counts such tasks as blocking time; the router's own
   // updates are transitions already).
   startTransition(() => createRoot(root).render(app));
+}).then((outcome) => {
+  // The session recorder (brief §7), after the first screen and never on a local or private host:
+  // there its code is not even fetched. A failure only logs (lib/session-recorder.ts).
+  if (outcome === 'mounted' && !isLocalOrPrivateHost(window.location.hostname)) {
+    import('./app/session-recorder-boot')
+      .then(({ startRecorderAfterMount }) => startRecorderAfterMount())
+      .catch((cause: unknown) => console.error(ANALYTICS_FAILURE, cause));
+  }
 });

@@ -35,6 +35,7 @@ export * from './time-format';
 export * from './bill-dates';
 export * from './activity.schemas';
 export * from './binary-answers';
+export * from './client-config.schemas';
 export * from './dev-tools.schemas';
 export * from './reports.schemas';
 export * from './content.schemas';

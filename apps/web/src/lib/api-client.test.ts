@@ -1,4 +1,5 @@
 import { openSealedPayload, RESPONSE_CACHE_MS } from '@latchkey/shared';
+import { pack } from 'msgpackr';
 import { describe, expect, it, vi } from 'vitest';
 import { apiError, createFetchMock, json, type MockHandler } from '@/testing/fetch-mock';
 import { sealKeyAnswer, serverKeys } from '@/testing/fixtures';
@@ -301,5 +302,38 @@ describe('ApiClient sealed bodies', () => {
     expect(openSealedPayload(body as never, serverKeys.secretKey)).toEqual(payload);
     // One client key pair per page load.
     expect((posts[1]!.body as Record<string, unknown>).p).toBe(body.p);
+  });
+});
+
+describe('ApiClient binary answers (brief §7)', () => {
+  const page = { items: [{ _id: 'd1', name: 'Main entrance', battery: 87, lastSeenAt: null }], total: 1 };
+
+  it('asks for MessagePack on a registered list and decodes it to the same record', async () => {
+    const { client, calls } = setup({
+      'GET portal/devices': () =>
+        new Response(new Uint8Array(pack(page)), {
+          status: 200,
+          headers: { 'content-type': 'application/msgpack' },
+        }),
+      'GET device/d1/events': () => json(page),
+    });
+    await expect(client.get('portal/devices', { query: { limit: 25 } })).resolves.toEqual(page);
+    expect(calls[0]!.headers.accept).toBe('application/msgpack, application/json;q=0.9');
+    // A server that answers JSON anyway is read as JSON.
+    await expect(client.get('device/d1/events')).resolves.toEqual(page);
+    expect(calls[1]!.headers.accept).toMatch(/^application\/msgpack/);
+  });
+
+  it('keeps asking for JSON elsewhere, and reads errors of a binary call as JSON', async () => {
+    const { client, calls } = setup({
+      'GET portal': () => json({ _id: 'p1' }),
+      'GET portal/users': () => apiError(403, 'forbidden', 'Admins only'),
+    });
+    await expect(client.get('portal')).resolves.toEqual({ _id: 'p1' });
+    expect(calls[0]!.headers.accept).toBe('application/json');
+    await expect(client.get('portal/users')).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+    // Writes never ask for it.
+    await client.post('portal/devices', {}).catch(() => {});
+    expect(calls.at(-1)!.headers.accept).toBe('application/json');
   });
 });

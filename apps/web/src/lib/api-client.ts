@@ -2,6 +2,8 @@ import {
   API_BASE_PATH,
   CLIENT_VERSION,
   CLIENT_VERSION_HEADER,
+  hasBinaryAnswer,
+  MSGPACK_MEDIA_TYPE,
   PORTAL_OVERRIDE_HEADER,
   RESPONSE_CACHE_MS,
   type BoxKeyPair,
@@ -109,6 +111,24 @@ function joinUrl(base: string, path: string, query?: Record<string, QueryValue>)
 }
 
 const utf8 = new TextDecoder();
+
+/**
+ * The MessagePack decoder, loaded with the first binary answer rather than with every page
+ * (plain maps: the server writes no msgpackr records).
+ */
+let msgpack: Promise<(bytes: Uint8Array) => unknown> | null = null;
+function loadMsgpack() {
+  msgpack ??= import('msgpackr').then(({ Unpackr }) => {
+    const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
+    return (bytes: Uint8Array) => unpackr.unpack(bytes) as unknown;
+  });
+  return msgpack;
+}
+
+/** A MessagePack answer (brief §7: "decoded ... as an encoded octet stream for some types"). */
+export async function decodeMsgpack(bytes: ArrayBuffer): Promise<unknown> {
+  return (await loadMsgpack())(new Uint8Array(bytes));
+}
 
 function decodeBody(bytes: ArrayBuffer, contentType: string | null): unknown {
   if (bytes.byteLength === 0) return undefined;
@@ -237,7 +257,10 @@ export class ApiClient {
     const token = isTokenValid(storedToken, this.options.now()) ? storedToken : null;
     const override = storage.getPortal();
     const headers: Record<string, string> = {
-      Accept: 'application/json',
+      // The large lists (BINARY_ANSWER_ROUTES) come as MessagePack, JSON if the server will not.
+      Accept: hasBinaryAnswer(method, path)
+        ? `${MSGPACK_MEDIA_TYPE}, application/json;q=0.9`
+        : 'application/json',
       [CLIENT_VERSION_HEADER]: CLIENT_VERSION,
       ...options.headers,
     };
@@ -265,7 +288,11 @@ export class ApiClient {
       throw error;
     }
 
-    const data = decodeBody(await response.arrayBuffer(), response.headers.get('content-type'));
+    const contentType = response.headers.get('content-type');
+    const bytes = await response.arrayBuffer();
+    const data = contentType?.startsWith(MSGPACK_MEDIA_TYPE)
+      ? await decodeMsgpack(bytes)
+      : decodeBody(bytes, contentType);
     if (response.ok) return data;
 
     const error = toApiError(response.status, data, response.headers);

@@ -19,21 +19,28 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
 
 /**
  * Security headers on every answer (helmet) and a strict cross-origin policy: the SPA is served by
- * this server, so browsers get no CORS grant unless CORS_ORIGINS names other origins.
+ * this server, so browsers get no CORS grant unless CORS_ORIGINS names other origins. Scripts come
+ * from this origin only, and from the session recorder's (SESSION_RECORDER_URL) when one is set:
+ * its script, and the recordings it sends back there.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, corsOrigins: string[]): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  corsOrigins: string[],
+  sessionRecorderUrl?: string,
+): Promise<void> {
+  const recorder = sessionRecorderUrl ? [new URL(sessionRecorderUrl).origin] : [];
   const headers = helmetHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...recorder],
         // Mantine sets style attributes and CSS variables inline.
         styleSrc: ["'self'", "'unsafe-inline'"],
         // QR codes (two-factor set-up) are data: URLs.
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...recorder],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

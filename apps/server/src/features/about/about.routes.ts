@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { aboutSchema } from '@latchkey/shared';
+import { aboutSchema, clientConfigSchema } from '@latchkey/shared';
 // Imported rather than read from disk: the production build is one bundled file (build.mjs), where
 // paths relative to this source file no longer lead to them.
 import rootPackageJson from '../../../../../package.json' with { type: 'json' };
@@ -15,6 +15,22 @@ const startedAt = new Date().toISOString();
 /** What this installation runs (the about screen). */
 export const aboutRoutes: FastifyPluginAsyncZod = async (app) => {
   routesOfFeature(app, 'about');
+  app.get(
+    '/about/webConfig',
+    {
+      config: { access: access.public },
+      schema: {
+        tags: ['about'],
+        summary:
+          "What the web app reads from the deployment before sign-in: the session recorder's script, if any",
+        description:
+          'The web app asks only when opened outside local and private-network hosts (brief §7). The recorder is off unless SESSION_RECORDER_URL is set.',
+        response: { 200: clientConfigSchema, ...errorResponses },
+      },
+    },
+    async () => ({ sessionRecorderUrl: app.config.SESSION_RECORDER_URL ?? null }),
+  );
+
   app.get(
     '/portal/about',
     {
