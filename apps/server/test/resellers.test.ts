@@ -418,3 +418,17 @@ describe('acting in a customer portal: what the app is told, and the change log'
     expect((await call('GET', 'portal/acting', r.token, undefined, portalId)).statusCode).toBe(403);
   });
 });
+
+describe('GET reseller/mine', () => {
+  it('says whether the signed-in person has a reseller account, for the menu', async () => {
+    const r = await reseller('Menu Resellers');
+    expect((await call('GET', 'reseller/mine', r.token)).json()).toEqual({
+      reseller: { _id: r.resellerId, name: 'Menu Resellers' },
+    });
+    const someone = await t.signUp();
+    const none = await call('GET', 'reseller/mine', someone.token);
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual({ reseller: null });
+    expect((await call('GET', 'reseller/mine')).statusCode).toBe(401);
+  });
+});

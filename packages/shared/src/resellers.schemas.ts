@@ -63,6 +63,15 @@ export const resellerSchema = z.object({
 });
 export type Reseller = z.infer<typeof resellerSchema>;
 
+/**
+ * GET reseller/mine: whether the signed-in person has a reseller account (null when not), so the
+ * app's menu shows the reseller area to resellers on every host, not only on the reseller host.
+ */
+export const resellerMineSchema = z.object({
+  reseller: z.object({ _id: z.string(), name: z.string() }).nullable(),
+});
+export type ResellerMine = z.infer<typeof resellerMineSchema>;
+
 /** A customer portal of a reseller. */
 export const resellerCustomerSchema = z.object({
   portalId: z.string(),

@@ -50,5 +50,5 @@ export async function landingLoader({ request }: LoaderFunctionArgs) {
   const target = safeRedirectPath(new URL(request.url).searchParams.get('redirect'));
   if (!isSignedIn()) throw redirect(target ? signInPath(target) : paths.root.href());
   const session = await queryClient.ensureQueryData({ ...sessionQueryOptions(), revalidateIfStale: true });
-  throw redirect(target ?? homePathFor(session.roles));
+  throw redirect(target ?? homePathFor(session));
 }

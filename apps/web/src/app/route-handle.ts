@@ -44,6 +44,8 @@ export interface NavEntry {
    * it can load its own data and render nothing when there is nothing to say.
    */
   badge?: ComponentType;
+  /** Listed only for people with a reseller account (the layout knows: GET reseller/mine). */
+  resellersOnly?: boolean;
 }
 
 export interface NavItem extends NavEntry {

@@ -294,10 +294,23 @@ function screenRoutes(): ScreenRoute[] {
       layout: 'app',
       handle: {
         title: 'Reseller',
-        ...(getSystemType() === 'reseller' && { nav: { label: 'Reseller', icon: IconBuildingStore } }),
+        // First in the navigation on the reseller host; elsewhere beside billing, for resellers.
+        nav:
+          getSystemType() === 'reseller'
+            ? { label: 'Reseller', icon: IconBuildingStore }
+            : { label: 'Reseller', icon: IconBuildingStore, group: 'billing', resellersOnly: true },
       },
       lazy: {
         Component: async () => (await import('@/features/resellers/components/reseller-page')).ResellerPage,
+      },
+    },
+    {
+      // Any signed-in person, and where one who acts in no portal lands (lib/authorization.ts).
+      path: paths.app.empty,
+      layout: 'app',
+      handle: { title: 'Get started' },
+      lazy: {
+        Component: async () => (await import('@/features/get-started/components/empty-page')).EmptyPage,
       },
     },
     {

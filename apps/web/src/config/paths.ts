@@ -83,6 +83,8 @@ export const paths = {
     /** Forwards to the dashboard. */
     home: screenPath('/app'),
     reseller: screenPath('/app/reseller'),
+    /** A signed-in person who acts in no portal: what to do next (the brief's `empty`). */
+    empty: screenPath('/app/empty'),
     dashboard: screenPath('/app/dashboard'),
     activity: screenPath('/app/activity'),
     devices: screenPath('/app/device'),

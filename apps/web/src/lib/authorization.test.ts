@@ -1,3 +1,4 @@
+import type { AppRole } from '@latchkey/shared';
 import { describe, expect, it } from 'vitest';
 import { hasRequiredRole, homePathFor } from './authorization';
 
@@ -13,16 +14,23 @@ describe('roles', () => {
     expect(hasRequiredRole(['user'], ['admin'])).toBe(false);
   });
 
+  const acting = (roles: AppRole[], portal: unknown = { _id: 'p1' }) => ({ roles, portal });
+
   it('sends admins to the dashboard and basic users to their area', () => {
-    expect(homePathFor(['admin'])).toBe('/app/dashboard');
-    expect(homePathFor(['superAdmin'])).toBe('/app/dashboard');
-    expect(homePathFor(['user'])).toBe('/user');
-    expect(homePathFor([])).toBe('/user');
+    expect(homePathFor(acting(['admin']))).toBe('/app/dashboard');
+    expect(homePathFor(acting(['superAdmin']))).toBe('/app/dashboard');
+    expect(homePathFor(acting(['user']))).toBe('/user');
+  });
+
+  it('sends someone who acts in no portal to empty, to choose what to do next', () => {
+    expect(homePathFor(acting([], null))).toBe('/app/empty');
+    expect(homePathFor(acting(['superAdmin'], null))).toBe('/app/empty');
   });
 
   it('sends everyone to the reseller area on the reseller host', () => {
-    expect(homePathFor(['admin'], 'reseller')).toBe('/app/reseller');
-    expect(homePathFor(['user'], 'reseller')).toBe('/app/reseller');
-    expect(homePathFor(['admin'], 'admin')).toBe('/app/dashboard');
+    expect(homePathFor(acting(['admin']), 'reseller')).toBe('/app/reseller');
+    expect(homePathFor(acting(['user']), 'reseller')).toBe('/app/reseller');
+    expect(homePathFor(acting([], null), 'reseller')).toBe('/app/reseller');
+    expect(homePathFor(acting(['admin']), 'admin')).toBe('/app/dashboard');
   });
 });

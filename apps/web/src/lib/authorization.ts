@@ -15,10 +15,15 @@ export function hasRequiredRole(
 }
 
 /**
- * Where a signed-in person belongs: on the reseller host the reseller area; elsewhere admins in
- * the portal dashboard, basic users in their area.
+ * Where a signed-in person belongs: on the reseller host the reseller area; elsewhere someone who
+ * acts in no portal at all on `empty` (what to do next), admins in the portal dashboard, basic
+ * users in their area.
  */
-export function homePathFor(roles: readonly AppRole[], systemType: SystemType = getSystemType()): string {
+export function homePathFor(
+  session: { roles: readonly AppRole[]; portal: unknown },
+  systemType: SystemType = getSystemType(),
+): string {
   if (systemType === 'reseller') return paths.app.reseller.href();
-  return hasRequiredRole(roles, ['admin']) ? paths.app.dashboard.href() : paths.user.home.href();
+  if (session.portal === null) return paths.app.empty.href();
+  return hasRequiredRole(session.roles, ['admin']) ? paths.app.dashboard.href() : paths.user.home.href();
 }

@@ -8,6 +8,7 @@ import {
   resellerCustomerInputSchema,
   resellerCustomerSchema,
   resellerLinkInputSchema,
+  resellerMineSchema,
   resellerSchema,
   resellerSignupSchema,
   tokenResponseSchema,
@@ -30,6 +31,7 @@ import {
   setResellerActing,
   unlinkReseller,
 } from './resellers.service';
+import { getOwnReseller } from './own-reseller';
 
 const tags = ['resellers'];
 // The reseller's own routes need an account (a reseller acts for itself, not in a portal); each
@@ -95,6 +97,19 @@ export const resellerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => getResellerAccount(app.db, signedIn(request).user.id),
+  );
+
+  app.get(
+    '/reseller/mine',
+    {
+      config: account,
+      schema: {
+        tags,
+        summary: 'Whether the signed-in person has a reseller account (null when not), for the menu',
+        response: { 200: resellerMineSchema, ...errorResponses },
+      },
+    },
+    async (request) => getOwnReseller(app.db, signedIn(request).user.id),
   );
 
   app.post(

@@ -2,6 +2,7 @@ import { useMatches } from 'react-router';
 import { paths } from '@/config/paths';
 import { NotificationBell } from '@/features/alerts/components/notification-bell';
 import { PortalSwitcher } from '@/features/portal/components/portal-switcher';
+import { useHasResellerAccount } from '@/features/resellers/api/get-own-reseller';
 import { GlobalSearch } from '@/features/search/components/global-search';
 import { hasRequiredRole, homePathFor } from '@/lib/authorization';
 import { useLiveChannel } from '@/lib/live/use-live-channel';
@@ -14,14 +15,17 @@ import { SessionFallback } from './session-loading';
 /** /app: the portal operator's area (sign-in required by the route's loader). */
 export function AppLayout() {
   const { data: session, error, refetch } = useSession();
-  const navItems = deepestHandle(useMatches(), 'navItems') ?? [];
+  const allNavItems = deepestHandle(useMatches(), 'navItems') ?? [];
   useLiveChannel(session?.portal?._id ?? null);
+  // The reseller area's entry is for resellers (on the reseller host it is everyone's landing).
+  const reseller = useHasResellerAccount(session !== undefined);
+  const navItems = allNavItems.filter((item) => !item.resellersOnly || reseller);
   if (!session) return <SessionFallback error={error} onRetry={() => void refetch()} />;
   return (
     <AppFrame
       session={session}
       navItems={navItems}
-      homePath={homePathFor(session.roles)}
+      homePath={homePathFor(session)}
       settingsPath={paths.app.settings.href()}
       headerExtra={
         <>

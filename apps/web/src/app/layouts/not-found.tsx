@@ -32,7 +32,7 @@ export function NotFoundPage() {
 export function InFrameNotFoundPage() {
   const { data: session } = useSession();
   // The frame renders this only with a session; the root is the fallback while it loads.
-  const home = session ? homePathFor(session.roles) : paths.root.href();
+  const home = session ? homePathFor(session) : paths.root.href();
   return (
     <Center py={{ base: 'xl', sm: 64 }}>
       <Stack align="center" ta="center" gap="lg" maw={460}>

@@ -18,7 +18,7 @@ export function UserLayout() {
     <AppFrame
       session={session}
       navItems={navItems}
-      homePath={homePathFor(session.roles)}
+      homePath={homePathFor(session)}
       settingsPath={paths.user.settings.href()}
     >
       <RoleGate session={session} />

@@ -21,7 +21,7 @@ export function MustActivatePage() {
     );
   }
   const { user } = session;
-  const home = homePathFor(session.roles);
+  const home = homePathFor(session);
   const settings = hasRequiredRole(session.roles, ['admin'])
     ? paths.app.settings.href()
     : paths.user.settings.href();

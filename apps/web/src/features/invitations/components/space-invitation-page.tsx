@@ -30,7 +30,7 @@ export function SpaceInvitationPage() {
   const [opening, setOpening] = useState(false);
   const [mustConfirm, setMustConfirm] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
-  const home = session ? homePathFor(session.roles) : paths.auth.landing.href();
+  const home = session ? homePathFor(session) : paths.auth.landing.href();
 
   /** Acts in the portal from now on (the override), then lands where the person's role there belongs. */
   const openPortal = async (name: string) => {
