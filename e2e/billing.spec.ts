@@ -114,7 +114,7 @@ test('a reseller sees its customers’ month, and only theirs', async ({ page })
   // It acts in Lakeside Clinic, whose owner allows it.
   await page
     .getByRole('list', { name: 'Customers' })
-    .getByRole('button', { name: 'Open Lakeside Clinic' })
+    .getByRole('button', { name: 'Act in this portal: Lakeside Clinic' })
     .click();
   await expect(page).toHaveURL(/\/app\/dashboard/);
   await expect(page.getByRole('banner').getByText('Lakeside Clinic')).toBeVisible();

@@ -6,6 +6,7 @@ import type { ChangeContext } from '../base/http/access';
 import { grantDirectAccess, setUserSchedule } from '../features/access/access.service';
 import { createDemoAccount } from '../features/auth/accounts';
 import { DEMO_RESELLER_ACCOUNTS, seedDemoBills, seedDemoReseller } from './demo-billing';
+import { seedRoleHomes } from './seed-role-homes';
 import { setAccessCode } from '../features/credentials/access-code.service';
 import { createCompanyCode } from '../features/credentials/company-codes.service';
 import { createFingerprint } from '../features/credentials/fingerprints.service';
@@ -305,6 +306,8 @@ export async function seedDemoPortal(
     'demo reseller "Keystone Integrators" created',
   );
   // --- Billing demo: end ---
+  // A person who acts in no portal (issue 20, item 2): lands on /app/empty (seed-role-homes.ts).
+  await seedRoleHomes(db, mail);
 
   // --- Rentals demo (issue 12, R1: listings, requests, stays): begin ---
   // One listing per demo portal, with pictures, arrival instructions, a request waiting for an
