@@ -1,5 +1,5 @@
 import type { BillingSummary, ResellerAccount } from '@latchkey/shared';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
@@ -113,5 +113,33 @@ describe('ResellerPage', () => {
       await screen.findByRole('heading', { name: 'Billing summary: February 2025' }),
     ).toBeInTheDocument();
     expect(calls.some((c) => c.path === 'reseller/billingSummary/2025/2')).toBe(true);
+  });
+});
+
+describe('the reseller menu entry', () => {
+  const nav = () => screen.findByRole('navigation', { name: 'Main navigation' });
+
+  it('is listed for a person with a reseller account', async () => {
+    storage.setAuthToken(validToken());
+    renderApp('/app/about', {
+      'GET auth': () => json(sessionFixture(['admin'])),
+      'GET reseller/mine': () => json({ reseller: { _id: 'r1', name: 'Keystone Integrators' } }),
+    });
+    expect(await within(await nav()).findByRole('link', { name: 'Reseller' })).toHaveAttribute(
+      'href',
+      '/app/reseller',
+    );
+  });
+
+  it('is not listed for someone without one', async () => {
+    storage.setAuthToken(validToken());
+    const { calls } = renderApp('/app/about', {
+      'GET auth': () => json(sessionFixture(['admin'])),
+      'GET reseller/mine': () => json({ reseller: null }),
+    });
+    const links = await nav();
+    await within(links).findByRole('link', { name: 'About' });
+    await waitFor(() => expect(calls.some((c) => c.path === 'reseller/mine')).toBe(true));
+    expect(within(links).queryByRole('link', { name: 'Reseller' })).toBeNull();
   });
 });
