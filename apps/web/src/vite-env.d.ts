@@ -9,6 +9,8 @@ interface ImportMetaEnv {
   readonly VITE_RESELLER_HOSTS?: string;
   /** Comma-separated host names of the platform admin system. */
   readonly VITE_ADMIN_HOSTS?: string;
+  /** The host → brand map (`host=latchkey|keystone|harbor`, comma-separated); a default when unset. */
+  readonly VITE_BRAND_HOSTS?: string;
 }
 
 interface ImportMeta {

@@ -13,6 +13,8 @@ export interface RouteHandle {
   requiresPortal?: boolean;
   /** Entry in the layout's navigation. */
   nav?: NavEntry;
+  /** A blank-layout screen that reads as a document (content pages): a wider column. */
+  wide?: boolean;
   /** Set on layout routes: their navigation, derived from their children. */
   navItems?: readonly NavItem[];
 }

@@ -84,6 +84,7 @@ describe('route guards', () => {
       Plan: '/app/upgrade',
       Shop: '/app/products',
       'Sync center': '/sync/center',
+      Help: '/app/help',
       Settings: '/app/settings',
     });
     admin.unmount();
@@ -98,7 +99,7 @@ describe('route guards', () => {
       within(userNav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Rental center', 'Shop', 'Settings']);
+    ).toEqual(['Rental center', 'Shop', 'Help', 'Settings']);
   });
 
   it('lets a superAdmin open admin screens', async () => {

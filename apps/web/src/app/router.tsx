@@ -285,6 +285,16 @@ function screenRoutes(): ScreenRoute[] {
       },
     },
 
+    // Content pages (issue 20, item 6): terms, privacy, imprint and help topics, for anyone.
+    {
+      path: paths.info,
+      layout: 'blank',
+      handle: { title: 'Information', wide: true },
+      lazy: {
+        Component: async () => (await import('@/features/content/components/info-page')).InfoPage,
+      },
+    },
+
     // The portal's screens, in the order of the admin navigation.
     { path: paths.app.home, layout: 'app', ...forwardTo(paths.app.dashboard) },
     {
@@ -722,6 +732,15 @@ function screenRoutes(): ScreenRoute[] {
       lazy: {
         Component: async () =>
           (await import('@/features/dev-mailbox/components/dev-mailbox-page')).DevMailboxPage,
+      },
+    },
+    {
+      // Any signed-in person: the help topics and the legal pages.
+      path: paths.app.help,
+      layout: 'app',
+      handle: { title: 'Help', nav: { label: 'Help', icon: IconHelp, group: 'settings' } },
+      lazy: {
+        Component: async () => (await import('@/features/content/components/app-help-page')).AppHelpPage,
       },
     },
     {

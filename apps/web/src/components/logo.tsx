@@ -1,4 +1,6 @@
-import { Group, Text, type GroupProps } from '@mantine/core';
+import type { BrandId } from '@latchkey/shared';
+import { Box, Group, type GroupProps } from '@mantine/core';
+import { brandOf, LOGO_WIDTH_AT_40 } from '@/lib/brand';
 
 interface LogoMarkProps {
   size?: number;
@@ -25,16 +27,22 @@ export function LogoMark({ size = 32 }: LogoMarkProps) {
 
 interface LogoProps extends GroupProps {
   size?: number;
+  /** The brand to show; the host's when unset (lib/brand.ts). */
+  brand?: BrandId | null;
 }
 
-/** Mark and word mark. */
-export function Logo({ size = 32, ...props }: LogoProps) {
+/**
+ * The brand's logo (mark and word mark): its light variant on the light colour scheme and its dark
+ * variant on the dark one (brief §1, §4), switched by CSS so neither flashes.
+ */
+export function Logo({ size = 32, brand, ...props }: LogoProps) {
+  const { id, name, logo } = brandOf(brand);
+  const height = Math.round(size * 1.25);
+  const width = Math.round((LOGO_WIDTH_AT_40[id] * height) / 40);
   return (
-    <Group gap={10} wrap="nowrap" {...props}>
-      <LogoMark size={size} />
-      <Text component="span" fw={700} fz={size * 0.62} lh={1} style={{ letterSpacing: '-0.01em' }}>
-        Latchkey
-      </Text>
+    <Group gap={0} wrap="nowrap" data-brand={id} {...props}>
+      <Box component="img" src={logo.light} alt={name} width={width} height={height} darkHidden />
+      <Box component="img" src={logo.dark} alt={name} width={width} height={height} lightHidden />
     </Group>
   );
 }

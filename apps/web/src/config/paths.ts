@@ -76,6 +76,8 @@ export const paths = {
     account: screenPath('/s/account'),
   },
   review: screenPath('/review'),
+  /** A content page: terms, privacy, imprint, help topics (blank layout, public). */
+  info: screenPath('/info/:topic'),
   /** The API test page (blank layout, public): checks the API from the browser. */
   testApi: screenPath('/test/api'),
 
@@ -83,6 +85,8 @@ export const paths = {
     /** Forwards to the dashboard. */
     home: screenPath('/app'),
     reseller: screenPath('/app/reseller'),
+    /** Help topics and the legal pages, for any signed-in person. */
+    help: screenPath('/app/help'),
     /** A signed-in person who acts in no portal: what to do next (the brief's `empty`). */
     empty: screenPath('/app/empty'),
     dashboard: screenPath('/app/dashboard'),

@@ -5,6 +5,10 @@ import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Logo, LogoMark } from '@/components/logo';
 import { UnverifiedEmailBanner } from '@/components/unverified-email-banner';
+import { usePortalBrand } from '@/features/content/api/get-portal-brand';
+import { useNavVisibility } from '@/features/content/api/get-nav-visibility';
+import { useSetNavVisibility } from '@/features/content/api/set-nav-visibility';
+import { useCmsMode } from '@/features/content/lib/cms-mode';
 import { SupportSessionBanner } from '@/features/auth/components/support-session-banner';
 import { PaymentBanner } from '@/features/plans/components/payment-banner';
 import { ActingBanner } from '@/features/portal/components/acting-banner';
@@ -36,8 +40,17 @@ export function AppFrame({
 }: AppFrameProps) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { pathname } = useLocation();
+  // Entries platform staff hid (GET content/nav) are left out, except in CMS mode, where staff see
+  // every entry with its hide/show control.
+  const cms = useCmsMode();
+  const hidden = useNavVisibility().data?.hidden ?? [];
+  const setNavVisibility = useSetNavVisibility();
+  const brand = usePortalBrand().data?.brand;
   const visible = navItems.filter(
-    (item) => hasRequiredRole(session.roles, item.roles) && (!item.requiresPortal || session.portal !== null),
+    (item) =>
+      hasRequiredRole(session.roles, item.roles) &&
+      (!item.requiresPortal || session.portal !== null) &&
+      (cms.enabled || !hidden.includes(item.to)),
   );
   // The item whose address is the longest prefix of the page's: /user/help is Help, not the
   // /user home, while /user/locks/… stays under the home.
@@ -67,7 +80,7 @@ export function AppFrame({
             />
             <Link to={homePath} className={classes.homeLink} aria-label="Latchkey home">
               <Box visibleFrom="xs">
-                <Logo size={28} />
+                <Logo size={28} brand={brand} />
               </Box>
               <Box hiddenFrom="xs" display="flex">
                 <LogoMark size={28} />
@@ -83,7 +96,19 @@ export function AppFrame({
       <AppShell.Navbar p="sm" id="app-navigation" aria-label="Main navigation">
         {/* Grouped and compact to fit a laptop screen; it still scrolls on its own on a shorter one. */}
         <AppShell.Section grow component={ScrollArea} type="auto">
-          <AppNav items={visible} activeTo={activeTo} onNavigate={close} />
+          <AppNav
+            items={visible}
+            activeTo={activeTo}
+            onNavigate={close}
+            visibility={
+              cms.enabled
+                ? {
+                    hidden,
+                    toggle: (to, hide) => setNavVisibility.mutate({ to, hidden: hide }),
+                  }
+                : undefined
+            }
+          />
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main id="main" className={classes.main}>

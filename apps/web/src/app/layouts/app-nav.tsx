@@ -1,7 +1,7 @@
 import { BREAKPOINTS_PX } from '@latchkey/shared';
-import { Collapse, NavLink, Stack, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Collapse, Group, NavLink, Stack, UnstyledButton } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
-import { IconChevronDown } from '@tabler/icons-react';
+import { IconChevronDown, IconEye, IconEyeOff } from '@tabler/icons-react';
 import { useEffect, useId } from 'react';
 import { Link } from 'react-router';
 import { NAV_GROUPS, type NavGroupId, type NavItem } from '../route-handle';
@@ -13,6 +13,11 @@ interface AppNavProps {
   /** The address of the entry that is the current page. */
   activeTo: string | null;
   onNavigate: () => void;
+  /**
+   * CMS mode (platform staff): the entries hidden for everyone, shown dimmed here, and a hide/show
+   * control beside each entry.
+   */
+  visibility?: { hidden: readonly string[]; toggle: (to: string, hide: boolean) => void };
 }
 
 interface Section {
@@ -47,7 +52,7 @@ function foldedAtFirst(): NavGroupId[] {
  * the choice is remembered on this device; the section of the current page opens again when the
  * person arrives there, so the current page is never hidden.
  */
-export function AppNav({ items, activeTo, onNavigate }: AppNavProps) {
+export function AppNav({ items, activeTo, onNavigate, visibility }: AppNavProps) {
   const sections = navSections(items);
   const [folded, setFolded] = useLocalStorage<NavGroupId[]>({
     key: 'latchkey.navFolded',
@@ -60,7 +65,28 @@ export function AppNav({ items, activeTo, onNavigate }: AppNavProps) {
   }, [activeGroup, setFolded]);
   const idBase = useId();
 
-  const link = (item: NavItem) => (
+  const link = (item: NavItem) => {
+    const entry = navLink(item);
+    if (!visibility) return entry;
+    const isHidden = visibility.hidden.includes(item.to);
+    return (
+      <Group key={item.to} gap={2} wrap="nowrap" style={{ opacity: isHidden ? 0.55 : undefined }}>
+        <div style={{ flex: 1, minWidth: 0 }}>{entry}</div>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          size="md"
+          aria-label={`${isHidden ? 'Show' : 'Hide'} ${item.label} in the navigation`}
+          aria-pressed={isHidden}
+          onClick={() => visibility.toggle(item.to, !isHidden)}
+        >
+          {isHidden ? <IconEyeOff size={16} aria-hidden="true" /> : <IconEye size={16} aria-hidden="true" />}
+        </ActionIcon>
+      </Group>
+    );
+  };
+
+  const navLink = (item: NavItem) => (
     <NavLink
       key={item.to}
       // A plain link: React Router's NavLink would also mark the /user home as the

@@ -1,14 +1,18 @@
 import { Container, Text } from '@mantine/core';
-import { Link, Outlet } from 'react-router';
+import { Link, Outlet, useMatches } from 'react-router';
+import { LegalLinks } from '@/components/legal-links';
 import { Logo, LogoMark } from '@/components/logo';
 import classes from './public-layout.module.css';
 import { paths } from '@/config/paths';
+import { deepestHandle } from '../route-handle';
 
 /**
  * Screens reached from a mail link or between sign-in and the app (/verify, /must-activate,
  * /reset/:resetToken, /invite, /space/:portalId): the logo, one centred column, no navigation.
  */
 export function BlankLayout() {
+  // Content pages (/info/{topic}) read as documents: a wider column than a form's.
+  const wide = deepestHandle(useMatches(), 'wide') ?? false;
   return (
     <div className={classes.formSide}>
       <header className={classes.header}>
@@ -16,7 +20,7 @@ export function BlankLayout() {
           <Logo size={30} />
         </Link>
       </header>
-      <Container size={480} w="100%" component="main" id="main" className={classes.main}>
+      <Container size={wide ? 880 : 480} w="100%" component="main" id="main" className={classes.main}>
         <Outlet />
       </Container>
       <footer className={classes.footer}>
@@ -24,6 +28,7 @@ export function BlankLayout() {
         <Text size="xs" c="dimmed">
           Latchkey · open-source access management
         </Text>
+        <LegalLinks />
       </footer>
     </div>
   );

@@ -1,6 +1,7 @@
 import { Box, Container, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCalendarTime, IconKey, IconShieldLock } from '@tabler/icons-react';
 import { Link, Outlet } from 'react-router';
+import { LegalLinks } from '@/components/legal-links';
 import { Logo, LogoMark } from '@/components/logo';
 import classes from './public-layout.module.css';
 import { paths } from '@/config/paths';
@@ -46,6 +47,7 @@ export function PublicLayout() {
           <Text size="xs" c="dimmed">
             Latchkey · open-source access management
           </Text>
+          <LegalLinks />
         </footer>
       </div>
     </div>

@@ -1,6 +1,7 @@
 import { Badge, Box, Button, Container, Group, Text } from '@mantine/core';
 import { IconShoppingCart } from '@tabler/icons-react';
 import { Link, Outlet } from 'react-router';
+import { LegalLinks } from '@/components/legal-links';
 import { Logo, LogoMark } from '@/components/logo';
 import { paths } from '@/config/paths';
 import { isSignedIn } from '@/lib/auth-token';
@@ -74,6 +75,7 @@ export function ShopLayout() {
         <Text size="xs" c="dimmed">
           Latchkey · hardware for your portal · prices include VAT
         </Text>
+        <LegalLinks />
       </footer>
     </div>
   );

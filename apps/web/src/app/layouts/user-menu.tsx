@@ -1,8 +1,9 @@
 import type { Session } from '@latchkey/shared';
-import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconLogout, IconSettings } from '@tabler/icons-react';
+import { Avatar, Badge, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconEdit, IconLogout, IconSettings } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
+import { useCmsMode } from '@/features/content/lib/cms-mode';
 import { displayName } from '@/lib/session';
 import classes from './app-frame.module.css';
 
@@ -19,6 +20,7 @@ function initials(user: Session['user']): string {
 /** The signed-in person, with Settings and Sign out. */
 export function UserMenu({ session, settingsPath }: UserMenuProps) {
   const name = displayName(session.user);
+  const cms = useCmsMode();
   return (
     <Menu position="bottom-end" width={240} shadow="md" withinPortal>
       <Menu.Target>
@@ -51,6 +53,27 @@ export function UserMenu({ session, settingsPath }: UserMenuProps) {
         >
           Settings
         </Menu.Item>
+        {cms.available && (
+          // Platform staff: CMS mode shows Edit on content pages and hide/show beside nav entries.
+          <Menu.Item
+            role="menuitemcheckbox"
+            aria-checked={cms.enabled}
+            closeMenuOnClick={false}
+            onClick={() => cms.setEnabled(!cms.enabled)}
+            leftSection={<IconEdit size={16} aria-hidden="true" />}
+            rightSection={
+              <Badge
+                size="sm"
+                variant={cms.enabled ? 'filled' : 'outline'}
+                color={cms.enabled ? 'latchkey' : 'gray'}
+              >
+                {cms.enabled ? 'On' : 'Off'}
+              </Badge>
+            }
+          >
+            CMS mode
+          </Menu.Item>
+        )}
         <Menu.Item
           component={Link}
           to={paths.auth.logout.href()}

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
+import { HelpTopics } from '@/features/content/components/help-topics';
 
 /** /user/help: how a person opens their locks and what to do when one refuses them. */
 export function HelpPage() {
@@ -51,6 +52,7 @@ export function HelpPage() {
           .
         </Text>
       </SectionCard>
+      <HelpTopics />
     </Stack>
   );
 }
