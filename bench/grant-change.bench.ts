@@ -40,6 +40,7 @@ import { hashDeviceSecret } from '../apps/server/src/features/devices/devices.se
 import { createGroup } from '../apps/server/src/features/groups/groups.service';
 import { insertMembership } from '../apps/server/src/base/tenancy/memberships.repository';
 import { findPortalOwnedBy } from '../apps/server/src/base/tenancy/portals.repository';
+import { findDesiredSet } from '../apps/server/src/features/device-link/credential-set-bodies';
 import type { FleetAnswer, FleetRequest } from './grant-change-fleet';
 import { benchDatabase } from './bench-database';
 
@@ -339,15 +340,7 @@ async function server(fleet: Fleet, size: number) {
     while ((await confirmedCount(app.db, large.portalId)) < size) await sleep(50);
     // A lock's first status may cross its retained set; let the sets sent again settle.
     await sleep(1000);
-    const template = JSON.parse(
-      (
-        await app.db
-          .selectFrom('device_credential_sync')
-          .select('desired_set')
-          .where('device_id', '=', large.locks[0]!.deviceId)
-          .executeTakeFirstOrThrow()
-      ).desired_set,
-    ) as CredentialSet;
+    const template = (await findDesiredSet(app.db, large.portalId, large.locks[0]!.deviceId))!.set;
 
     const profiler = PROFILE ? new Session() : null;
     if (profiler) {

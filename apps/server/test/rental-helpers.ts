@@ -3,6 +3,7 @@ import { addDaysToDate, localWallTime, type CredentialSet, type ListingInput } f
 import sharp from 'sharp';
 import { recordPlanChange } from '../src/features/billing/plan-history';
 import { setPortalPaymentState } from '../src/features/subscriptions/subscriptions.repository';
+import { findDesiredSet } from '../src/features/device-link/credential-set-bodies';
 import type { TestApp } from './test-app';
 
 const DAY_MS = 86_400_000;
@@ -91,12 +92,13 @@ export function dayIn(timeZone: string, days: number): string {
 /** The set the server holds for a lock now (what the lock gets next). */
 export async function desiredSet(t: TestApp, deviceId: string): Promise<CredentialSet | null> {
   await t.app.deviceLink.flushScheduledSyncs();
-  const row = await t.app.db
-    .selectFrom('device_credential_sync')
-    .select('desired_set')
-    .where('device_id', '=', deviceId)
+  const lock = await t.app.db
+    .selectFrom('devices')
+    .select('portal_id')
+    .where('id', '=', deviceId)
     .executeTakeFirst();
-  return row ? (JSON.parse(row.desired_set) as CredentialSet) : null;
+  const stored = lock ? await findDesiredSet(t.app.db, lock.portal_id, deviceId) : null;
+  return stored?.set ?? null;
 }
 
 /** A small real PNG. */

@@ -12,6 +12,8 @@ import {
 } from '../src/features/access/access.service';
 import { linkUserToDevice } from '../src/features/access/access.repository';
 import { recordTouchedLocks } from '../src/base/access-changes/touched-locks';
+import { findDesiredSet, sweepUnusedSetBodies } from '../src/features/device-link/credential-set-bodies';
+import * as setBodiesMigration from '../src/db/migrations/2026-11-27-0039-credential-set-bodies';
 import { seedAccountsInBulk } from '../src/features/auth/accounts';
 import { NO_PASSWORD } from '../src/features/auth/password';
 import { setAccessCode } from '../src/features/credentials/access-code.service';
@@ -29,7 +31,7 @@ import { registerCard, removeCard, saveCard } from '../src/features/credentials/
 import { createCodeLock } from '../src/features/credentials/code-locks.service';
 import { createDevice, saveDevice } from '../src/features/devices/devices.service';
 import { findDevice } from '../src/features/devices/devices.repository';
-import { normalise } from '../src/features/device-link/credential-recompute';
+import { normalise, recomputeLocks } from '../src/features/device-link/credential-recompute';
 import { changeGroupLink, createGroup, removeGroup } from '../src/features/groups/groups.service';
 import { createInvite, deleteInvite } from '../src/features/invites/invites.service';
 import { putLockout, removeLockout } from '../src/features/lockouts/lockouts.service';
@@ -139,12 +141,13 @@ async function fromScratch(t: TestApp, portalId: string, deviceId: string): Prom
 
 /** The set the server stored for a lock (what it published), without its version. */
 async function storedSet(t: TestApp, deviceId: string): Promise<CredentialSet | null> {
-  const row = await t.app.db
-    .selectFrom('device_credential_sync')
-    .select('desired_set')
-    .where('device_id', '=', deviceId)
+  const lock = await t.app.db
+    .selectFrom('devices')
+    .select('portal_id')
+    .where('id', '=', deviceId)
     .executeTakeFirst();
-  return row ? { ...(JSON.parse(row.desired_set) as CredentialSet), version: 0 } : null;
+  const stored = lock ? await findDesiredSet(t.app.db, lock.portal_id, deviceId) : null;
+  return stored ? { ...stored.set, version: 0 } : null;
 }
 
 /** Runs a change; a refusal (404, 400, 409: the change does not apply in this state) changes nothing. */
@@ -725,6 +728,88 @@ describe('targeted recompute', () => {
         .where('portal_id', '=', context.portalId)
         .execute();
       expect(waiting).toEqual([]);
+    } finally {
+      await fleet.stop();
+    }
+  });
+  it("stores a set's content once for all the locks that hold it, each lock still getting its own id and version", async () => {
+    const { context, personIds } = await freshPortal(t, 1);
+    const db = t.app.db;
+    const made = [];
+    for (let i = 0; i < 3; i++) {
+      made.push(
+        await createDevice(
+          db,
+          context,
+          { name: `Same ${i}`, model: 'latchkey-sim', timeZone: 'UTC' },
+          undefined,
+          PLANS_ASIDE,
+        ),
+      );
+    }
+    const ids = made.map((m) => m.device._id);
+    const group = await createGroup(db, context, { name: 'Everywhere', description: '' });
+    await changeGroupLink(db, context, group._id, { userId: personIds[0]! }, true);
+    for (const id of ids) await changeGroupLink(db, context, group._id, { deviceId: id }, true);
+    const { fleet } = await connectFleet(
+      t,
+      made.map((m) => ({ deviceId: m.device._id, secret: m.deviceSecret })),
+    );
+    try {
+      await settled(t, fleet);
+      const syncRows = () =>
+        db
+          .selectFrom('device_credential_sync')
+          .select(['device_id', 'desired_version', 'desired_hash'])
+          .where('portal_id', '=', context.portalId)
+          .orderBy('device_id')
+          .execute();
+      const before = await syncRows();
+      expect(new Set(before.map((row) => row.desired_hash)).size).toBe(1);
+      const bodies = await db
+        .selectFrom('credential_set_bodies')
+        .select('body_hash')
+        .where('portal_id', '=', context.portalId)
+        .execute();
+      expect(bodies.map((b) => b.body_hash)).toContain(before[0]!.desired_hash);
+      for (const lock of fleet.all()) {
+        const stored = await storedSet(t, lock.deviceId);
+        expect(lock.credentialSet?.deviceId).toBe(lock.deviceId);
+        expect({ ...lock.credentialSet!, version: 0 }).toEqual(stored);
+        expect(stored?.entries.some((e) => e.userId === personIds[0])).toBe(true);
+      }
+
+      // The migration that moved stored sets into bodies, back and forth, keeps every hash: the
+      // next recomputation finds nothing changed (no lock is handed a new version).
+      await setBodiesMigration.down(db as never);
+      await setBodiesMigration.up(db as never);
+      expect(await syncRows()).toEqual(before);
+      const outcome = await recomputeLocks(db, context.portalId, ids, {
+        publish: async () => {
+          throw new Error('nothing should be published');
+        },
+        qrKeyOf: (portalId) => t.app.deviceLink.signingKeys.publicKeyOf(portalId),
+      });
+      expect(outcome.published).toEqual([]);
+
+      // The hourly sweep deletes a body no lock names once unused for an hour, never a named one.
+      const longAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
+      await db
+        .insertInto('credential_set_bodies')
+        .values({ portal_id: context.portalId, body_hash: 'stray', body: '{}', used_at: longAgo })
+        .execute();
+      await db
+        .updateTable('credential_set_bodies')
+        .set({ used_at: longAgo })
+        .where('portal_id', '=', context.portalId)
+        .execute();
+      await sweepUnusedSetBodies(db, new Date(Date.now() - 3600_000).toISOString());
+      const left = await db
+        .selectFrom('credential_set_bodies')
+        .select('body_hash')
+        .where('portal_id', '=', context.portalId)
+        .execute();
+      expect(left.map((b) => b.body_hash)).toEqual([before[0]!.desired_hash]);
     } finally {
       await fleet.stop();
     }

@@ -79,14 +79,16 @@ export function findSyncsOf(
   );
 }
 
-/** A new desired set for one lock, to store if its stored version is still `previousVersion`. */
+/**
+ * A new desired set for one lock, to store if its stored version is still `previousVersion`: its
+ * version and the hash of its body (credential-set-bodies.ts, stored in the same transaction).
+ */
 export interface DesiredSet {
   deviceId: string;
   /** The version stored now; null when the lock has none yet. */
   previousVersion: number | null;
   version: number;
   hash: string;
-  set: string;
 }
 
 /**
@@ -112,7 +114,6 @@ export async function storeDesiredSets(
           portal_id: portalId,
           desired_version: s.version,
           desired_hash: s.hash,
-          desired_set: s.set,
           desired_at: now,
         })),
       )
@@ -125,9 +126,9 @@ export async function storeDesiredSets(
     for (const s of replacing) {
       const changed = await runPrepared(
         db,
-        `update device_credential_sync set desired_version = ?, desired_hash = ?, desired_set = ?, desired_at = ?
+        `update device_credential_sync set desired_version = ?, desired_hash = ?, desired_at = ?
          where portal_id = ? and device_id = ? and desired_version = ?`,
-        [s.version, s.hash, s.set, now, portalId, s.deviceId, s.previousVersion],
+        [s.version, s.hash, now, portalId, s.deviceId, s.previousVersion],
       );
       if (changed > 0) stored.add(s.deviceId);
     }
@@ -136,13 +137,12 @@ export async function storeDesiredSets(
   await inRowSlices(replacing, async (slice) => {
     const values = valuesList(
       slice.map(
-        (s) =>
-          sql`(${s.deviceId}, ${integer(s.previousVersion!)}, ${integer(s.version)}, ${s.hash}, ${s.set})`,
+        (s) => sql`(${s.deviceId}, ${integer(s.previousVersion!)}, ${integer(s.version)}, ${s.hash})`,
       ),
     );
     const { rows } = await sql<{ device_id: string }>`
       update device_credential_sync as s
-      set desired_version = v.column3, desired_hash = v.column4, desired_set = v.column5, desired_at = ${now}
+      set desired_version = v.column3, desired_hash = v.column4, desired_at = ${now}
       from (values ${values}) as v
       where s.portal_id = ${portalId} and s.device_id = v.column1 and s.desired_version = v.column2
       returning device_id`.execute(db);

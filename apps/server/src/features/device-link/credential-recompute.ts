@@ -7,6 +7,7 @@ import { inSlices } from '../access/credential-sets.repository';
 import { loadCredentialSets } from '../access/credential-sets';
 import { onLocksTouched } from '../../base/access-changes/touched-locks';
 import { findDevices } from '../devices/devices.repository';
+import { findSetBodies, setBody, setMessage, storeSetBodies } from './credential-set-bodies';
 import {
   deleteRecomputeRows,
   findSyncsOf,
@@ -115,38 +116,61 @@ async function recomputeSlice(
   const syncOf = new Map<string, DeviceCredentialSyncRow>(syncs.map((row) => [row.device_id, row]));
   const qrKey = channel.qrKeyOf(portalId);
   const reported = options.reportedVersion ?? 0;
-  const changed: (DesiredSet & { message: CredentialSet })[] = [];
-  const unsent: { deviceId: string; version: number; json: string }[] = [];
+  const changed: (DesiredSet & { message: CredentialSet; json: string })[] = [];
+  // Bodies by hash: the content of the changed sets, most often one for a whole slice of locks.
+  const bodies = new Map<string, string>();
+  const unsentRows: DeviceCredentialSyncRow[] = [];
   for (const device of devices) {
     const set = normalise({ ...built.get(device.id)!.set, qrKey });
     // The builder makes every object with its keys in one order and normalise orders the lists, so
     // the plain text is stable; sorting keys for the hash (canonicalJson) cost a tenth of a
     // 10,000-lock recomputation and most of its garbage.
-    const hash = sha256(JSON.stringify(set));
+    const body = setBody(set);
+    const hash = sha256(body);
     const current = syncOf.get(device.id);
     const lockIsAhead = current !== undefined && reported > current.desired_version;
     if (current && current.desired_hash === hash && !lockIsAhead) {
       settledHere.add(device.id);
-      if ((current.sent_version ?? 0) < current.desired_version) {
-        unsent.push({ deviceId: device.id, version: current.desired_version, json: current.desired_set });
-      }
+      if ((current.sent_version ?? 0) < current.desired_version) unsentRows.push(current);
       continue;
     }
+    bodies.set(hash, body);
     const version = Math.max(current?.desired_version ?? 0, reported) + 1;
-    const message: CredentialSet = { ...set, version };
     changed.push({
       deviceId: device.id,
       previousVersion: current?.desired_version ?? null,
       version,
       hash,
-      set: JSON.stringify(message),
-      message,
+      message: { ...set, version },
+      json: setMessage(device.id, version, body),
     });
   }
+  // A set stored but never handed to the broker (the server stopped in between) goes out as stored.
+  const unsentBodies =
+    unsentRows.length === 0
+      ? new Map<string, string>()
+      : await findSetBodies(
+          db,
+          portalId,
+          unsentRows.map((row) => row.desired_hash),
+        );
+  const unsent = unsentRows.flatMap((row) => {
+    const body = unsentBodies.get(row.desired_hash);
+    return body
+      ? [
+          {
+            deviceId: row.device_id,
+            version: row.desired_version,
+            json: setMessage(row.device_id, row.desired_version, body),
+          },
+        ]
+      : [];
+  });
   const stored =
     changed.length === 0
       ? new Set<string>()
       : await db.transaction().execute(async (trx) => {
+          await storeSetBodies(trx, portalId, bodies);
           const won = await storeDesiredSets(trx, portalId, changed);
           await replaceDesiredEntriesOf(
             trx,
@@ -167,7 +191,7 @@ async function recomputeSlice(
   const toPublish = [
     ...changed
       .filter((c) => stored.has(c.deviceId))
-      .map((c) => ({ deviceId: c.deviceId, version: c.version, json: c.set })),
+      .map((c) => ({ deviceId: c.deviceId, version: c.version, json: c.json })),
     ...unsent,
   ];
   for (const c of changed) if (stored.has(c.deviceId)) settledHere.add(c.deviceId);

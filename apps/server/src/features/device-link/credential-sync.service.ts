@@ -16,6 +16,7 @@ import { getUserDevices } from '../access/access.service';
 import { nameNonPersonCredentials } from '../access/entry-labels';
 import { findMembers } from '../../base/tenancy/memberships.repository';
 import { recomputeLocks, type CredentialChannel } from './credential-recompute';
+import { findDesiredSet } from './credential-set-bodies';
 import { findSyncStates, type SyncState } from './credential-recompute.repository';
 import {
   findSync,
@@ -93,7 +94,9 @@ export async function bringLockUpToDate(
   await link.inPortalQueue(async () => {
     const current = await findSync(db, device.portal_id, device.id);
     if (!current || reportedVersion >= current.desired_version) return;
-    await link.channel.publish(device.id, current.desired_set);
+    const desired = await findDesiredSet(db, device.portal_id, device.id);
+    if (!desired) return;
+    await link.channel.publish(device.id, desired.json);
     // Usually it was sent already (a status crossing its set on the way): no write then.
     if ((current.sent_version ?? 0) < current.desired_version) {
       await markSetSent(db, device.portal_id, device.id, current.desired_version);
@@ -105,8 +108,8 @@ export async function bringLockUpToDate(
  * What each entry of the stored set is and whose, in words, for people reading the sync state:
  * the set itself says the kind and the person; names come from the portal's members and credentials.
  */
-async function describeHolders(db: Database, portalId: string, desiredSet: string | null) {
-  const entries = desiredSet ? (JSON.parse(desiredSet) as CredentialSet).entries : [];
+async function describeHolders(db: Database, portalId: string, desiredSet: CredentialSet | null) {
+  const entries = desiredSet?.entries ?? [];
   const userIds = [...new Set(entries.flatMap((e) => (e.userId ? [e.userId] : [])))];
   const members = new Map((await findMembers(db, portalId, userIds)).map((m) => [m.id, m]));
   // Company codes, guests and stays are named as the lock's "Who can open" tab names them.
@@ -137,7 +140,8 @@ export async function getDeviceSync(db: Database, portalId: string, deviceId: st
     const sync = await findSync(trx, portalId, deviceId);
     const rejections = await listRejections(trx, portalId, deviceId);
     const entries = await listDesiredEntries(trx, portalId, deviceId);
-    const holderOf = await describeHolders(trx, portalId, sync?.desired_set ?? null);
+    const desired = sync ? await findDesiredSet(trx, portalId, deviceId) : null;
+    const holderOf = await describeHolders(trx, portalId, desired?.set ?? null);
     return { device, sync, rejections, entries, holderOf };
   });
   const rejectionById = new Map(rejections.map((r) => [r.credential_id, r]));

@@ -23,6 +23,7 @@ import { AppError } from '../../base/http/errors';
 import { recordChange } from '../../base/audit/audit.repository';
 import { findDevice } from '../devices/devices.repository';
 import { CredentialRecompute } from './credential-recompute';
+import { sweepUnusedSetBodies } from './credential-set-bodies';
 import { LockReports } from './lock-reports';
 import { bringLockUpToDate, SyncStateReader, type CredentialChannel } from './credential-sync.service';
 import type { PortalSigningKeys } from './portal-signing-keys';
@@ -42,6 +43,8 @@ import { isHeartbeatOnly, SeenLocks } from './seen-locks';
 
 /** How often the recompute outbox is checked for locks a stopped server left (credential-recompute.ts). */
 const RECOMPUTE_SWEEP_MS = 5_000;
+/** How often credential set bodies no lock names are deleted, and how long one is kept after use. */
+const SET_BODIES_SWEEP_MS = 60 * 60_000;
 /** A row this old was not recomputed by the server that wrote it. */
 const RECOMPUTE_ORPHAN_MS = 10_000;
 
@@ -109,6 +112,7 @@ export class DeviceLink {
    * the heartbeat timeout, at most 5 s), so a lock is shown offline at most 5 s after the timeout.
    */
   private readonly offlineSweep: PeriodicJob;
+  private readonly setBodiesSweep: PeriodicJob;
   /** Heartbeats that change nothing, written once a second for all locks (seen-locks.ts). */
   private readonly seenLocks: SeenLocks;
   /** One chain of sync work per portal, so two recomputations never race for a version. */
@@ -146,6 +150,12 @@ export class DeviceLink {
         await this.markSilentLocksOffline(now);
       },
     });
+    // Set bodies no lock names any more (credential-set-bodies.ts), kept an hour after last use.
+    this.setBodiesSweep = new PeriodicJob(db, log, {
+      name: 'device-link.set-bodies-sweep',
+      everyMs: SET_BODIES_SWEEP_MS,
+      run: ({ now }) => sweepUnusedSetBodies(db, new Date(now.getTime() - SET_BODIES_SWEEP_MS).toISOString()),
+    });
     this.events = new EventIngest(
       db,
       log,
@@ -161,6 +171,7 @@ export class DeviceLink {
     await this.transport.start((message) => this.handle(message));
     this.seenLocks.start();
     this.offlineSweep.start();
+    this.setBodiesSweep.start();
     this.recompute.start();
   }
 
@@ -191,6 +202,7 @@ export class DeviceLink {
 
   private async closeOnce(): Promise<void> {
     await this.offlineSweep.stop();
+    await this.setBodiesSweep.stop();
     await this.seenLocks.stop();
     // A change made just before shutdown is still published (the database is open until this ends).
     await this.recompute.stop();
