@@ -159,12 +159,10 @@ export async function listEntryRows(
     ]);
   const after = page.after;
   if (after) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('e.occurred_at', '>', after.at),
-        eb.and([eb('e.occurred_at', '=', after.at), eb('e.id', '>', after.id)]),
-      ]),
-    );
+    // The `>=` bound lets the index start at the cursor; the `or` skips the rows already written.
+    query = query
+      .where('e.occurred_at', '>=', after.at)
+      .where((eb) => eb.or([eb('e.occurred_at', '>', after.at), eb('e.id', '>', after.id)]));
   }
   const rows = await query
     .orderBy('e.occurred_at')
@@ -220,12 +218,10 @@ export async function listEntryInstants(
   ]);
   const after = page.after;
   if (after) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('e.occurred_at', '>', after.at),
-        eb.and([eb('e.occurred_at', '=', after.at), eb('e.id', '>', after.id)]),
-      ]),
-    );
+    // The `>=` bound lets the index start at the cursor; the `or` skips the rows already written.
+    query = query
+      .where('e.occurred_at', '>=', after.at)
+      .where((eb) => eb.or([eb('e.occurred_at', '>', after.at), eb('e.id', '>', after.id)]));
   }
   const rows = await query.orderBy('e.occurred_at').orderBy('e.id').limit(page.limit).execute();
   return rows.map((row) => ({ ...row, occurred_at: toIso(row.occurred_at) }));
