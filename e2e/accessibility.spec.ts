@@ -76,6 +76,8 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
       // A guest's review page (rentals R2) without and with a dead link.
       '/review',
       '/review?t=not-a-real-token',
+      // The API test page (issue 20, item 3): public, its checks run against this server.
+      '/test/api',
       // The shop and the pages a payment provider returns to (commerce, issue 13).
       '/product',
       '/product/smart-lock',
@@ -186,7 +188,7 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
     await expectAccessible(page, '/pickShipping');
     await signIn(page, 'staff@demo.latchkey.dev', 'demo-staff-pass');
     await expect(page).toHaveURL(/\/app/);
-    await scanPages(page, ['/app/devTools/payments']);
+    await scanPages(page, ['/app/devTools/payments', '/app/devTools', '/app/devTools/api']);
   });
 
   test('the basic-user area', async ({ page }) => {

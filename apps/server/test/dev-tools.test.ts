@@ -243,6 +243,25 @@ describe('POST system/developerCall: the audit', () => {
     expect(elsewhere).toEqual([]);
   });
 
+  it("writes every call to the platform's change log, also those of staff with no portal", async () => {
+    await call(staff.token, { method: 'GET', path: 'portal/devices?limit=1' });
+    const entries = await t.app.db
+      .selectFrom('platform_audit')
+      .selectAll()
+      .where('action', '=', 'developer_call.run')
+      .where('actor_user_id', '=', staff.userId)
+      .execute();
+    const noPortal = entries.find((entry) => entry.after_json?.includes('"queryNames":["limit"]'));
+    expect(noPortal?.portal_id).toBeNull();
+    expect(JSON.parse(noPortal?.after_json ?? '{}')).toMatchObject({
+      name: 'GET portal/devices',
+      status: 403,
+    });
+    const inPortal = entries.find((entry) => entry.portal_id === owner.portalId);
+    expect(inPortal).toBeDefined();
+    expect(entries.every((entry) => !entry.after_json?.includes('secret-body-value'))).toBe(true);
+  });
+
   it("the portal's admins read it in their change log", async () => {
     const log = await t.request({
       method: 'GET',

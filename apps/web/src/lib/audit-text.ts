@@ -63,6 +63,7 @@ const WHOLE_ACTIONS: Record<string, string> = {
   'device.command.lock': 'Remote lock sent',
   'device.synclock.token': 'Credentials taken to the lock by phone',
   'portal.create': 'Portal created',
+  'developer_call.run': 'API call run by platform staff (API console)',
 };
 
 /** "device.create" → "Lock created"; "group.user.add" → "Group user added". */

@@ -14,6 +14,7 @@ import { appendAuditEntry } from '../../base/audit/audit.repository';
 import { signedIn, type RequestAuth } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
 import { actingPortalFor } from '../../base/tenancy/acting-portal';
+import { appendPlatformAudit } from '../platform/platform.repository';
 
 /**
  * Marks the inner request of a developer call. The console's own route refuses any request that
@@ -211,9 +212,10 @@ interface CallRecord {
 }
 
 /**
- * The audit of one developer call: the server log always, and the change log of the portal the
- * call acts in (where that portal's admins see what platform staff did there, as with support
- * sessions). What was called and how it was answered, never the body or the query's values.
+ * The audit of one developer call: the server log and the platform's own change log always, and the
+ * change log of the portal the call acts in (where that portal's admins see what platform staff did
+ * there, as with support sessions). What was called and how it was answered, never the body or the
+ * query's values.
  */
 async function recordDeveloperCall(app: FastifyInstance, request: FastifyRequest, call: CallRecord) {
   const staff = signedIn(request).user;
@@ -230,13 +232,14 @@ async function recordDeveloperCall(app: FastifyInstance, request: FastifyRequest
     { developerCall: { id: call.callId, staffId: staff.id, portalId: call.portalId, ...summary } },
     'developer call',
   );
-  if (!call.portalId) return;
-  await appendAuditEntry(app.db, call.portalId, {
+  const entry = {
     actorUserId: staff.id,
     action: 'developer_call.run',
     entityType: 'developer_call',
     entityId: call.callId,
     after: { ...summary, staff: staff.email },
     ip: request.ip,
-  });
+  };
+  await appendPlatformAudit(app.db, { ...entry, portalId: call.portalId });
+  if (call.portalId) await appendAuditEntry(app.db, call.portalId, entry);
 }

@@ -339,8 +339,11 @@ export function ApiConsolePage() {
                 label={LABELS.path}
                 placeholder="portal/devices"
                 description="Relative to /api3, with a query string if you like"
-                leftSection={<Text size="sm" c="dimmed">{`${API_BASE_PATH}/`}</Text>}
-                leftSectionWidth={60}
+                leftSection={
+                  // The text's own colour: the section's dimmed grey is under 4.5:1 in the dark scheme.
+                  <Text size="sm" c="var(--mantine-color-text)">{`${API_BASE_PATH}/`}</Text>
+                }
+                leftSectionWidth={50}
                 style={{ flex: '1 1 260px' }}
                 autoComplete="off"
                 spellCheck={false}
