@@ -11,6 +11,7 @@ import {
   IconInfoCircle,
   IconKey,
   IconLayoutDashboard,
+  IconReportAnalytics,
   IconLock,
   IconLockCancel,
   IconBuildingStore,
@@ -348,6 +349,19 @@ function screenRoutes(): ScreenRoute[] {
       },
       lazy: {
         Component: async () => (await import('@/features/activity/components/activity-page')).ActivityPage,
+      },
+    },
+    {
+      path: paths.app.reports,
+      layout: 'app',
+      handle: {
+        title: 'Reports',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Reports', icon: IconReportAnalytics },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/reports/components/reports-page')).ReportsPage,
       },
     },
     {

@@ -91,6 +91,8 @@ export const paths = {
     empty: screenPath('/app/empty'),
     dashboard: screenPath('/app/dashboard'),
     activity: screenPath('/app/activity'),
+    /** The brief's deviceanduserreports: reports on screen, as CSV and PDF, and scheduled by mail. */
+    reports: screenPath('/app/deviceanduserreports'),
     devices: screenPath('/app/device'),
     device: screenPath('/app/device/:deviceId'),
     offline: screenPath('/app/offline'),
