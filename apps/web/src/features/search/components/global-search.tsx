@@ -1,7 +1,11 @@
 import { Button, Kbd, Tooltip, ActionIcon } from '@mantine/core';
 import { useDisclosure, useHotkeys } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { SearchPalette } from './search-palette';
+import { lazy, Suspense, useState } from 'react';
+
+// The palette (a modal over a combobox and its search call) is not needed to paint a page: its
+// code loads when the person first opens it, keeping it out of every screen's first load.
+const SearchPalette = lazy(async () => ({ default: (await import('./search-palette')).SearchPalette }));
 
 /** Whether this browser's shortcut key is ⌘ (Apple) or Ctrl. */
 const isApple = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -11,7 +15,13 @@ const isApple = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navig
  * (not while typing in a field), each opening the search palette.
  */
 export function GlobalSearch() {
-  const [opened, { open, close }] = useDisclosure(false);
+  const [opened, { open: show, close }] = useDisclosure(false);
+  // Once opened the palette stays mounted, so closing it animates and gives focus back as it should.
+  const [wanted, setWanted] = useState(false);
+  const open = () => {
+    setWanted(true);
+    show();
+  };
   useHotkeys([
     ['mod+K', open],
     ['/', open],
@@ -35,7 +45,11 @@ export function GlobalSearch() {
           <IconSearch size={18} aria-hidden="true" />
         </ActionIcon>
       </Tooltip>
-      <SearchPalette opened={opened} onClose={close} />
+      {wanted && (
+        <Suspense fallback={null}>
+          <SearchPalette opened={opened} onClose={close} />
+        </Suspense>
+      )}
     </>
   );
 }
