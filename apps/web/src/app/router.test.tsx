@@ -67,6 +67,7 @@ describe('route guards', () => {
     expect(links).toEqual({
       Dashboard: '/app/dashboard',
       Activity: '/app/activity',
+      Reports: '/app/deviceanduserreports',
       Locks: '/app/device',
       'Offline locks': '/app/offline',
       Alerts: '/app/notificationAndAlert',
