@@ -79,11 +79,12 @@ describe('route guards', () => {
       'Company codes': '/app/access-codes',
       Listings: '/app/listing',
       'Rental center': '/app/rentalcenter',
+      Reviews: '/app/review',
       'Change log': '/app/adminChangeLog',
       About: '/app/about',
       Billing: '/app/billing',
       Plan: '/app/upgrade',
-      Shop: '/app/products',
+      Shop: '/app/product',
       'Sync center': '/sync/center',
       Help: '/app/help',
       Settings: '/app/settings',
@@ -100,7 +101,7 @@ describe('route guards', () => {
       within(userNav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Rental center', 'Shop', 'Help', 'Settings']);
+    ).toEqual(['Rental center', 'Reviews', 'Billing', 'Shop', 'Help', 'Settings']);
   });
 
   it('lets a superAdmin open admin screens', async () => {

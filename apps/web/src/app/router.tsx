@@ -23,6 +23,7 @@ import {
   IconWifiOff,
   IconRocket,
   IconShoppingBag,
+  IconStar,
   IconTool,
 } from '@tabler/icons-react';
 import { createBrowserRouter, redirect, type LoaderFunction, type NonIndexRouteObject } from 'react-router';
@@ -601,6 +602,15 @@ function screenRoutes(): ScreenRoute[] {
       lazy: rentalCenterScreen(),
     },
     {
+      // Anyone signed in (the brief's `review`): stays to review, reviews written, a host's reviews.
+      path: paths.app.myReviews,
+      layout: 'app',
+      handle: { title: 'Reviews', nav: { label: 'Reviews', icon: IconStar, group: 'rentals' } },
+      lazy: {
+        Component: async () => (await import('@/features/reviews/components/my-reviews-page')).MyReviewsPage,
+      },
+    },
+    {
       path: paths.app.changeLog,
       layout: 'app',
       handle: {
@@ -627,16 +637,12 @@ function screenRoutes(): ScreenRoute[] {
       },
     },
     {
+      // Any signed-in person (brief §6): an admin the portal's billing, anyone else their purchases.
       path: paths.app.billing,
       layout: 'app',
-      handle: {
-        title: 'Billing',
-        roles: ADMIN,
-        requiresPortal: true,
-        nav: { label: 'Billing', icon: IconReceipt, group: 'billing' },
-      },
+      handle: { title: 'Billing', nav: { label: 'Billing', icon: IconReceipt, group: 'billing' } },
       lazy: {
-        Component: async () => (await import('@/features/billing/components/billing-page')).BillingPage,
+        Component: async () => (await import('./billing-screen')).BillingScreen,
       },
     },
     {
@@ -685,6 +691,8 @@ function screenRoutes(): ScreenRoute[] {
         Component: async () => (await import('@/features/shop/components/product-list-page')).AppProductsPage,
       },
     },
+    // The brief names the signed-in list both `product` and `products`: one screen, the other forwards.
+    { path: paths.app.productsAlias, layout: 'app', ...forwardTo(paths.app.products) },
     {
       path: paths.app.product,
       layout: 'app',
@@ -699,6 +707,15 @@ function screenRoutes(): ScreenRoute[] {
       handle: { title: 'Your orders' },
       lazy: {
         Component: async () => (await import('@/features/shop/components/my-orders-page')).MyOrdersPage,
+      },
+    },
+    {
+      // The signed-in person's own QR code in the app frame (the brief's `qr`), as /user/qr shows it.
+      path: paths.app.qr,
+      layout: 'app',
+      handle: { title: 'QR code', requiresPortal: true },
+      lazy: {
+        Component: async () => (await import('@/features/my-access/components/qr-page')).QrPage,
       },
     },
     // Developer tools (issue 20, item 3): one nav entry, the index; the console, payments and the

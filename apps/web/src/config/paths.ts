@@ -125,9 +125,16 @@ export const paths = {
     upgrade: screenPath('/app/upgrade'),
     goPro: screenPath('/app/gopro'),
     upgradeLegacy: screenPath('/app/upgradeLegacy'),
-    products: screenPath('/app/products'),
+    /** The shop inside the app (the brief's `product`); `productsAlias` forwards here. */
+    products: screenPath('/app/product'),
+    /** The brief's `products`: the same list, under its other name. */
+    productsAlias: screenPath('/app/products'),
     product: screenPath('/app/product/:productId'),
     orders: screenPath('/app/orders'),
+    /** The signed-in person's own QR code and the locks it opens, in the app frame. */
+    qr: screenPath('/app/qr'),
+    /** The signed-in person's reviews (the brief's `review`; `review` above is the mailed link's page). */
+    myReviews: screenPath('/app/review'),
     /** Platform staff's developer tools: the index, the API console; the mailbox and payments below. */
     devTools: screenPath('/app/devTools'),
     devToolsApi: screenPath('/app/devTools/api'),

@@ -16,7 +16,7 @@ export const ORDER_STATUS: Record<OrderStatus, { label: string; color: string }>
   expired: { label: 'Not paid', color: 'gray' },
 };
 
-function OrderCard({ order }: { order: OrderView }) {
+export function OrderCard({ order }: { order: OrderView }) {
   const status = ORDER_STATUS[order.status];
   return (
     <Paper component="li" withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
