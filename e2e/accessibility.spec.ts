@@ -197,4 +197,19 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
     await scanPages(page, ['/user', '/user/qr', '/user/help', '/user/settingsProfile', '/user/rentalcenter']);
     await scanFirstDetail(page, '/user', '/user/locks/');
   });
+
+  test('a home for each role: empty, and the banner while a reseller acts in a customer portal', async ({
+    page,
+  }) => {
+    await signIn(page, 'newcomer@demo.latchkey.dev', 'demo-newcomer-pass');
+    await expect(page).toHaveURL(/\/app\/empty$/);
+    await expectAccessible(page, '/app/empty');
+    await page.evaluate(() => window.localStorage.clear());
+    await signIn(page, 'reseller@demo.latchkey.dev', 'demo-reseller-pass');
+    await expect(page).toHaveURL(/\/app/);
+    await page.goto('/app/reseller');
+    await page.getByRole('button', { name: 'Act in this portal: Lakeside Clinic' }).click();
+    await expect(page.getByRole('region', { name: 'Working in another portal' })).toBeVisible();
+    await expectAccessible(page, 'the acting banner on a customer’s dashboard');
+  });
 });
