@@ -32,9 +32,13 @@ export const SUPPORT_TEXT_MAX = 4000;
  */
 export const navIdSchema = lineText()
   .max(300)
-  .refine((value) => value === '' || (value.startsWith('/') && !value.startsWith('//')), {
-    message: 'must be an address inside the app (starting with /)',
-  });
+  // One leading slash, no spaces, no backslash (browsers read `/\\host` as `//host`: another site).
+  .regex(/^(\/(?![/\\])[^\s\\]*)?$/, 'must be an address inside the app (starting with one /)');
+
+/** True for text navIdSchema takes: the web app drops anything else it finds in an address. */
+export function isAppAddress(value: string): boolean {
+  return value.length <= 300 && /^\/(?![/\\])[^\s\\]*$/.test(value);
+}
 
 /** POST portal/support: the text fields (as JSON, or as the fields of a multipart form with images). */
 export const supportRequestInputSchema = z.object({

@@ -86,6 +86,7 @@ describe('route guards', () => {
       Plan: '/app/upgrade',
       Shop: '/app/product',
       'Sync center': '/sync/center',
+      Support: '/app/support',
       Help: '/app/help',
       Settings: '/app/settings',
     });
@@ -101,7 +102,7 @@ describe('route guards', () => {
       within(userNav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Rental center', 'Reviews', 'Billing', 'Shop', 'Help', 'Settings']);
+    ).toEqual(['Rental center', 'Reviews', 'Billing', 'Shop', 'Support', 'Help', 'Settings']);
   });
 
   it('lets a superAdmin open admin screens', async () => {

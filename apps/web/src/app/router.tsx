@@ -4,6 +4,7 @@ import {
   IconCalendarEvent,
   IconDialpad,
   IconHelp,
+  IconLifebuoy,
   IconQrcode,
   IconHistory,
   IconHome,
@@ -763,6 +764,47 @@ function screenRoutes(): ScreenRoute[] {
       lazy: {
         Component: async () =>
           (await import('@/features/dev-mailbox/components/dev-mailbox-page')).DevMailboxPage,
+      },
+    },
+    // Help & support (issue 20, item 4): any signed-in person files and follows their requests;
+    // platform staff answer them in the inbox.
+    {
+      path: paths.app.support,
+      layout: 'app',
+      handle: { title: 'Help & support', nav: { label: 'Support', icon: IconLifebuoy, group: 'settings' } },
+      lazy: {
+        Component: async () => (await import('@/features/support/components/support-page')).SupportPage,
+      },
+    },
+    {
+      path: paths.app.supportType,
+      layout: 'app',
+      handle: { title: 'New support request' },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/support/components/support-form-page')).SupportFormPage,
+      },
+    },
+    {
+      path: paths.app.supportRequest,
+      layout: 'app',
+      handle: { title: 'Support request' },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/support/components/support-request-page')).SupportRequestPage,
+      },
+    },
+    {
+      path: paths.app.platformSupport,
+      layout: 'app',
+      handle: {
+        title: 'Support inbox',
+        roles: PLATFORM,
+        nav: { label: 'Support inbox', icon: IconLifebuoy, group: 'platform' },
+      },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/support/components/staff-support-page')).StaffSupportPage,
       },
     },
     {

@@ -140,6 +140,13 @@ export const paths = {
     devToolsApi: screenPath('/app/devTools/api'),
     staffPayments: screenPath('/app/devTools/payments'),
     devMailbox: screenPath('/app/devTools/mail'),
+    /** Help & support (issue 20, item 4): a person's requests, `?from=` the screen they came from. */
+    support: screenPath('/app/support'),
+    /** The form of one type of request (lock, access, billing, account, other). */
+    supportType: screenPath('/app/support/:supportType'),
+    supportRequest: screenPath('/app/support/request/:requestId'),
+    /** Platform staff's support inbox (`?portalId=` one portal's). */
+    platformSupport: screenPath('/app/platform/support'),
     settings: screenPath('/app/settings'),
     /** The settings under the brief's other names: settingsProfile, and profile (old mails). */
     settingsProfile: screenPath('/app/settingsProfile'),

@@ -49,7 +49,7 @@ export type QueryValue = string | number | boolean | null | undefined;
 export interface RequestOptions {
   /** Query-string parameters; null and undefined ones are left out. */
   query?: Record<string, QueryValue>;
-  /** JSON body (POST, PUT, PATCH, DELETE), or a Blob sent as it is (uploads). */
+  /** JSON body (POST, PUT, PATCH, DELETE), a Blob sent as it is (uploads), or a multipart FormData. */
   body?: unknown;
   /** Seal the body for the server's public key (brief §7). */
   sealed?: boolean;
@@ -132,8 +132,12 @@ export async function decodeMsgpack(bytes: ArrayBuffer): Promise<unknown> {
 
 function decodeBody(bytes: ArrayBuffer, contentType: string | null): unknown {
   if (bytes.byteLength === 0) return undefined;
-  // Files (an invoice's PDF) come as their bytes.
-  if (contentType?.includes('application/octet-stream') || contentType?.includes('application/pdf'))
+  // Files (an invoice's PDF, a support request's image) come as their bytes.
+  if (
+    contentType?.includes('application/octet-stream') ||
+    contentType?.includes('application/pdf') ||
+    contentType?.startsWith('image/')
+  )
     return bytes;
   const text = utf8.decode(bytes);
   try {
@@ -268,8 +272,11 @@ export class ApiClient {
     if (token && !headers.Authorization) headers.Authorization = `Bearer ${token}`;
     if (override) headers[PORTAL_OVERRIDE_HEADER] = override;
 
-    let body: string | Blob | undefined;
-    if (options.body instanceof Blob) {
+    let body: string | Blob | FormData | undefined;
+    if (options.body instanceof FormData) {
+      // Fields and files (a support request with images): the browser writes the boundary.
+      body = options.body;
+    } else if (options.body instanceof Blob) {
       // A file goes as it is (an image upload), typed by itself.
       body = options.body;
       headers['Content-Type'] = options.body.type || 'application/octet-stream';

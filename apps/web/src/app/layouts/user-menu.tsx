@@ -1,7 +1,7 @@
 import type { Session } from '@latchkey/shared';
 import { Avatar, Badge, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconEdit, IconLogout, IconSettings } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { IconChevronDown, IconEdit, IconLifebuoy, IconLogout, IconSettings } from '@tabler/icons-react';
+import { Link, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
 import { useCmsMode } from '@/features/content/lib/cms-mode';
 import { displayName } from '@/lib/session';
@@ -20,6 +20,8 @@ function initials(user: Session['user']): string {
 /** The signed-in person, with Settings and Sign out. */
 export function UserMenu({ session, settingsPath }: UserMenuProps) {
   const name = displayName(session.user);
+  // "Help & support" carries the screen the person is on, which their request names (navId).
+  const { pathname, search } = useLocation();
   const cms = useCmsMode();
   return (
     <Menu position="bottom-end" width={240} shadow="md" withinPortal>
@@ -52,6 +54,13 @@ export function UserMenu({ session, settingsPath }: UserMenuProps) {
           leftSection={<IconSettings size={16} aria-hidden="true" />}
         >
           Settings
+        </Menu.Item>
+        <Menu.Item
+          component={Link}
+          to={paths.app.support.href({ from: `${pathname}${search}` })}
+          leftSection={<IconLifebuoy size={16} aria-hidden="true" />}
+        >
+          Help & support
         </Menu.Item>
         {cms.available && (
           // Platform staff: CMS mode shows Edit on content pages and hide/show beside nav entries.

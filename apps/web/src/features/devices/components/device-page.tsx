@@ -30,6 +30,7 @@ import { DeviceSyncTab } from './device-sync-tab';
 import { BatteryLevel, LastSeen, modelLabel } from './device-status';
 import classes from './device-page.module.css';
 import { RecordPage } from '@/components/record-page';
+import { ReportProblemLink } from '@/components/report-problem-link';
 
 /** Unlock and Lock in the header, on every tab; disabled with the reason while the lock is not connected. */
 function HeaderRemote({ device }: { device: Device }) {
@@ -101,6 +102,7 @@ export function DevicePage() {
               <BatteryLevel device={device} withLabel />
             </Group>
             <HeaderRemote device={device} />
+            <ReportProblemLink />
           </Stack>
         ),
       })}

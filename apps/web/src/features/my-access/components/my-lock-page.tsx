@@ -7,6 +7,7 @@ import { MissingRecord } from '@/components/missing-record';
 import { PageHeader } from '@/components/page-header';
 import { RemoteCommandPanel } from '@/components/remote-command-panel';
 import { QueryError } from '@/components/query-error';
+import { ReportProblemLink } from '@/components/report-problem-link';
 import { describeWindow, describeDates } from '@/components/schedule/describe-schedule';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
@@ -128,6 +129,7 @@ export function MyLockPage() {
           </Text>
         )}
       </SectionCard>
+      <ReportProblemLink />
     </Stack>
   );
 }
