@@ -2,7 +2,7 @@ import fastifyCompress from '@fastify/compress';
 import { API_BASE_PATH } from '@latchkey/shared';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { logFormatOf, type Config } from './config';
+import { logFormatOf, publicUrlOf, type Config } from './config';
 import { openDatabase, type Database, type DialectName } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { aboutRoutes } from './features/about/about.routes';
@@ -128,6 +128,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     config.SMTP_URL ? smtpTransport(config.SMTP_URL) : devMailboxTransport(app.log),
     config.MAIL_FROM,
     app.log,
+    publicUrlOf(config),
   );
   app.decorate('mail', mail);
   let deviceLink: DeviceLink | null = null;

@@ -1,5 +1,7 @@
 import type { ContentPage, ContentVersionList, InfoIndex, InfoPage } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendMail } from '../src/base/mail/send-mail';
+import { absoluteMailImages, deviceInvitationMail } from '../src/base/mail/mail.templates';
 import { DEFAULT_PAGES } from '../src/features/content/default-pages';
 import { TestApp } from './test-app';
 
@@ -181,5 +183,52 @@ describe('brands', () => {
     expect((await call('GET', 'content/brand', admin.token)).json()).toEqual({ brand: null });
     expect((await call('PUT', 'reseller/brand', admin.token, { brand: 'harbor' })).statusCode).toBe(404);
     expect((await call('PUT', 'reseller/brand', reseller.token, { brand: 'acme' })).statusCode).toBe(400);
+  });
+
+  it("mails about a reseller's customer come in the reseller's brand, others in Latchkey's", async () => {
+    const reseller = await t.signUp();
+    const created = await call('POST', 'reseller', reseller.token, {
+      companyName: 'Keystone Partners',
+      country: 'DE',
+    });
+    const customer = await t.signUp();
+    await call('POST', 'portal/reseller', customer.token, { code: created.json().linkCode });
+    await call('PUT', 'reseller/brand', reseller.token, { brand: 'keystone' });
+    const rendered = deviceInvitationMail({
+      guestName: 'Guest',
+      portalName: 'Customer',
+      lockName: 'Front door',
+      code: '123456',
+      when: 'at any time',
+      startDate: '2030-01-01',
+      endDate: '2030-01-02',
+      timeZone: 'Europe/Berlin',
+    });
+    const mail = (portalId: string | null, to: string) =>
+      sendMail(t.app.db, 'system', {
+        portalId,
+        template: 'brand-check',
+        to,
+        ...rendered,
+        text: rendered.text,
+      });
+    const branded = await mail(customer.portalId, 'branded@example.com');
+    const plain = await mail(admin.portalId, 'plain@example.com');
+    const html = async (id: string) =>
+      (
+        await t.app.db
+          .selectFrom('mail_outbox')
+          .select('html_body')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).html_body;
+    const brandedHtml = await html(branded);
+    expect(brandedHtml).toContain('<img src="/brands/keystone-light.png" alt="Keystone Access"');
+    expect(brandedHtml).toContain('Sent by Keystone Access.');
+    expect(await html(plain)).toContain('Sent by Latchkey.');
+    // On its way out, the logo's address is made absolute for the mail client.
+    expect(absoluteMailImages(brandedHtml, 'https://portal.example.com/')).toContain(
+      'src="https://portal.example.com/brands/keystone-light.png"',
+    );
   });
 });

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database';
 import type { MailRow } from '../../db/schema';
 import { claimDueMail, markMailAttemptFailed, markMailSent } from './mail.repository';
+import { absoluteMailImages } from './mail.templates';
 
 /** What the sender hands a message to: SMTP (nodemailer) or the dev mailbox. */
 export interface MailTransport {
@@ -91,6 +92,8 @@ export class MailSender {
     private readonly transport: MailTransport,
     private readonly from: string,
     private readonly log: FastifyBaseLogger,
+    /** PUBLIC_URL: where a mail's site-relative images (the brand's logo) are fetched from. */
+    private readonly publicUrl: string | null = null,
   ) {}
 
   get transportName(): string {
@@ -128,7 +131,7 @@ export class MailSender {
         to: mail.to_address,
         subject: mail.subject,
         text: mail.text_body,
-        html: mail.html_body,
+        html: this.publicUrl ? absoluteMailImages(mail.html_body, this.publicUrl) : mail.html_body,
         ...(mail.attachments_json && { attachments: attachmentsOf(mail.attachments_json) }),
       });
       await markMailSent(this.db, mail.id);

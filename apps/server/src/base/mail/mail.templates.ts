@@ -5,7 +5,7 @@
 // paragraphs or a whole message into a mail the portal sends in their name. Dates and times are
 // written by the shared format (packages/shared/src/time-format.ts), as on the screens.
 
-import { formatCalendarDate, zoneLabel } from '@latchkey/shared';
+import { formatCalendarDate, zoneLabel, type Brand } from '@latchkey/shared';
 
 export interface RenderedMail {
   subject: string;
@@ -37,9 +37,30 @@ export function fact(value: string, max: number = BODY_FACT_LENGTH): string {
     : line;
 }
 
+/** The footer every mail ends with; `brandMail` names the portal's brand there instead. */
+const SIGNATURE = '<p style="color:#868e96;font-size:12px">Sent by Latchkey.</p>';
+const BODY_OPEN = /^(<!doctype html><html><body[^>]*>)/;
+
+/**
+ * A rendered mail in the brand of the portal it is about (brief §1: a reseller's customers see the
+ * reseller's brand): the brand's logo above the message and its name in the footer. The logo's
+ * address is site-relative here; the mail sender makes it absolute with PUBLIC_URL on its way out.
+ */
+export function brandMail(html: string, brand: Brand): string {
+  const logo = `<p style="margin:0 0 16px"><img src="${escapeHtml(brand.mailLogo)}" alt="${escapeHtml(brand.name)}" height="32" style="height:32px;width:auto"></p>`;
+  return html
+    .replace(BODY_OPEN, `$1${logo}`)
+    .replace(SIGNATURE, `<p style="color:#868e96;font-size:12px">Sent by ${escapeHtml(brand.name)}.</p>`);
+}
+
+/** Site-relative image addresses (the brand's logo) made absolute for a mail client. */
+export function absoluteMailImages(html: string, publicUrl: string): string {
+  return html.replace(/ src="\/brands\//g, ` src="${publicUrl.replace(/\/$/, '')}/brands/`);
+}
+
 function layout(title: string, paragraphs: string[]): string {
   const body = paragraphs.map((p) => `<p style="margin:0 0 12px">${p}</p>`).join('');
-  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1a1b1e;max-width:560px;margin:24px auto;padding:0 16px"><h1 style="font-size:20px">${escapeHtml(title)}</h1>${body}<p style="color:#868e96;font-size:12px">Sent by Latchkey.</p></body></html>`;
+  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1a1b1e;max-width:560px;margin:24px auto;padding:0 16px"><h1 style="font-size:20px">${escapeHtml(title)}</h1>${body}${SIGNATURE}</body></html>`;
 }
 
 /** A guest's access code for one lock, with when it works. */

@@ -3,7 +3,9 @@ import type { UserRow } from '../../db/schema';
 import { AppError } from '../http/errors';
 import { assertMaySendInvitations, type MailThrottle, type PersonMail } from './mail-throttle';
 import { enqueueMail, type OutgoingMail } from './mail.repository';
-import { fact } from './mail.templates';
+import { BRANDS, DEFAULT_BRAND } from '@latchkey/shared';
+import { brandOfPortal } from '../tenancy/portal-brand';
+import { brandMail, fact } from './mail.templates';
 
 // The one door for mail (docs/decisions.md "One door for mail"): every message the server sends is
 // queued by `sendMail`, and the kind says which limits apply. `enqueueMail` itself cannot be
@@ -60,7 +62,13 @@ export async function sendMail(
     assertMaySendInvitations(from.user);
     await from.throttle.count({ portalId: mail.portalId, senderId: from.user.id, to: mail.to });
   }
-  return enqueueMail(db, { ...mail, subject: fact(mail.subject, SUBJECT_LENGTH) });
+  // A mail about a portal comes in that portal's brand (its reseller's choice), else Latchkey's.
+  const brand = BRANDS[(mail.portalId && (await brandOfPortal(db, mail.portalId))) || DEFAULT_BRAND];
+  return enqueueMail(db, {
+    ...mail,
+    subject: fact(mail.subject, SUBJECT_LENGTH),
+    html: brandMail(mail.html, brand),
+  });
 }
 
 /** Why a `to-others` mail was not sent: the sender's address is not confirmed, or a limit is used up. */
