@@ -89,6 +89,7 @@ test('a visitor requests a stay, the owner approves it, the guest is mailed once
     .click();
   await page.getByRole('option', { name: new RegExp(lockName) }).click();
   await form.getByLabel('Published: the request page is open').check();
+  await form.getByLabel('Price per night').fill('120');
   await form.getByRole('button', { name: 'Create listing' }).click();
   await expect(page).toHaveURL(/\/app\/listing\/[0-9a-f-]{36}$/);
   const listingId = page.url().split('/').pop()!;
@@ -129,7 +130,9 @@ test('a visitor requests a stay, the owner approves it, the guest is mailed once
     await visitor.getByRole('button', { name: 'Next month' }).click();
   }
   await visitor.getByRole('button', { name: dayButtonName(departure, 'free') }).click();
-  await expect(visitor.getByText('3 nights')).toBeVisible();
+  await expect(visitor.getByText('3 nights', { exact: true })).toBeVisible();
+  // The price per night and the total for the chosen nights (issue 19, item 8).
+  await expect(visitor.getByTestId('stay-total')).toHaveText('3 nights × €120.00 = €360.00');
   const guestEmail = `guest-${suffix}@example.com`;
   const request = visitor.getByRole('form', { name: 'Request a stay' });
   await request.getByLabel(/^Your name( \*)?$/).fill('Inês Guest');
@@ -142,6 +145,7 @@ test('a visitor requests a stay, the owner approves it, the guest is mailed once
   await page.goto(`/app/listing/${listingId}`);
   await page.getByRole('link', { name: 'Inês Guest' }).first().click();
   await expect(page.getByRole('heading', { name: 'Request from Inês Guest' })).toBeVisible();
+  await expect(page.getByText('3 nights × €120.00 = €360.00', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByRole('heading', { name: "Inês Guest's stay" })).toBeVisible();
   await expect(page.getByText('Waiting for the lock').first()).toBeVisible();

@@ -108,6 +108,12 @@ describe('listings', () => {
       [{ ...base, startTime: '18:00', checkInTime: '15:00' }, 'body.startTime'],
       [{ ...base, deviceIds: [lock.id, lock.id] }, 'body.deviceIds'],
       [{ ...base, initialTime: -5 }, 'body.initialTime'],
+      // Prices in whole minor units, within bounds, in a currency the portal offers.
+      [{ ...base, nightlyPrice: 0 }, 'body.nightlyPrice'],
+      [{ ...base, nightlyPrice: 120.5 }, 'body.nightlyPrice'],
+      [{ ...base, nightlyPrice: 10_000_001 }, 'body.nightlyPrice'],
+      [{ ...base, nightlyPrice: '12000' }, 'body.nightlyPrice'],
+      [{ ...base, nightlyPrice: 12_000, currency: 'XBT' }, 'body.currency'],
     ];
     for (const [body, path] of bad) {
       const response = await call('POST', 'listing/new', body);

@@ -82,7 +82,12 @@ describe('requests from the public page', () => {
 
   beforeAll(async () => {
     lock = (await addLock(t, owner)).id;
-    listingId = await addListing(t, owner, [lock], { minNights: 2, maxNights: 10 });
+    listingId = await addListing(t, owner, [lock], {
+      minNights: 2,
+      maxNights: 10,
+      nightlyPrice: 12_000,
+      currency: 'EUR',
+    });
   });
 
   it('stores a request, mails the requester and the hosts, and shows it to the owner', async () => {
@@ -102,6 +107,8 @@ describe('requests from the public page', () => {
       nights: 3,
       note: 'Arriving late',
       accessState: 'none',
+      // The total the request page showed, kept with the request.
+      quote: { nights: 3, nightly: 12_000, total: 36_000, currency: 'EUR' },
     });
     expect(stay.capacity).toEqual([expect.objectContaining({ deviceId: lock, fits: true })]);
     expect((await mailTo(t, email)).map((m) => m.template)).toEqual(['stay_request_received']);
@@ -118,9 +125,31 @@ describe('requests from the public page', () => {
     expect(
       hostMail.some(
         (m) =>
-          m.template === 'stay_request_host' && m.text_body.includes(`/app/listing/${listingId}/request/`),
+          m.template === 'stay_request_host' &&
+          m.text_body.includes(`/app/listing/${listingId}/request/`) &&
+          m.text_body.includes('Quoted on the request page: 3 nights × €120.00 = €360.00'),
       ),
     ).toBe(true);
+    // A later price change does not rewrite what the guest was quoted.
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: `/api3/listing/${listingId}`,
+          token: owner.token,
+          payload: {
+            title: 'Sea view flat',
+            deviceIds: [lock],
+            published: true,
+            minNights: 2,
+            maxNights: 10,
+            nightlyPrice: 15_000,
+            currency: 'EUR',
+          },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect((await stayOf(listingId, response.json()._id)).quote).toMatchObject({ total: 36_000 });
   });
 
   it('refuses bad dates, taken nights and stays outside the limits with a 400, storing nothing', async () => {
@@ -216,12 +245,20 @@ describe('requests from the public page', () => {
       minNights: 2,
       maxNights: 10,
       timeZone: LISBON,
+      // The price as last saved (the first test raised it to 150.00).
+      price: { nightly: 15_000, currency: 'EUR' },
     });
     expect(response.json().taken).toEqual(
       expect.arrayContaining([{ startDate: dayIn(LISBON, 40), endDate: dayIn(LISBON, 43) }]),
     );
     for (const secret of ['Rua Secreta', 'Ana Guest', '@example.com', 'guest_email', 'code'])
       expect(body).not.toContain(secret);
+    // Without a price: null ("Price on request"), and a request keeps no quote.
+    const unpriced = await addListing(t, owner, [(await addLock(t, owner)).id]);
+    const page = await t.request({ method: 'GET', url: `/api3/listing/${unpriced}/public` });
+    expect(page.json().price).toBeNull();
+    const id = await requested(unpriced, dayIn(LISBON, 5), dayIn(LISBON, 7));
+    expect((await stayOf(unpriced, id)).quote).toBeNull();
   });
 });
 

@@ -356,26 +356,16 @@ export interface RecoveryCodesTable {
   created_at: Timestamp;
 }
 
-/** A credential set's content, once per portal and content hash, however many locks hold it. */
-export interface CredentialSetBodiesTable {
-  portal_id: string;
-  body_hash: string;
-  /** JSON of the set's time zone, entries, lockouts and QR key. */
-  body: string;
-  used_at: Timestamp;
-}
-
 /** The credential set a lock should hold, and how far it got (device link). */
 export interface DeviceCredentialSyncTable {
   device_id: string;
   portal_id: string;
   /** Monotonic per lock; raised only when the set's content changes. */
   desired_version: number;
-  /**
-   * sha256 of the set's body (everything but the lock's id and the version, entries and lockouts in
-   * id order), which credential_set_bodies holds once per portal (device-link/credential-set-bodies.ts).
-   */
+  /** sha256 of the set without its version, entries and lockouts in id order. */
   desired_hash: string;
+  /** The set as published (JSON). */
+  desired_set: string;
   desired_at: Timestamp;
   sent_version: number | null;
   sent_at: Timestamp | null;
@@ -835,6 +825,9 @@ export interface ListingsTable {
   /** Raised to rotate the export feed's link (R2, migration 0025). */
   ical_token_version: ColumnType<number, number | undefined, number>;
   ical_token_rotated_at: Timestamp | null;
+  /** Issue 19 (migration 0036): the price of a night in minor units of `currency`; null: on request. */
+  nightly_price: ColumnType<number | null, number | null | undefined, number | null>;
+  currency: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: Timestamp | null;
@@ -930,6 +923,9 @@ export interface StaysTable {
   ical_gone: ColumnType<number, number | undefined, number>;
   /** The mail inviting the guest to review, once after check-out (or when it was skipped). */
   review_mailed_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** Issue 19 (migration 0036): the total quoted when the guest asked (minor units), or null. */
+  quoted_total: ColumnType<number | null, number | null | undefined, number | null>;
+  quoted_currency: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type StayRow = Selectable<StaysTable>;
 
@@ -1143,7 +1139,6 @@ export interface DB {
   account_offers: AccountOffersTable;
   recovery_codes: RecoveryCodesTable;
   device_credential_sync: DeviceCredentialSyncTable;
-  credential_set_bodies: CredentialSetBodiesTable;
   device_credential_entries: DeviceCredentialEntriesTable;
   device_credential_rejections: DeviceCredentialRejectionsTable;
   device_credential_recompute: DeviceCredentialRecomputeTable;

@@ -339,6 +339,9 @@ export async function seedDemoPortal(
         initialTime: 30,
         minNights: 2,
         maxNights: 14,
+        // Shown on the request page with the total for the chosen nights (issue 19, item 8).
+        nightlyPrice: 9_500,
+        currency: 'EUR',
       },
       timeZone: 'Europe/Berlin',
       hue: 32,

@@ -5,3 +5,4 @@ export * from './sharelock.schemas';
 export * from './calendar.schemas';
 export * from './reviews.schemas';
 export * from './rental-center.schemas';
+export * from './stay-price';

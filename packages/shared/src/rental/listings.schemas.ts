@@ -4,6 +4,7 @@ import { listQuerySchema, pageSchema } from '../list-query';
 import { lockModelSchema } from '../devices.schemas';
 import { idSchema, lineText, multilineText } from '../safe-input';
 import { publicReviewsSchema } from './reviews.schemas';
+import { LISTING_CURRENCIES, nightlyPriceSchema, stayPriceSchema } from './stay-price';
 
 /**
  * Listings (issue 12): a portal lists one or more of its locks (a flat's door and the building's
@@ -132,6 +133,9 @@ export const listingSchema = z.object({
   autoAccept: z.boolean(),
   /** Shown on its public request page (share-lock sharing enabled). */
   published: z.boolean(),
+  /** Price per night in minor units of `currency`; null: "Price on request" (stay-price.ts). */
+  nightlyPrice: z.number().int().nullable(),
+  currency: z.enum(LISTING_CURRENCIES),
   accessList: z.array(accessListEntrySchema),
   users: z.array(listingUserSchema),
   pendingRequests: z.number().int(),
@@ -157,6 +161,8 @@ export const listingInputSchema = z
     maxNights: z.number().int().min(1, 'must be at least 1').max(365).default(30),
     autoAccept: z.boolean().default(false),
     published: z.boolean().default(false),
+    nightlyPrice: nightlyPriceSchema.nullable().default(null),
+    currency: z.enum(LISTING_CURRENCIES).default('EUR'),
   })
   .refine((listing) => listing.maxNights >= listing.minNights, {
     message: 'must not be below the minimum stay',
@@ -213,6 +219,8 @@ export const publicListingSchema = z.object({
   /** Nights already taken (approved stays and blocked nights), from today on: only dates. */
   taken: z.array(z.object({ startDate: z.iso.date(), endDate: z.iso.date() })),
   autoAccept: z.boolean(),
+  /** The price per night; null: "Price on request". */
+  price: stayPriceSchema.nullable(),
   /** Published reviews of past stays (R2): a first name and a month, never a date or a code. */
   reviews: publicReviewsSchema,
 });

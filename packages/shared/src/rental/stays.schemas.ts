@@ -5,6 +5,7 @@ import { CREDENTIAL_SYNC_STATES } from '../device-link.schemas';
 import { listQuerySchema, pageSchema } from '../list-query';
 import { dateInput, lineText, multilineText } from '../safe-input';
 import { clockTimeSchema, phoneSchema } from './listings.schemas';
+import { stayQuoteSchema } from './stay-price';
 
 /**
  * Stays (issue 12): THE record of the rental flow. A stay is a listing, a guest (name, email,
@@ -95,6 +96,8 @@ export const staySchema = z.object({
   conflicts: z.array(
     z.object({ _id: z.string(), guestName: z.string(), startDate: z.string(), endDate: z.string() }),
   ),
+  /** The total quoted when the guest asked (nights × the price then); null: the listing had none. */
+  quote: stayQuoteSchema.nullable(),
   /** The guest's landing page (/s?t=…), to pass on by hand; null until approved. */
   landingPath: z.string().nullable(),
   guestMailedAt: z.iso.datetime().nullable(),

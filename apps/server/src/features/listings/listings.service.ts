@@ -11,6 +11,7 @@ import {
   type ListingsPage,
   type ListingsQuery,
 } from '@latchkey/shared';
+import { listingCurrency, listingPrice } from './listing-price';
 import type { z } from 'zod';
 import type { Database } from '../../db/database';
 import { nowIso, toCount, toIso } from '../../db/mappers';
@@ -82,6 +83,8 @@ export async function presentListing(db: Database, listing: ListingRow): Promise
     maxNights: listing.max_nights,
     autoAccept: Number(listing.auto_accept) === 1,
     published: Number(listing.published) === 1,
+    nightlyPrice: listingPrice(listing)?.nightly ?? null,
+    currency: listingCurrency(listing),
     accessList: accessList.map(presentAccessListEntry),
     users: users.map((u) => ({ _id: u.id, name: personName(u), email: u.email })),
     pendingRequests: pending.get(listing.id) ?? 0,
@@ -178,6 +181,8 @@ function columnsOf(input: ListingValues) {
     max_nights: input.maxNights,
     auto_accept: input.autoAccept ? 1 : 0,
     published: input.published ? 1 : 0,
+    nightly_price: input.nightlyPrice,
+    currency: input.currency,
   };
 }
 

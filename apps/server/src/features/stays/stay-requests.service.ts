@@ -6,6 +6,7 @@ import {
   addDaysToDate,
   formatCalendarRange,
   nightsBetween,
+  quoteStay,
   type PublicListing,
   type StayRequestInput,
   type StayRequestReceipt,
@@ -26,6 +27,7 @@ import {
 import { presentImages } from '../listings/listings.presenter';
 import { sendMail } from '../../base/mail/send-mail';
 import { listingTimeZone } from '../listings/listing-clock';
+import { listingPrice } from '../listings/listing-price';
 import { newRequestMail, requestReceivedMail } from './stays.mail';
 import { findOverlappingStays, findStay, insertStay, listTakenNights } from './stays.repository';
 import { findOverlappingBlocks } from '../listings/listing-blocks.repository';
@@ -86,6 +88,7 @@ export async function publicListingWithoutReviews(
     images: presentImages(listing.portal_id, images),
     taken,
     autoAccept: Number(listing.auto_accept) === 1,
+    price: listingPrice(listing),
   };
   return { listing, page };
 }
@@ -140,6 +143,7 @@ export async function requestStay(
   if (locks.length === 0) throw AppError.notFound('Listing');
   const timeZone = listingTimeZone(locks);
   checkRequestedDates(listing, input, todayAt(timeZone));
+  const quote = quoteStay(listingPrice(listing), nightsBetween(input.startDate, input.endDate));
   const stayId = crypto.randomUUID();
   const now = new Date();
   const at = now.toISOString();
@@ -173,6 +177,9 @@ export async function requestStay(
       decided_by: null,
       created_at: at,
       updated_at: at,
+      // The total shown to the guest when they asked, kept: a later price change does not rewrite it.
+      quoted_total: quote?.total ?? null,
+      quoted_currency: quote?.currency ?? null,
     });
     await appendAuditEntry(trx, listing.portal_id, {
       actorUserId: null,
@@ -232,7 +239,7 @@ export async function requestStay(
         portalId: listing.portal_id,
         template: 'stay_request_host',
         to,
-        ...newRequestMail({ ...facts, link, approved }),
+        ...newRequestMail({ ...facts, link, approved, quote }),
       });
     }
     // The host's inbox (the bell, the alerts screen): once per stay, with the mail to the hosts.

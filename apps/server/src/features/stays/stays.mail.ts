@@ -1,4 +1,4 @@
-import { formatCalendarDate, formatRange } from '@latchkey/shared';
+import { describeQuote, formatCalendarDate, formatRange, type StayQuote } from '@latchkey/shared';
 import { escapeHtml, fact, SUBJECT_FACT_LENGTH, type RenderedMail } from '../../base/mail/mail.templates';
 
 // Mail of the rental flow. Typed text (listing titles, guest names, reasons) goes through `fact`,
@@ -46,10 +46,16 @@ export function requestReceivedMail(facts: StayFactsForMail & { approved: boolea
 }
 
 /** To the people who look after the listing: a request to answer. */
-export function newRequestMail(facts: StayFactsForMail & { link: string; approved: boolean }): RenderedMail {
+export function newRequestMail(
+  facts: StayFactsForMail & { link: string; approved: boolean; quote: StayQuote | null },
+): RenderedMail {
   const title = fact(facts.listingTitle, SUBJECT_FACT_LENGTH);
   return render(facts.approved ? `New booking for ${title}` : `New request for ${title}`, [
     `${fact(facts.guestName)} ${facts.approved ? 'booked' : 'asks for'} ${fact(facts.listingTitle)} from ${day(facts.startDate)} to ${day(facts.endDate)}.`,
+    // The total the request page showed the guest; no payment is taken through the portal.
+    facts.quote
+      ? `Quoted on the request page: ${describeQuote(facts.quote)} (not paid through Latchkey).`
+      : 'The listing has no price: the guest saw "Price on request".',
     `${facts.approved ? 'See it' : 'Approve or decline it'}: ${facts.link}`,
   ]);
 }

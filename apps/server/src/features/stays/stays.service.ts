@@ -30,6 +30,7 @@ import {
   windowInput,
 } from './stay-access';
 import { listingTimeZone } from '../listings/listing-clock';
+import { stayQuote } from '../listings/listing-price';
 import { accessReadyMail, requestDeclinedMail, stayCancelledMail } from './stays.mail';
 import { recordUnsentMail, unsentMailNotice } from './stay-mail';
 import { findOverlappingStays, findStay, listStaysOfListing, updateStay } from './stays.repository';
@@ -101,6 +102,7 @@ export async function presentStay(db: Database, deps: StayDeps, stay: StayRow): 
       startDate: c.start_date,
       endDate: c.end_date,
     })),
+    quote: stayQuote(stay, nightsBetween(stay.start_date, stay.end_date)),
     landingPath: stay.state === 'approved' ? guestLandingPath(deps, stay) : null,
     guestMailedAt: toIso(stay.guest_mailed_at),
     createdAt: toIso(stay.created_at),

@@ -46,6 +46,7 @@ const approvedStay: Stay = {
   access: [],
   capacity: [],
   conflicts: [],
+  quote: null,
   landingPath: null,
   guestMailedAt: null,
   createdAt: '2031-03-01T10:00:00.000Z',

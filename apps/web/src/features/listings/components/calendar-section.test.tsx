@@ -31,6 +31,8 @@ const listing: Listing = {
   maxNights: 30,
   autoAccept: false,
   published: true,
+  nightlyPrice: null,
+  currency: 'EUR',
   accessList: [],
   users: [],
   pendingRequests: 0,

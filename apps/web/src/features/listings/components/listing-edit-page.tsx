@@ -1,4 +1,4 @@
-import type { Listing } from '@latchkey/shared';
+import { LISTING_CURRENCIES, type Listing } from '@latchkey/shared';
 import {
   Alert,
   Button,
@@ -260,6 +260,25 @@ function ListingForm({ listing }: { listing?: Listing }) {
                 max={365}
                 allowDecimal={false}
                 {...form.getInputProps('maxNights')}
+              />
+            </SimpleGrid>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+              <NumberInput
+                label={LISTING_LABELS.nightlyPrice}
+                description="Shown on the request page with the total for the chosen nights. Empty: “Price on request”. No payment is taken through Latchkey."
+                inputWrapperOrder={['label', 'input', 'description', 'error']}
+                placeholder="Price on request"
+                min={0}
+                max={100000}
+                decimalScale={2}
+                thousandSeparator=","
+                {...form.getInputProps('nightlyPrice')}
+              />
+              <Select
+                label={LISTING_LABELS.currency}
+                data={[...LISTING_CURRENCIES]}
+                allowDeselect={false}
+                {...form.getInputProps('currency')}
               />
             </SimpleGrid>
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">

@@ -1,4 +1,4 @@
-import { listingInputSchema, type Listing, type ListingInput } from '@latchkey/shared';
+import { listingInputSchema, type Listing, type ListingCurrency, type ListingInput } from '@latchkey/shared';
 import { formResolver } from '@/lib/forms';
 
 /** The listing form's values: what the fields hold (text for times that may be empty). */
@@ -17,6 +17,9 @@ export interface ListingValues {
   maxNights: number;
   autoAccept: boolean;
   published: boolean;
+  /** In major units as typed ("120", "99.50"); '' for "Price on request". */
+  nightlyPrice: number | string;
+  currency: ListingCurrency;
 }
 
 export const LISTING_LABELS: Record<keyof ListingValues, string> = {
@@ -34,6 +37,8 @@ export const LISTING_LABELS: Record<keyof ListingValues, string> = {
   maxNights: 'Longest stay (nights)',
   autoAccept: 'Accept requests for free dates at once',
   published: 'Published: the request page is open',
+  nightlyPrice: 'Price per night',
+  currency: 'Currency',
 };
 
 export function initialListingValues(listing?: Listing): ListingValues {
@@ -52,7 +57,17 @@ export function initialListingValues(listing?: Listing): ListingValues {
     maxNights: listing?.maxNights ?? 30,
     autoAccept: listing?.autoAccept ?? false,
     published: listing?.published ?? false,
+    nightlyPrice: listing?.nightlyPrice != null ? listing.nightlyPrice / 100 : '',
+    currency: listing?.currency ?? 'EUR',
   };
+}
+
+/** A typed price in major units as minor units (the API's), null when empty. */
+export function toMinorUnits(value: number | string): number | null {
+  if (value === '' || value === null) return null;
+  const amount = Number(value);
+  // Not a number: NaN, which the schema refuses with its message.
+  return Number.isFinite(amount) ? Math.round(amount * 100) : Number.NaN;
 }
 
 export function toListingInput(values: ListingValues): ListingInput {
@@ -64,6 +79,7 @@ export function toListingInput(values: ListingValues): ListingInput {
     minNights: Number(values.minNights),
     maxNights: Number(values.maxNights),
     startTime: values.startTime || null,
+    nightlyPrice: toMinorUnits(values.nightlyPrice),
   };
 }
 

@@ -26,6 +26,8 @@ const listing: Listing = {
   maxNights: 30,
   autoAccept: false,
   published: true,
+  nightlyPrice: 12000,
+  currency: 'EUR',
   accessList: [],
   users: [],
   pendingRequests: 0,
@@ -72,5 +74,10 @@ describe('the listing page', () => {
     expect(await screen.findByRole('region', { name: 'Who looks after it' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Locks & access' })).toHaveAttribute('aria-selected', 'true');
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Calendar' })).not.toBeInTheDocument());
+  });
+
+  it('shows the price per night on the details tab', async () => {
+    setup('/app/listing/listing-1?tab=details');
+    expect(await screen.findByText('€120.00 per night')).toBeInTheDocument();
   });
 });

@@ -1,4 +1,4 @@
-import type { Listing } from '@latchkey/shared';
+import { describeNightlyPrice, type Listing } from '@latchkey/shared';
 import { Anchor, Badge, Button, Group, Image, SimpleGrid, Skeleton, Stack, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
@@ -43,6 +43,12 @@ function Details({ listing }: { listing: Listing }) {
     ['Check-in', listing.checkInTime],
     ['Check-out', listing.checkOutTime],
     ['Stays', `${listing.minNights} to ${listing.maxNights} nights`],
+    [
+      'Price',
+      listing.nightlyPrice === null
+        ? 'On request'
+        : describeNightlyPrice({ nightly: listing.nightlyPrice, currency: listing.currency }),
+    ],
   ];
   return (
     <SectionCard

@@ -34,6 +34,7 @@ const requested: Stay = {
     { deviceId: 'd2', name: 'Entrance', capacity: 1000, used: 12, withStay: 14, fits: true },
   ],
   conflicts: [],
+  quote: { nights: 3, nightly: 12000, total: 36000, currency: 'EUR' },
   landingPath: null,
   guestMailedAt: null,
   createdAt: '2031-03-01T10:00:00.000Z',
@@ -102,6 +103,9 @@ describe('StayPage (share-lock approval)', () => {
     const user = userEvent.setup();
     expect(await screen.findByRole('heading', { name: 'Request from Ana Guest' })).toBeInTheDocument();
     expect(screen.getByRole('alert', { name: 'A lock is full' })).toHaveTextContent('Flat door');
+    // The total the request page quoted the guest, beside the answer and on the stay's card.
+    expect(screen.getByText('3 nights × €120.00 = €360.00')).toBeInTheDocument();
+    expect(screen.getByText('3 nights × €120.00 = €360.00 (not paid through Latchkey)')).toBeInTheDocument();
     const room = screen.getByRole('table', { name: 'Room on each lock' });
     expect(within(room).getByText('32 of 30: does not fit')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Approve' }));

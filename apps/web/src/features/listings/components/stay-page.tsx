@@ -1,4 +1,4 @@
-import { formatClock, type Stay, type StayAccess } from '@latchkey/shared';
+import { describeQuote, formatClock, type Stay, type StayAccess } from '@latchkey/shared';
 import {
   Alert,
   Anchor,
@@ -88,6 +88,11 @@ function DatesCard({ stay }: { stay: Stay }) {
         <Fact term="Access">
           {formatRange(stay.accessFrom, stay.accessUntil, stay.timeZone, { weekday: true, zone: true })}
         </Fact>
+        {stay.source === 'request' && (
+          <Fact term="Quoted">
+            {stay.quote ? `${describeQuote(stay.quote)} (not paid through Latchkey)` : 'Price on request'}
+          </Fact>
+        )}
       </Stack>
     </SectionCard>
   );
@@ -245,6 +250,12 @@ function RequestActions({ stay }: { stay: Stay }) {
       description="Approving gives the guest their code on every lock of the listing at once; they are mailed when every lock has confirmed it."
     >
       <Stack gap="md">
+        {stay.quote && (
+          <Text size="sm">
+            The request page quoted <strong>{describeQuote(stay.quote)}</strong>; you settle payment with the
+            guest.
+          </Text>
+        )}
         {stay.conflicts.length > 0 && (
           <Alert
             color="red"

@@ -40,6 +40,7 @@ const listing: PublicListing = {
   ],
   taken: [{ startDate: addDaysToDate(today, 5), endDate: addDaysToDate(today, 8) }],
   autoAccept: false,
+  price: { nightly: 12000, currency: 'EUR' },
   reviews: { count: 0, average: null, items: [] },
 };
 
@@ -91,6 +92,9 @@ describe('RequestPage (/s/r/:listingId)', () => {
       screen.getByRole('button', { name: dayName(addDaysToDate(today, 5), 'taken, free to leave') }),
     );
     expect(screen.getByText('4 nights')).toBeInTheDocument();
+    // The price per night on the page, and the total for the chosen nights.
+    expect(screen.getByText('€120.00 per night')).toBeInTheDocument();
+    expect(screen.getByTestId('stay-total')).toHaveTextContent('4 nights × €120.00 = €480.00');
 
     const form = screen.getByRole('form', { name: 'Request a stay' });
     await user.type(within(form).getByLabelText(/^Your name/), 'Ana');
@@ -103,6 +107,13 @@ describe('RequestPage (/s/r/:listingId)', () => {
       startDate: addDaysToDate(today, 1),
       endDate: addDaysToDate(today, 5),
     });
+  });
+
+  it('says "Price on request" when the listing has no price', async () => {
+    renderApp('/s/r/listing-1', { 'GET listing/listing-1/public': () => json({ ...listing, price: null }) });
+    expect(await screen.findByRole('heading', { name: 'Sea view flat' })).toBeInTheDocument();
+    expect(screen.getAllByText('Price on request')).toHaveLength(2);
+    expect(screen.queryByText(/€/)).not.toBeInTheDocument();
   });
 
   it("puts the server's refusal under the field it is about", async () => {

@@ -1,4 +1,11 @@
-import { nightsBetween, stayRequestInputSchema, type PublicListing } from '@latchkey/shared';
+import {
+  describeNightlyPrice,
+  describeQuote,
+  nightsBetween,
+  quoteStay,
+  stayRequestInputSchema,
+  type PublicListing,
+} from '@latchkey/shared';
 import {
   Alert,
   Badge,
@@ -119,6 +126,7 @@ function RequestForm({ listing }: { listing: PublicListing }) {
             {nights > listing.maxNights ? ` (at most ${listing.maxNights} here)` : ''}
           </Text>
         )}
+        <StayTotal listing={listing} nights={nights} />
         <TextInput
           label={LABELS.name}
           required
@@ -159,6 +167,30 @@ function RequestForm({ listing }: { listing: PublicListing }) {
         </Text>
       </Stack>
     </form>
+  );
+}
+
+/**
+ * The price for the chosen nights ("3 nights × €120.00 = €360.00"), read aloud as it changes;
+ * "Price on request" when the listing has none. Nothing is paid here: the host settles with the guest.
+ */
+function StayTotal({ listing, nights }: { listing: PublicListing; nights: number | null }) {
+  const quote = nights !== null ? quoteStay(listing.price, nights) : null;
+  return (
+    <Stack gap={0} aria-live="polite">
+      <Text size="sm" fw={quote ? 600 : undefined} data-testid="stay-total">
+        {!listing.price
+          ? 'Price on request'
+          : quote
+            ? describeQuote(quote)
+            : `${describeNightlyPrice(listing.price)}: choose your dates to see the total`}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {listing.price
+          ? 'Nothing is paid with the request; the host tells you how to pay.'
+          : 'The host tells you the price with their answer.'}
+      </Text>
+    </Stack>
   );
 }
 
@@ -208,6 +240,9 @@ export function RequestPage() {
           {data.category && <Badge variant="light">{data.category}</Badge>}
           <Badge variant="light" color="gray" leftSection={<IconClock size={12} aria-hidden="true" />}>
             Check-in {data.checkInTime} · check-out {data.checkOutTime}
+          </Badge>
+          <Badge variant="light" color={data.price ? 'teal' : 'gray'}>
+            {data.price ? describeNightlyPrice(data.price) : 'Price on request'}
           </Badge>
         </Group>
         {data.description && (
