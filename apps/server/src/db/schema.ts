@@ -356,16 +356,26 @@ export interface RecoveryCodesTable {
   created_at: Timestamp;
 }
 
+/** A credential set's content, once per portal and content hash, however many locks hold it. */
+export interface CredentialSetBodiesTable {
+  portal_id: string;
+  body_hash: string;
+  /** JSON of the set's time zone, entries, lockouts and QR key. */
+  body: string;
+  used_at: Timestamp;
+}
+
 /** The credential set a lock should hold, and how far it got (device link). */
 export interface DeviceCredentialSyncTable {
   device_id: string;
   portal_id: string;
   /** Monotonic per lock; raised only when the set's content changes. */
   desired_version: number;
-  /** sha256 of the set without its version, entries and lockouts in id order. */
+  /**
+   * sha256 of the set's body (everything but the lock's id and the version, entries and lockouts in
+   * id order), which credential_set_bodies holds once per portal (device-link/credential-set-bodies.ts).
+   */
   desired_hash: string;
-  /** The set as published (JSON). */
-  desired_set: string;
   desired_at: Timestamp;
   sent_version: number | null;
   sent_at: Timestamp | null;
@@ -1139,6 +1149,7 @@ export interface DB {
   account_offers: AccountOffersTable;
   recovery_codes: RecoveryCodesTable;
   device_credential_sync: DeviceCredentialSyncTable;
+  credential_set_bodies: CredentialSetBodiesTable;
   device_credential_entries: DeviceCredentialEntriesTable;
   device_credential_rejections: DeviceCredentialRejectionsTable;
   device_credential_recompute: DeviceCredentialRecomputeTable;
