@@ -26,7 +26,8 @@ function result(overrides: Partial<DeveloperCallResult> = {}): DeveloperCallResu
 
 const staffSession = () => json(sessionFixture(['superAdmin']));
 
-describe('ApiConsolePage', () => {
+// Several typed calls each: slow on a busy machine, so more time than the default.
+describe('ApiConsolePage', { timeout: 60_000 }, () => {
   it('runs a call and shows its status, timing, answer and headers, and keeps it in the history', async () => {
     storage.setAuthToken(validToken());
     const { calls } = renderApp('/app/devTools/api', {
@@ -41,7 +42,8 @@ describe('ApiConsolePage', () => {
       },
     });
     const user = userEvent.setup();
-    await user.type(await screen.findByRole('textbox', { name: /^Path/ }), 'portal/devices');
+    await user.click(await screen.findByRole('textbox', { name: /^Path/ }, { timeout: 20_000 }));
+    await user.paste('portal/devices');
     await user.click(screen.getByRole('button', { name: 'Run' }));
 
     const answer = await screen.findByRole('region', { name: 'Answer' });
@@ -57,7 +59,8 @@ describe('ApiConsolePage', () => {
     // A 404 inside is the call's answer, shown as such.
     const path = screen.getByRole('textbox', { name: /^Path/ });
     await user.clear(path);
-    await user.type(path, 'portal/device/nope');
+    await user.click(path);
+    await user.paste('portal/device/nope');
     await user.click(screen.getByRole('button', { name: 'Run' }));
     await waitFor(() =>
       expect(
@@ -84,9 +87,10 @@ describe('ApiConsolePage', () => {
         json(result({ status: 201, body: null, bodyKind: 'empty', size: 0 })),
     });
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('combobox', { name: 'Method' }));
+    await user.click(await screen.findByRole('combobox', { name: 'Method' }, { timeout: 20_000 }));
     await user.click(await screen.findByRole('option', { name: 'POST' }));
-    await user.type(screen.getByRole('textbox', { name: /^Path/ }), 'portal/group');
+    await user.click(screen.getByRole('textbox', { name: /^Path/ }));
+    await user.paste('portal/group');
     const body = screen.getByRole('textbox', { name: /^JSON body/ });
     await user.click(body);
     await user.paste('{"name": "Staff",}');
@@ -96,7 +100,8 @@ describe('ApiConsolePage', () => {
 
     await user.clear(body);
     await user.paste('{"name": "Staff"}');
-    await user.type(screen.getByRole('textbox', { name: /^Portal/ }), 'portal-2');
+    await user.click(screen.getByRole('textbox', { name: /^Portal/ }));
+    await user.paste('portal-2');
     await user.click(screen.getByRole('button', { name: 'Format JSON' }));
     expect(body).toHaveValue('{\n  "name": "Staff"\n}');
     await user.click(screen.getByRole('button', { name: 'Run' }));
@@ -120,7 +125,8 @@ describe('ApiConsolePage', () => {
         ]),
     });
     const user = userEvent.setup();
-    await user.type(await screen.findByRole('textbox', { name: /^Path/ }), 'system/developerCall');
+    await user.click(await screen.findByRole('textbox', { name: /^Path/ }, { timeout: 20_000 }));
+    await user.paste('system/developerCall');
     await user.click(screen.getByRole('button', { name: 'Run' }));
     expect(await screen.findByText('The console cannot run itself')).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Answer' })).not.toBeInTheDocument();
@@ -134,7 +140,8 @@ describe('ApiConsolePage', () => {
         json(result({ body: null, bodyKind: 'binary', contentType: 'application/pdf', size: 2048 })),
     });
     const user = userEvent.setup();
-    await user.type(await screen.findByRole('textbox', { name: /^Path/ }), 'portal/billing/pdf');
+    await user.click(await screen.findByRole('textbox', { name: /^Path/ }, { timeout: 20_000 }));
+    await user.paste('portal/billing/pdf');
     await user.click(screen.getByRole('button', { name: 'Run' }));
     expect(await screen.findByText(/application\/pdf, 2.0 KB: not shown here/)).toBeInTheDocument();
   });

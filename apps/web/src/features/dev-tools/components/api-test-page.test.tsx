@@ -14,7 +14,7 @@ const echo = (overrides: Record<string, unknown> = {}) =>
     ...overrides,
   });
 
-describe('ApiTestPage (/test/api)', () => {
+describe('ApiTestPage (/test/api)', { timeout: 60_000 }, () => {
   it('shows every check passed when the API answers, sees the header, opens the seal and keeps time', async () => {
     const { calls } = renderApp('/test/api', {
       'GET about/client': (call) => echo({ versionHeader: call.headers.version ?? null }),
@@ -23,7 +23,9 @@ describe('ApiTestPage (/test/api)', () => {
         return json({ digest: sealProbeDigest(opened.probe), serverTime: new Date().toISOString() });
       },
     });
-    expect(await screen.findByText('All 4 checks passed')).toBeInTheDocument();
+    expect(
+      await screen.findByText('All 4 checks passed', undefined, { timeout: 20_000 }),
+    ).toBeInTheDocument();
     for (const id of ['reachability', 'version', 'seal', 'clock']) {
       expect(screen.getByTestId(`check-state-${id}`)).toHaveTextContent('Passed');
     }
@@ -43,7 +45,9 @@ describe('ApiTestPage (/test/api)', () => {
       'POST about/sealCheck': () =>
         apiError(400, 'bad_request', 'The sealed payload is too old or from the future; check the clock'),
     });
-    expect(await screen.findByText('3 of 4 checks failed')).toBeInTheDocument();
+    expect(
+      await screen.findByText('3 of 4 checks failed', undefined, { timeout: 20_000 }),
+    ).toBeInTheDocument();
     expect(screen.getByTestId('check-state-reachability')).toHaveTextContent('Passed');
     expect(screen.getByTestId('check-state-version')).toHaveTextContent('Failed');
     expect(screen.getByRole('region', { name: 'Version header' })).toHaveTextContent('no "version" header');
@@ -61,7 +65,9 @@ describe('ApiTestPage (/test/api)', () => {
       'GET about/client': () => new Response('bad gateway', { status: 502 }),
       'POST about/sealCheck': () => new Response('bad gateway', { status: 502 }),
     });
-    expect(await screen.findByText('4 of 4 checks failed')).toBeInTheDocument();
+    expect(
+      await screen.findByText('4 of 4 checks failed', undefined, { timeout: 20_000 }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Clock against the server' })).toHaveTextContent(
       'Not checked: the API did not answer.',
     );
