@@ -57,7 +57,16 @@ describe('DevMailboxPage', () => {
     expect(screen.getByRole('button', { name: /Reset your password/ })).toHaveTextContent('Queued');
     expect(screen.getByText('1–3 of 3 messages')).toBeInTheDocument();
     // The nav offers platform staff the developer tools, whose index leads here.
-    expect(screen.getByRole('link', { name: 'Developer tools' })).toHaveAttribute('href', '/app/devTools');
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(within(nav).getByRole('link', { name: 'Developer tools' })).toHaveAttribute(
+      'href',
+      '/app/devTools',
+    );
+    // And the way back to their index.
+    expect(within(screen.getByRole('main')).getByRole('link', { name: 'Developer tools' })).toHaveAttribute(
+      'href',
+      '/app/devTools',
+    );
 
     const user = userEvent.setup();
     await user.click(first);

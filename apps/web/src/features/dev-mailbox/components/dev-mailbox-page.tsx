@@ -2,7 +2,9 @@ import { Accordion, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconInbox } from '@tabler/icons-react';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
 import { ListPagination } from '@/components/list-pagination';
+import { BackLink } from '@/components/back-link';
 import { PageHeader } from '@/components/page-header';
+import { paths } from '@/config/paths';
 import { QueryError } from '@/components/query-error';
 import { ListFilters } from '@/components/list-filters';
 import { TableSkeleton } from '@/components/table-skeleton';
@@ -103,6 +105,7 @@ export function DevMailboxPage() {
 
   return (
     <Stack gap="lg">
+      <BackLink to={paths.app.devTools.href()} label="Developer tools" />
       <PageHeader
         title="Dev mailbox"
         description="Every message the server wrote, newest first, whether it was sent or not. Links in the text open in a new tab."

@@ -27,7 +27,9 @@ import { IconAlertTriangle, IconBell, IconPackage, IconReceipt } from '@tabler/i
 import { useState } from 'react';
 import { EmptyList } from '@/components/empty-list';
 import { ListPagination } from '@/components/list-pagination';
+import { BackLink } from '@/components/back-link';
 import { PageHeader } from '@/components/page-header';
+import { paths } from '@/config/paths';
 import { QueryError } from '@/components/query-error';
 import { SearchInput } from '@/components/search-input';
 import { errorMessage } from '@/lib/errors';
@@ -347,6 +349,7 @@ function InventoryTab() {
 export function StaffPaymentsPage() {
   return (
     <Stack gap="lg">
+      <BackLink to={paths.app.devTools.href()} label="Developer tools" />
       <PageHeader
         title="Payments"
         description="What went wrong with payments, the shop's orders and its stock."
