@@ -47,7 +47,7 @@ async function main(): Promise<void> {
       app.db,
       app.log,
       { publicUrl: publicUrlOf(config), throttle: app.mailThrottle },
-      { ...app.rental, ical: app.ical },
+      { ...app.rental, ical: app.ical, supportImages: app.support.images },
     );
     if (connectedLocks) await saveDemoLockSecrets(config.DATA_DIR, connectedLocks);
   }

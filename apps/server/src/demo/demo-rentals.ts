@@ -30,6 +30,8 @@ export interface DemoRentalParts {
   deps: StayDeps;
   /** iCal (R2): the demo "imports" a bundled calendar, since no platform is reachable offline. */
   ical?: { deps: IcalDeps };
+  /** Where support requests' images go (features/support): the demo's requests carry a photo. */
+  supportImages?: ImageStore;
 }
 
 type Room = 'living' | 'bedroom' | 'kitchen' | 'office' | 'door';

@@ -7,6 +7,7 @@ import { grantDirectAccess, setUserSchedule } from '../features/access/access.se
 import { createDemoAccount } from '../features/auth/accounts';
 import { DEMO_RESELLER_ACCOUNTS, seedDemoBills, seedDemoReseller } from './demo-billing';
 import { seedRoleHomes } from './seed-role-homes';
+import { seedDemoSupport } from './seed-support';
 import { setAccessCode } from '../features/credentials/access-code.service';
 import { createCompanyCode } from '../features/credentials/company-codes.service';
 import { createFingerprint } from '../features/credentials/fingerprints.service';
@@ -442,6 +443,12 @@ export async function seedDemoPortal(
     });
   }
   // --- Rentals demo: end ---
+  // Support requests with a reply and a photo (issue 20, item 4: seed-support.ts).
+  await seedDemoSupport(
+    db,
+    { admin: DEMO_ACCOUNTS.admin.email, user: DEMO_ACCOUNTS.user.email, staff: DEMO_ACCOUNTS.staff.email },
+    rental?.supportImages,
+  );
 
   log.info(
     {
