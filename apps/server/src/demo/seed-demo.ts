@@ -8,6 +8,7 @@ import { createDemoAccount } from '../features/auth/accounts';
 import { DEMO_RESELLER_ACCOUNTS, seedDemoBills, seedDemoReseller } from './demo-billing';
 import { seedRoleHomes } from './seed-role-homes';
 import { seedDemoSupport } from './seed-support';
+import { seedDemoReports } from './seed-reports';
 import { setAccessCode } from '../features/credentials/access-code.service';
 import { createCompanyCode } from '../features/credentials/company-codes.service';
 import { createFingerprint } from '../features/credentials/fingerprints.service';
@@ -309,6 +310,8 @@ export async function seedDemoPortal(
   // --- Billing demo: end ---
   // A person who acts in no portal (issue 20, item 2): lands on /app/empty (seed-role-homes.ts).
   await seedRoleHomes(db, mail);
+  // Three weeks of entries and a weekly scheduled report (issue 20, item 5: seed-reports.ts).
+  await seedDemoReports(db, DEMO_ACCOUNTS.admin.email);
 
   // --- Rentals demo (issue 12, R1: listings, requests, stays): begin ---
   // One listing per demo portal, with pictures, arrival instructions, a request waiting for an
