@@ -78,6 +78,9 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
       '/review?t=not-a-real-token',
       // The API test page (issue 20, item 3): public, its checks run against this server.
       '/test/api',
+      // Content pages (issue 20, item 6): a published page and a topic that has none.
+      '/info/privacy',
+      '/info/no-such-topic',
       // The shop and the pages a payment provider returns to (commerce, issue 13).
       '/product',
       '/product/smart-lock',
@@ -115,6 +118,7 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
       '/app/access-code/new',
       '/app/adminChangeLog',
       '/app/about',
+      '/app/help',
       '/app/upgrade',
       '/app/gopro',
       '/app/upgradeLegacy',
@@ -211,5 +215,19 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
     await page.getByRole('button', { name: 'Act in this portal: Lakeside Clinic' }).click();
     await expect(page.getByRole('region', { name: 'Working in another portal' })).toBeVisible();
     await expectAccessible(page, 'the acting banner on a customer’s dashboard');
+  });
+
+  test('CMS mode: a content page in its editor, and the navigation with its hide/show controls', async ({
+    page,
+  }) => {
+    await signIn(page, 'staff@demo.latchkey.dev', 'demo-staff-pass');
+    await expect(page).toHaveURL(/\/app/);
+    await page.evaluate(() => localStorage.setItem('cms', 'true'));
+    await page.goto('/info/terms');
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await expect(page.getByRole('region', { name: 'Version history' }).getByRole('row').nth(1)).toBeVisible();
+    await expectAccessible(page, '/info/terms in CMS mode, editing');
+    await scanPages(page, ['/app/help']);
+    await page.evaluate(() => localStorage.removeItem('cms'));
   });
 });

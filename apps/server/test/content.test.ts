@@ -1,7 +1,19 @@
-import type { ContentPage, ContentVersionList, InfoIndex, InfoPage } from '@latchkey/shared';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  BRANDS,
+  type Bill,
+  type ContentPage,
+  type ContentVersionList,
+  type InfoIndex,
+  type InfoPage,
+} from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendMail } from '../src/base/mail/send-mail';
 import { absoluteMailImages, deviceInvitationMail } from '../src/base/mail/mail.templates';
+import { billPdf } from '../src/features/billing/bill-pdf';
 import { DEFAULT_PAGES } from '../src/features/content/default-pages';
 import { TestApp } from './test-app';
 
@@ -231,4 +243,34 @@ describe('brands', () => {
       'src="https://portal.example.com/brands/keystone-light.png"',
     );
   });
+
+  it("an invoice carries the brand's name above its seller", async () => {
+    const now = new Date();
+    const answer = await call(
+      'GET',
+      `portal/billing/${now.getUTCFullYear()}/${now.getUTCMonth() + 1}`,
+      admin.token,
+    );
+    expect(answer.statusCode).toBe(200);
+    const text = pdfText(await billPdf(answer.json<Bill>(), BRANDS.harbor));
+    if (text === null) return; // pdftotext (poppler-utils) not installed here; CI installs it
+    expect(text.trimStart().startsWith('Harbor Locks')).toBe(true);
+    const plain = pdfText(await billPdf(answer.json<Bill>()));
+    expect(plain?.trimStart().startsWith('Latchkey')).toBe(true);
+  });
 });
+
+/** The text of a PDF through pdftotext (poppler-utils), or null when it is not installed. */
+function pdfText(pdf: Buffer): string | null {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-brand-'));
+  try {
+    const file = path.join(dir, 'bill.pdf');
+    fs.writeFileSync(file, pdf);
+    return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

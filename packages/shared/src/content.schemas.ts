@@ -111,6 +111,8 @@ export interface Brand {
   logo: { dark: string; light: string };
   /** A PNG of the light logo for mail clients that do not show SVG. */
   mailLogo: string;
+  /** The brand's colour on white (invoices). */
+  color: string;
 }
 
 /** The company logo set (brief §9): each brand's name and its dark and light image paths. */
@@ -120,18 +122,21 @@ export const BRANDS: Record<BrandId, Brand> = {
     name: 'Latchkey',
     logo: { dark: '/brands/latchkey-dark.svg', light: '/brands/latchkey-light.svg' },
     mailLogo: '/brands/latchkey-light.png',
+    color: '#3F5B68',
   },
   keystone: {
     id: 'keystone',
     name: 'Keystone Access',
     logo: { dark: '/brands/keystone-dark.svg', light: '/brands/keystone-light.svg' },
     mailLogo: '/brands/keystone-light.png',
+    color: '#A8590F',
   },
   harbor: {
     id: 'harbor',
     name: 'Harbor Locks',
     logo: { dark: '/brands/harbor-dark.svg', light: '/brands/harbor-light.svg' },
     mailLogo: '/brands/harbor-light.png',
+    color: '#0F6B66',
   },
 };
 

@@ -1,4 +1,6 @@
 import {
+  BRANDS,
+  DEFAULT_BRAND,
   billDateFact,
   billLockDaysText,
   billPeriodText,
@@ -7,6 +9,7 @@ import {
   formatRate,
   type Bill,
   type BillParty,
+  type Brand,
 } from '@latchkey/shared';
 
 // The invoice as a PDF (pdfkit, its built-in Helvetica: nothing to download or embed). A4; the
@@ -30,8 +33,11 @@ function partyLines(party: BillParty): string[] {
   ];
 }
 
-/** Renders a closed (or running) bill as a PDF document. */
-export async function billPdf(bill: Bill): Promise<Buffer> {
+/**
+ * Renders a closed (or running) bill as a PDF document, under the brand the portal's people see
+ * (its reseller's choice; Latchkey by default): the brand's name heads the page in its colour.
+ */
+export async function billPdf(bill: Bill, brand: Brand = BRANDS[DEFAULT_BRAND]): Promise<Buffer> {
   // Loaded on the first PDF: pdfkit (with its fonts) costs about 0.2 s of CPU at every start.
   const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
@@ -54,6 +60,15 @@ export async function billPdf(bill: Bill): Promise<Buffer> {
   const money = (minor: number) => formatMoney(minor, bill.currency);
   const left = doc.page.margins.left;
   const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
+
+  // The brand above everything: its colour bar and name (the seller below stays the legal one).
+  doc.rect(left, 24, 4, 14).fill(brand.color);
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(11)
+    .fillColor(brand.color)
+    .text(brand.name, left + 10, 26);
+  doc.fillColor('black');
 
   // Seller, top left; the document's title and facts, top right.
   doc

@@ -1,4 +1,6 @@
 import {
+  BRANDS,
+  DEFAULT_BRAND,
   billingOverviewSchema,
   billingPotentialSchema,
   billingProfileInputSchema,
@@ -12,6 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { access, actingPortal, changeContext, signedIn, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
+import { brandOfPortal } from '../../base/tenancy/portal-brand';
 import { billPdf, billPdfFileName } from './bill-pdf';
 import {
   getBillingOverview,
@@ -117,7 +120,8 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const bill = await getClosedBill(app.db, portalId(request), request.params.id);
-      const pdf = await billPdf(bill);
+      const brand = await brandOfPortal(app.db, portalId(request));
+      const pdf = await billPdf(bill, BRANDS[brand ?? DEFAULT_BRAND]);
       return (
         reply
           .type('application/pdf')

@@ -65,8 +65,6 @@ export function UserMenu({ session, settingsPath }: UserMenuProps) {
         {cms.available && (
           // Platform staff: CMS mode shows Edit on content pages and hide/show beside nav entries.
           <Menu.Item
-            role="menuitemcheckbox"
-            aria-checked={cms.enabled}
             closeMenuOnClick={false}
             onClick={() => cms.setEnabled(!cms.enabled)}
             leftSection={<IconEdit size={16} aria-hidden="true" />}
