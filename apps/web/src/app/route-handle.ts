@@ -1,4 +1,4 @@
-import type { AppRole } from '@latchkey/shared';
+import type { AppRole, FeatureFlag } from '@latchkey/shared';
 import type { Icon } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import type { RouteObject, UIMatch } from 'react-router';
@@ -11,6 +11,8 @@ export interface RouteHandle {
   roles?: readonly AppRole[];
   /** The route works on a portal: hidden from the nav and explained when the person has none. */
   requiresPortal?: boolean;
+  /** The feature flag the screen belongs to: hidden from the nav and explained while it is off. */
+  feature?: FeatureFlag;
   /** Entry in the layout's navigation. */
   nav?: NavEntry;
   /** A blank-layout screen that reads as a document (content pages): a wider column. */
@@ -54,6 +56,7 @@ export interface NavItem extends NavEntry {
   to: string;
   roles?: readonly AppRole[];
   requiresPortal?: boolean;
+  feature?: FeatureFlag;
 }
 
 export type AppRouteObject = RouteObject & { handle?: RouteHandle };
@@ -70,6 +73,7 @@ export function navItemsFrom(
         ...handle.nav,
         roles: handle.roles,
         requiresPortal: handle.requiresPortal,
+        feature: handle.feature,
       },
     ];
   });

@@ -26,6 +26,9 @@ import {
   IconShoppingBag,
   IconStar,
   IconTool,
+  IconBuildingSkyscraper,
+  IconToggleRight,
+  IconActivityHeartbeat,
 } from '@tabler/icons-react';
 import { createBrowserRouter, redirect, type LoaderFunction, type NonIndexRouteObject } from 'react-router';
 import { paths, type ScreenPath } from '@/config/paths';
@@ -557,6 +560,7 @@ function screenRoutes(): ScreenRoute[] {
       path: paths.app.listings,
       layout: 'app',
       handle: {
+        feature: 'rentals',
         title: 'Listings',
         roles: ADMIN,
         requiresPortal: true,
@@ -570,7 +574,7 @@ function screenRoutes(): ScreenRoute[] {
     {
       path: paths.app.listing,
       layout: 'app',
-      handle: { title: 'Listing', roles: ADMIN, requiresPortal: true },
+      handle: { feature: 'rentals', title: 'Listing', roles: ADMIN, requiresPortal: true },
       lazy: {
         Component: async () => (await import('@/features/listings/components/listing-page')).ListingPage,
       },
@@ -578,7 +582,7 @@ function screenRoutes(): ScreenRoute[] {
     {
       path: paths.app.listingEdit,
       layout: 'app',
-      handle: { title: 'Edit listing', roles: ADMIN, requiresPortal: true },
+      handle: { feature: 'rentals', title: 'Edit listing', roles: ADMIN, requiresPortal: true },
       lazy: {
         Component: async () =>
           (await import('@/features/listings/components/listing-edit-page')).ListingEditPage,
@@ -587,7 +591,7 @@ function screenRoutes(): ScreenRoute[] {
     {
       path: paths.app.stay,
       layout: 'app',
-      handle: { title: 'Request', roles: ADMIN, requiresPortal: true },
+      handle: { feature: 'rentals', title: 'Request', roles: ADMIN, requiresPortal: true },
       lazy: {
         Component: async () => (await import('@/features/listings/components/stay-page')).StayPage,
       },
@@ -597,6 +601,7 @@ function screenRoutes(): ScreenRoute[] {
       path: paths.app.rentalCenter,
       layout: 'app',
       handle: {
+        feature: 'rentals',
         title: 'Rental center',
         nav: { label: 'Rental center', icon: IconCalendarEvent, group: 'rentals' },
       },
@@ -687,7 +692,11 @@ function screenRoutes(): ScreenRoute[] {
     {
       path: paths.app.products,
       layout: 'app',
-      handle: { title: 'Shop', nav: { label: 'Shop', icon: IconShoppingBag, group: 'billing' } },
+      handle: {
+        feature: 'shop',
+        title: 'Shop',
+        nav: { label: 'Shop', icon: IconShoppingBag, group: 'billing' },
+      },
       lazy: {
         Component: async () => (await import('@/features/shop/components/product-list-page')).AppProductsPage,
       },
@@ -697,7 +706,7 @@ function screenRoutes(): ScreenRoute[] {
     {
       path: paths.app.product,
       layout: 'app',
-      handle: { title: 'Product' },
+      handle: { feature: 'shop', title: 'Product' },
       lazy: {
         Component: async () => (await import('@/features/shop/components/product-page')).AppProductPage,
       },
@@ -705,7 +714,7 @@ function screenRoutes(): ScreenRoute[] {
     {
       path: paths.app.orders,
       layout: 'app',
-      handle: { title: 'Your orders' },
+      handle: { feature: 'shop', title: 'Your orders' },
       lazy: {
         Component: async () => (await import('@/features/shop/components/my-orders-page')).MyOrdersPage,
       },
@@ -717,6 +726,55 @@ function screenRoutes(): ScreenRoute[] {
       handle: { title: 'QR code', requiresPortal: true },
       lazy: {
         Component: async () => (await import('@/features/my-access/components/qr-page')).QrPage,
+      },
+    },
+    // The platform console (issue 20, item 1): platform staff's home, where the admin host lands.
+    {
+      path: paths.app.platform,
+      layout: 'app',
+      handle: {
+        title: 'Platform console',
+        roles: PLATFORM,
+        nav: { label: 'Console', icon: IconBuildingSkyscraper, group: 'platform' },
+      },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/platform/components/platform-home-page')).PlatformHomePage,
+      },
+    },
+    {
+      path: paths.app.platformPortal,
+      layout: 'app',
+      handle: { title: 'Portal', roles: PLATFORM },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/platform/components/platform-portal-page')).PlatformPortalPage,
+      },
+    },
+    {
+      path: paths.app.platformFeatures,
+      layout: 'app',
+      handle: {
+        title: 'Features',
+        roles: PLATFORM,
+        nav: { label: 'Features', icon: IconToggleRight, group: 'platform' },
+      },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/platform/components/platform-features-page')).PlatformFeaturesPage,
+      },
+    },
+    {
+      path: paths.app.platformWork,
+      layout: 'app',
+      handle: {
+        title: 'Background work',
+        roles: PLATFORM,
+        nav: { label: 'Background work', icon: IconActivityHeartbeat, group: 'platform' },
+      },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/platform/components/platform-work-page')).PlatformWorkPage,
       },
     },
     // Developer tools (issue 20, item 3): one nav entry, the index; the console, payments and the

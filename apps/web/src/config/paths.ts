@@ -140,6 +140,11 @@ export const paths = {
     devToolsApi: screenPath('/app/devTools/api'),
     staffPayments: screenPath('/app/devTools/payments'),
     devMailbox: screenPath('/app/devTools/mail'),
+    /** Platform staff's console (the admin host's landing): portals and people, a portal, flags, work. */
+    platform: screenPath('/app/platform'),
+    platformPortal: screenPath('/app/platform/portals/:portalId'),
+    platformFeatures: screenPath('/app/platform/features'),
+    platformWork: screenPath('/app/platform/work'),
     /** Help & support (issue 20, item 4): a person's requests, `?from=` the screen they came from. */
     support: screenPath('/app/support'),
     /** The form of one type of request (lock, access, billing, account, other). */

@@ -31,6 +31,6 @@ describe('roles', () => {
     expect(homePathFor(acting(['admin']), 'reseller')).toBe('/app/reseller');
     expect(homePathFor(acting(['user']), 'reseller')).toBe('/app/reseller');
     expect(homePathFor(acting([], null), 'reseller')).toBe('/app/reseller');
-    expect(homePathFor(acting(['admin']), 'admin')).toBe('/app/dashboard');
+    expect(homePathFor(acting(['superAdmin']), 'admin')).toBe('/app/platform');
   });
 });

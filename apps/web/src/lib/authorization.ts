@@ -15,7 +15,8 @@ export function hasRequiredRole(
 }
 
 /**
- * Where a signed-in person belongs: on the reseller host the reseller area; elsewhere someone who
+ * Where a signed-in person belongs: on the reseller host the reseller area; on the admin host the
+ * platform console; elsewhere someone who
  * acts in no portal at all on `empty` (what to do next), admins in the portal dashboard, basic
  * users in their area.
  */
@@ -24,6 +25,8 @@ export function homePathFor(
   systemType: SystemType = getSystemType(),
 ): string {
   if (systemType === 'reseller') return paths.app.reseller.href();
+  // The admin host is the platform console's: staff land on it (anyone else is told it is staff's).
+  if (systemType === 'admin') return paths.app.platform.href();
   if (session.portal === null) return paths.app.empty.href();
   return hasRequiredRole(session.roles, ['admin']) ? paths.app.dashboard.href() : paths.user.home.href();
 }

@@ -10,6 +10,8 @@ import { useNavVisibility } from '@/features/content/api/get-nav-visibility';
 import { useSetNavVisibility } from '@/features/content/api/set-nav-visibility';
 import { useCmsMode } from '@/features/content/lib/cms-mode';
 import { SupportSessionBanner } from '@/features/auth/components/support-session-banner';
+import { featureIsOn, useFeatures } from '@/features/platform/api/get-features';
+import { SupportActingBanner } from '@/features/platform/components/support-acting-banner';
 import { PaymentBanner } from '@/features/plans/components/payment-banner';
 import { ActingBanner } from '@/features/portal/components/acting-banner';
 import { hasRequiredRole } from '@/lib/authorization';
@@ -32,13 +34,15 @@ interface AppFrameProps {
 /** The signed-in shell: header (burger on phones), navigation filtered by role and portal, main. */
 export function AppFrame({
   session,
-  navItems,
+  navItems: allNavItems,
   homePath,
   settingsPath,
   headerExtra,
   children,
 }: AppFrameProps) {
   const [opened, { toggle, close }] = useDisclosure(false);
+  // Screens of features switched off (GET system/features) leave the navigation.
+  const navItems = withEnabledFeatures(allNavItems, useFeatures().data?.enabled);
   const { pathname } = useLocation();
   // Entries platform staff hid (GET content/nav) are left out, except in CMS mode, where staff see
   // every entry with its hide/show control.
@@ -115,6 +119,7 @@ export function AppFrame({
         <Container size="lg" p={0}>
           {/* The account banners of the signed-in shells, and admins' payment banner. */}
           <SupportSessionBanner session={session} />
+          <SupportActingBanner session={session} />
           <ActingBanner fallbackPath={homePath} />
           <UnverifiedEmailBanner session={session} />
           <PaymentBanner session={session} />
@@ -123,4 +128,12 @@ export function AppFrame({
       </AppShell.Main>
     </AppShell>
   );
+}
+
+/** The navigation without the screens of features that are off (all of it while the list loads). */
+function withEnabledFeatures(
+  items: readonly NavItem[],
+  enabled: Parameters<typeof featureIsOn>[0],
+): NavItem[] {
+  return items.filter((item) => featureIsOn(enabled, item.feature));
 }

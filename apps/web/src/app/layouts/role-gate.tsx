@@ -1,6 +1,8 @@
 import type { Session } from '@latchkey/shared';
 import { Navigate, Outlet, useMatches } from 'react-router';
 import { NoAccess } from '@/components/no-access';
+import { featureIsOn, useFeatures } from '@/features/platform/api/get-features';
+import { FeatureOff } from '@/features/platform/components/feature-off';
 import { paths } from '@/config/paths';
 import { hasRequiredRole, homePathFor } from '@/lib/authorization';
 import { deepestHandle } from '../route-handle';
@@ -14,7 +16,10 @@ export function RoleGate({ session }: { session: Session }) {
   const matches = useMatches();
   const roles = deepestHandle(matches, 'roles');
   const requiresPortal = deepestHandle(matches, 'requiresPortal');
+  const feature = deepestHandle(matches, 'feature');
+  const enabled = useFeatures().data?.enabled;
   if (requiresPortal && session.portal === null) return <Navigate to={paths.app.empty.href()} replace />;
   if (!hasRequiredRole(session.roles, roles)) return <NoAccess homePath={homePathFor(session)} />;
+  if (!featureIsOn(enabled, feature)) return <FeatureOff homePath={homePathFor(session)} />;
   return <Outlet />;
 }

@@ -10,6 +10,7 @@ import { errorMessage } from '@/lib/errors';
 import { formResolver, useFormMutation } from '@/lib/forms';
 import { landingPath, safeRedirectPath } from '@/lib/safe-redirect';
 import { startSession } from '@/lib/session';
+import { getSystemType } from '@/lib/system-type';
 import { isTwoFactorChallenge, useLogin } from '../api/login';
 import { TwoFactorStep } from './two-factor-step';
 import { AuthCard } from '@/components/auth-card';
@@ -21,6 +22,8 @@ type LoginValues = { email: string; password: string };
 
 function loginErrorMessage(error: unknown): string {
   if (isApiError(error) && error.status === 401) return 'That email and password don’t match an account.';
+  if (isApiError(error) && error.status === 403 && getSystemType() === 'admin')
+    return 'This address is for platform staff only. Sign in to your portal at its usual address instead.';
   return errorMessage(error);
 }
 
@@ -43,6 +46,8 @@ export function LoginPage() {
   const loginMutation = useLogin();
   const [formError, setFormError] = useState<string | null>(null);
   const [preAuthToken, setPreAuthToken] = useState<string | null>(null);
+  // The admin host signs in platform staff only (the server refuses anyone else there).
+  const staffHost = getSystemType() === 'admin';
 
   const signIn = async (token: string) => {
     startSession(token);
@@ -89,17 +94,21 @@ export function LoginPage() {
     <AuthCard
       title="Sign in"
       description={
-        target
-          ? 'Sign in to continue where you left off.'
-          : 'Welcome back. Sign in to manage your locks and people.'
+        staffHost
+          ? 'The platform console: for platform staff only.'
+          : target
+            ? 'Sign in to continue where you left off.'
+            : 'Welcome back. Sign in to manage your locks and people.'
       }
       footer={
-        <>
-          New to Latchkey?{' '}
-          <Anchor component={Link} to={paths.signup.href()} fw={600}>
-            Create an account
-          </Anchor>
-        </>
+        staffHost ? undefined : (
+          <>
+            New to Latchkey?{' '}
+            <Anchor component={Link} to={paths.signup.href()} fw={600}>
+              Create an account
+            </Anchor>
+          </>
+        )
       }
     >
       <form onSubmit={submit} noValidate aria-label="Sign in">
