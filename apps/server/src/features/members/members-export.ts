@@ -4,16 +4,7 @@ import { toIso } from '../../db/mappers';
 import { countLocksPerUser } from '../access/access.repository';
 import { countCredentialsPerUser } from '../credentials/credentials.repository';
 import { findMembers } from '../../base/tenancy/memberships.repository';
-
-/**
- * One CSV cell (RFC 4180 quoting). A cell that a spreadsheet would run as a formula (=, +, -, @, tab,
- * carriage return first) gets a leading apostrophe, so an exported name cannot execute.
- */
-function csvCell(value: string | number | boolean): string {
-  let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+import { csvDocument } from '../../base/http/csv';
 
 /** GET portal/user/list: every person of the portal with a summary of their access, as CSV. */
 export async function exportMembersCsv(db: Database, portalId: string): Promise<string> {
@@ -22,7 +13,7 @@ export async function exportMembersCsv(db: Database, portalId: string): Promise<
     countLocksPerUser(db, portalId),
     countCredentialsPerUser(db, portalId),
   ]);
-  const lines = [USER_LIST_COLUMNS.join(',')];
+  const rows: (string | number | boolean)[][] = [];
   for (const member of members.sort((a, b) => (a.email < b.email ? -1 : 1))) {
     const held = credentials.get(member.id) ?? {};
     const row: Record<(typeof USER_LIST_COLUMNS)[number], string | number | boolean> = {
@@ -38,7 +29,8 @@ export async function exportMembersCsv(db: Database, portalId: string): Promise<
       keys: held.key ?? 0,
       fingerprints: held.fingerprint ?? 0,
     };
-    lines.push(USER_LIST_COLUMNS.map((column) => csvCell(row[column])).join(','));
+    rows.push(USER_LIST_COLUMNS.map((column) => row[column]));
   }
-  return `${lines.join('\r\n')}\r\n`;
+  // The one CSV writer (RFC 4180 quoting, formula cells defused): base/http/csv.ts.
+  return csvDocument(USER_LIST_COLUMNS, rows);
 }

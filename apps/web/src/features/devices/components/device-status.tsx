@@ -1,7 +1,7 @@
 import { LOCK_MODELS, type Device } from '@latchkey/shared';
 import { Badge, Group, Text } from '@mantine/core';
 import { IconBattery1, IconBattery2, IconBattery3, IconBattery4, IconBatteryOff } from '@tabler/icons-react';
-import { formatDateTime, formatRelative } from '@/lib/format';
+import { LockConnectionStatus } from '@/components/lock-connection-status';
 
 /** The model's name for people ("Keypad code lock"). */
 export function modelLabel(model: string): string {
@@ -55,31 +55,10 @@ export function BatteryLevel({ device, withLabel = false }: BatteryLevelProps) {
   );
 }
 
-/** "Online", "2 hours ago" or "Never connected". */
+/**
+ * "Online", "Offline, last seen 2 hours ago" or "Never connected": the one wording and dot of
+ * components/lock-connection-status.tsx, on the lock list and the lock's header as everywhere else.
+ */
 export function LastSeen({ device }: { device: Pick<Device, 'online' | 'lastSeenAt'> }) {
-  if (!device.lastSeenAt) {
-    return (
-      <Text size="sm" c="dimmed" component="span">
-        Never connected
-      </Text>
-    );
-  }
-  return (
-    <Group gap={6} wrap="nowrap" component="span">
-      <Badge variant="dot" color={device.online ? 'teal' : 'gray'} size="sm" style={{ flexShrink: 0 }}>
-        {device.online ? 'Online' : 'Offline'}
-      </Badge>
-      {!device.online && (
-        <Text
-          size="sm"
-          c="dimmed"
-          component="time"
-          dateTime={device.lastSeenAt}
-          title={formatDateTime(device.lastSeenAt)}
-        >
-          {formatRelative(device.lastSeenAt)}
-        </Text>
-      )}
-    </Group>
-  );
+  return <LockConnectionStatus lock={device} />;
 }

@@ -8,7 +8,8 @@ import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 
 const devices = [
-  deviceFixture(),
+  // Offline for two hours: the list says it in the one wording every screen uses.
+  deviceFixture({ online: false, lastSeenAt: new Date(Date.now() - 2 * 3_600_000).toISOString() }),
   deviceFixture({
     _id: 'device-2',
     name: 'Back gate',
@@ -45,6 +46,7 @@ describe('DevicesPage', () => {
     );
     expect(within(rows[0]!).getAllByText('Keypad code lock').length).toBeGreaterThan(0);
     expect(within(rows[0]!).getByText('80%')).toBeInTheDocument();
+    expect(within(rows[0]!).getAllByText('Offline, last seen 2 hours ago').length).toBeGreaterThan(0);
     expect(within(rows[1]!).getAllByText('Never connected').length).toBeGreaterThan(0);
     expect(within(rows[1]!).getByText('Low')).toBeInTheDocument();
     expect(await screen.findByText('1 lock needs new batteries')).toBeInTheDocument();
