@@ -123,7 +123,11 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
       '/app/gopro',
       '/app/upgradeLegacy',
       '/app/products',
+      '/app/product',
       '/app/product/smart-lock',
+      // Issue 20, item 7: a host's reviews, and the QR code in the app frame.
+      '/app/review',
+      '/app/qr',
       '/app/orders',
       '/app/settings',
       '/app/billing',
@@ -199,6 +203,8 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
     await signIn(page, demo.user.email, demo.user.password);
     await expect(page).toHaveURL(/\/user/);
     await scanPages(page, ['/user', '/user/qr', '/user/help', '/user/settingsProfile', '/user/rentalcenter']);
+    // Issue 20, item 7: the "any signed-in user" screens as a basic user sees them.
+    await scanPages(page, ['/app/billing', '/app/review', '/app/qr']);
     await scanFirstDetail(page, '/user', '/user/locks/');
   });
 

@@ -1,5 +1,5 @@
 import { formatMoney } from '@latchkey/shared';
-import { Button, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconPrinter, IconReceipt, IconShoppingBag } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { EmptyList } from '@/components/empty-list';
@@ -113,9 +113,9 @@ export function MyPurchasesPage() {
       )}
       <Text size="sm" c="dimmed">
         Every order, canceled and unpaid ones included, is in{' '}
-        <Button component={Link} to={paths.app.orders.href()} variant="subtle" size="compact-sm">
+        <Anchor component={Link} to={paths.app.orders.href()}>
           Your orders
-        </Button>
+        </Anchor>
         .
       </Text>
     </Stack>
