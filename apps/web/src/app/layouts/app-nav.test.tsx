@@ -72,6 +72,23 @@ describe('the signed-in navigation', () => {
     expect(within(nav).getByRole('button', { name: 'People' })).toHaveAttribute('aria-expanded', 'false');
   });
 
+  it("shows a folded section's counts on its heading", async () => {
+    window.localStorage.setItem('latchkey.navFolded', JSON.stringify(['rentals']));
+    storage.setAuthToken(validToken());
+    renderApp('/app/about', {
+      'GET auth': () => json(sessionFixture(['admin'])),
+      'GET portal/requests/waiting': () => json({ items: [], total: 3 }),
+    });
+    const nav = await navigation();
+    const rentals = within(nav).getByRole('button', { name: /^Rentals/ });
+    expect(rentals).toHaveAttribute('aria-expanded', 'false');
+    expect(await within(rentals).findByLabelText('3 requests waiting for an answer')).toBeInTheDocument();
+    await userEvent.setup().click(rentals);
+    await waitFor(() =>
+      expect(within(rentals).queryByLabelText('3 requests waiting for an answer')).not.toBeInTheDocument(),
+    );
+  });
+
   it("keeps a basic user's short list without headings", async () => {
     storage.setAuthToken(validToken());
     renderApp('/user/no-such-page', { 'GET auth': () => json(sessionFixture(['user'])) });

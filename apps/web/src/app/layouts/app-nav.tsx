@@ -132,12 +132,16 @@ export function AppNav({ items, activeTo, onNavigate, visibility }: AppNavProps)
               }
             >
               <span>{section.label}</span>
-              <IconChevronDown
-                size={14}
-                aria-hidden="true"
-                className={classes.groupChevron}
-                data-open={open || undefined}
-              />
+              <Group gap={6} wrap="nowrap" component="span">
+                {/* Folded, the section still shows its entries' counts (the Listings inbox on a phone). */}
+                {!open && section.items.map((item) => (item.badge ? <item.badge key={item.to} /> : null))}
+                <IconChevronDown
+                  size={14}
+                  aria-hidden="true"
+                  className={classes.groupChevron}
+                  data-open={open || undefined}
+                />
+              </Group>
             </UnstyledButton>
             <Collapse expanded={open} id={panelId} role="group" aria-label={section.label!}>
               <Stack gap={0}>{section.items.map(link)}</Stack>
