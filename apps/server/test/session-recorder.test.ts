@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { setDeploymentFlag } from '../src/base/feature-flags/feature-flags';
 import { loadConfig } from '../src/config';
 import { TestApp } from './test-app';
 
@@ -23,6 +24,8 @@ describe('the session recorder', () => {
   it('is off by default: no URL for the web app, no other script origin', async () => {
     const t = await TestApp.start();
     apps.push(t);
+    // Switched on without a script, there is still nothing to load.
+    await setDeploymentFlag(t.app.db, 'sessionRecorder', true, (await t.signUp()).userId);
     const answer = await t.request({ method: 'GET', url: '/api3/about/webConfig' });
     expect(answer.statusCode).toBe(200);
     expect(answer.json()).toEqual({ sessionRecorderUrl: null });
@@ -31,13 +34,18 @@ describe('the session recorder', () => {
     expect(directive(csp, 'connect-src')).toBe("connect-src 'self'");
   });
 
-  it("adds the configured script's origin, and only it, to the policy", async () => {
+  it("adds the configured script's origin, and only it, to the policy; tells the web app once staff switch it on", async () => {
     const url = 'https://cdn.recorder.example/v2/record.js?site=abc';
     const t = await TestApp.start({ SESSION_RECORDER_URL: url });
     apps.push(t);
-    expect((await t.request({ method: 'GET', url: '/api3/about/webConfig' })).json()).toEqual({
-      sessionRecorderUrl: url,
-    });
+    const webConfig = async () => (await t.request({ method: 'GET', url: '/api3/about/webConfig' })).json();
+    // The deployment's sessionRecorder feature is off by default: staff switch it on.
+    expect(await webConfig()).toEqual({ sessionRecorderUrl: null });
+    const staff = await t.signUp();
+    await setDeploymentFlag(t.app.db, 'sessionRecorder', true, staff.userId);
+    expect(await webConfig()).toEqual({ sessionRecorderUrl: url });
+    await setDeploymentFlag(t.app.db, 'sessionRecorder', false, staff.userId);
+    expect(await webConfig()).toEqual({ sessionRecorderUrl: null });
     const csp = await cspOf(t);
     expect(directive(csp, 'script-src')).toBe("script-src 'self' https://cdn.recorder.example");
     expect(directive(csp, 'connect-src')).toBe("connect-src 'self' https://cdn.recorder.example");

@@ -5,6 +5,7 @@ import { aboutSchema, clientConfigSchema } from '@latchkey/shared';
 import rootPackageJson from '../../../../../package.json' with { type: 'json' };
 import serverPackageJson from '../../../package.json' with { type: 'json' };
 import { access, routesOfFeature } from '../../base/http/access';
+import { isFeatureEnabled } from '../../base/feature-flags/feature-flags';
 import { lockBrokerUrlOf } from '../../config';
 import { errorResponses } from '../../base/http/responses';
 
@@ -24,11 +25,18 @@ export const aboutRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           "What the web app reads from the deployment before sign-in: the session recorder's script, if any",
         description:
-          'The web app asks only when opened outside local and private-network hosts (brief §7). The recorder is off unless SESSION_RECORDER_URL is set.',
+          'The web app asks only when opened outside local and private-network hosts (brief §7). The recorder is off unless SESSION_RECORDER_URL is set and platform staff switched the deployment’s sessionRecorder feature on.',
         response: { 200: clientConfigSchema, ...errorResponses },
       },
     },
-    async () => ({ sessionRecorderUrl: app.config.SESSION_RECORDER_URL ?? null }),
+    // Two switches: the deployment says where the script is (SESSION_RECORDER_URL) and platform
+    // staff whether it runs (the deployment's `sessionRecorder` feature flag, off by default).
+    async () => ({
+      sessionRecorderUrl:
+        app.config.SESSION_RECORDER_URL && (await isFeatureEnabled(app.db, null, 'sessionRecorder'))
+          ? app.config.SESSION_RECORDER_URL
+          : null,
+    }),
   );
 
   app.get(
