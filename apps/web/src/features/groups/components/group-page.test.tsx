@@ -30,6 +30,10 @@ describe('GroupPage', () => {
         members = members.filter((p) => p !== grace);
         return json(undefined, 204);
       },
+      'PUT group/group-1/user/user-2': () => {
+        members = [...members, grace];
+        return json(undefined, 204);
+      },
       'DELETE portal/group/group-1': () => json(undefined, 204),
       'GET portal/groups': () => json({ items: [], total: 0 }),
     });
@@ -49,6 +53,13 @@ describe('GroupPage', () => {
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(
       expect.arrayContaining(['PUT group/group-1/user/user-3', 'DELETE group/group-1/user/user-2']),
     );
+    // A slip costs one click: Undo puts her back in the group.
+    await user.click(await screen.findByRole('button', { name: 'Undo' }));
+    expect(
+      await screen.findByText('Grace Hopper is in Cleaners again and opens its locks.'),
+    ).toBeInTheDocument();
+    expect(await within(people).findByRole('link', { name: 'Grace Hopper' })).toBeInTheDocument();
+    expect(calls.filter((c) => `${c.method} ${c.path}` === 'PUT group/group-1/user/user-2')).toHaveLength(1);
 
     await user.click(screen.getByRole('button', { name: 'Delete group' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete Cleaners?' });

@@ -6,6 +6,7 @@ import { notifications } from '@mantine/notifications';
 import { IconLock, IconTrash, IconUsers } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
+import { notifyUndoable } from '@/components/access/undo-notification';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
@@ -124,10 +125,13 @@ function PeoplePanel({ group }: { group: PortalGroup }) {
       onRemove={async (item) => {
         try {
           await remove.mutateAsync({ groupId: group._id, userId: item._id });
-          notifications.show({
-            color: 'teal',
+          // A slip costs one click: Undo puts the person back in the group (its locks and schedule
+          // are the group's, so nothing else is lost), as removing direct access offers.
+          notifyUndoable({
             title: 'Removed from the group',
             message: `${item.label} no longer opens locks through ${group.name}. Direct access stays.`,
+            undo: () => add.mutateAsync({ groupId: group._id, userId: item._id }),
+            undone: `${item.label} is in ${group.name} again and opens its locks.`,
           });
         } catch (error) {
           notifications.show({
