@@ -9,6 +9,7 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '@latchkey/shared';
+import { setPortalFlag } from '../src/base/feature-flags/feature-flags';
 import { PeriodicJob } from '../src/base/jobs/periodic-job';
 import { runReportSchedules } from '../src/features/reports/report-schedules';
 import { makeMember, makeOwner } from './factories';
@@ -205,6 +206,19 @@ describe('POST portal/report: entries', () => {
         .statusCode,
     ).toBe(400);
     expect((await report(a.owner.token, { kind: 'nope' })).statusCode).toBe(400);
+  });
+
+  it('is refused (403 feature_disabled) while platform staff have reports switched off for the portal', async () => {
+    await setPortalFlag(t.app.db, a.owner.portalId, 'reports', false, a.owner.userId);
+    try {
+      const refused = await report(a.owner.token, { kind: 'entries', period: WEEK, format: 'csv' });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error.code).toBe('feature_disabled');
+      // Another portal's reports are not affected.
+      expect((await report(b.owner.token, { kind: 'entries', period: WEEK })).statusCode).toBe(200);
+    } finally {
+      await setPortalFlag(t.app.db, a.owner.portalId, 'reports', null, a.owner.userId);
+    }
   });
 
   it('writes the CSV with formula-safe cells and only the portal’s rows', async () => {

@@ -15,6 +15,7 @@ import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
 import type { ReportScheduleRow } from '../../db/schema';
 import type { ChangeContext } from '../../base/http/access';
+import { isFeatureEnabled } from '../../base/feature-flags/feature-flags';
 import { AppError } from '../../base/http/errors';
 import { recordChange } from '../../base/audit/audit.repository';
 import { sendMail } from '../../base/mail/send-mail';
@@ -196,6 +197,8 @@ async function sendSchedule(db: Database, publicUrl: string, schedule: ReportSch
   if (!portal) return false;
   const period = lastPeriodOf(schedule.frequency, zoneOf(portal.time_zone), now);
   if (schedule.last_period === period.key) return false;
+  // Reports switched off for the portal: nothing is mailed, and the period stays unclaimed.
+  if (!(await isFeatureEnabled(db, schedule.portal_id, 'reports'))) return false;
   const recipients = await findAdmins(
     db,
     schedule.portal_id,

@@ -8,6 +8,7 @@ import {
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { assertFeatureEnabled } from '../../base/feature-flags/feature-flags';
 import { access, actingPortal, changeContext, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { reportCsv, reportPdf } from './report-files';
@@ -39,6 +40,8 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const portalId = actingPortal(request).portal.id;
+      // Platform staff may switch reports off (deployment-wide or per portal): 403 feature_disabled.
+      await assertFeatureEnabled(app.db, portalId, 'reports');
       const body = request.body;
       if (body.format === 'json') return getReport(app.db, portalId, body);
       const context = await prepareReport(app.db, portalId, body);
@@ -82,6 +85,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      await assertFeatureEnabled(app.db, actingPortal(request).portal.id, 'reports');
       const schedule = await createSchedule(app.db, changeContext(request), request.body);
       return reply.status(201).send(schedule);
     },
