@@ -114,6 +114,11 @@ describe('CardsPage', () => {
     expect(await within(dialog).findByText('Holder cannot hold cards while suspended')).toBeInTheDocument();
 
     await user.type(within(dialog).getByLabelText(/^Label/), ' 2');
+    // Escape on a changed form asks first (FormModal); "Keep editing" keeps what was typed.
+    await user.keyboard('{Escape}');
+    const question = await within(dialog).findByRole('alertdialog', { name: 'Discard changes?' });
+    await user.click(within(question).getByRole('button', { name: 'Keep editing' }));
+    expect(within(dialog).getByLabelText(/^Label/)).toHaveValue('Blue fob 2');
     await user.click(within(dialog).getByRole('button', { name: 'Save card' }));
     expect(await screen.findByText('Card saved')).toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'POST').at(-1)!.body).toMatchObject({

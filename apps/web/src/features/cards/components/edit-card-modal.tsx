@@ -1,9 +1,10 @@
 import { rfidInputSchema, type RfidCard, type RfidInput } from '@latchkey/shared';
-import { Alert, Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Select, Stack, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMemo, useState, type ReactNode } from 'react';
+import { FormModal, useDirtyForm } from '@/components/form-modal';
 import { ValidityFields } from '@/components/validity-fields';
 import { fieldErrorsFrom } from '@/lib/errors';
 import { formatUid } from '@/lib/format';
@@ -132,6 +133,8 @@ function EditCardForm({ card, onSaved, onCancel }: EditCardFormProps) {
     },
     validate: validator(card.uid),
   });
+  // Escape or a click outside asks before throwing away what was typed (FormModal).
+  useDirtyForm(form.isDirty());
 
   const { submit } = useFormMutation(form, {
     run: async (values) => {
@@ -207,13 +210,12 @@ interface EditCardModalProps {
 /** Edits a card's label, holder (a person picker) and validity; the UID is read-only. */
 export function EditCardModal({ card, onSaved, onClose }: EditCardModalProps) {
   return (
-    <Modal
+    <FormModal
       opened={card !== null}
       onClose={onClose}
       title={card?.name ? `Edit the card “${card.name}”` : 'Edit the card'}
-      closeButtonProps={{ 'aria-label': 'Close' }}
     >
       {card && <EditCardForm key={card._id} card={card} onSaved={onSaved} onCancel={onClose} />}
-    </Modal>
+    </FormModal>
   );
 }
