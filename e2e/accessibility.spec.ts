@@ -197,6 +197,9 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
     await signIn(page, 'staff@demo.latchkey.dev', 'demo-staff-pass');
     await expect(page).toHaveURL(/\/app/);
     await scanPages(page, ['/app/devTools/payments', '/app/devTools', '/app/devTools/api']);
+    // The platform console (issue 20, item 1): its home, a portal's detail, features, background work.
+    await scanPages(page, ['/app/platform', '/app/platform/features', '/app/platform/work']);
+    await scanFirstDetail(page, '/app/platform', '/app/platform/portals/');
   });
 
   test('the basic-user area', async ({ page }) => {

@@ -23,6 +23,7 @@ import { answerPortalInvitation, invitePerson } from '../features/invitations/in
 import type { MailThrottle } from '../base/mail/mail-throttle';
 import { seedCatalogue } from '../features/shop/catalogue';
 import { seedLapsedSubscription } from '../features/subscriptions/demo-subscription';
+import { seedPlatformDemo } from './seed-platform';
 
 /** A demo lock that speaks the device protocol, with the secret it connects with. */
 export interface DemoLockSecret {
@@ -310,6 +311,8 @@ export async function seedDemoPortal(
   // --- Billing demo: end ---
   // A person who acts in no portal (issue 20, item 2): lands on /app/empty (seed-role-homes.ts).
   await seedRoleHomes(db, mail);
+  // Two more customers for the platform console to find (issue 20, item 1: seed-platform.ts).
+  await seedPlatformDemo(db);
   // Three weeks of entries and a weekly scheduled report (issue 20, item 5: seed-reports.ts).
   await seedDemoReports(db, DEMO_ACCOUNTS.admin.email);
 

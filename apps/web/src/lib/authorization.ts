@@ -25,8 +25,9 @@ export function homePathFor(
   systemType: SystemType = getSystemType(),
 ): string {
   if (systemType === 'reseller') return paths.app.reseller.href();
-  // The admin host is the platform console's: staff land on it (anyone else is told it is staff's).
-  if (systemType === 'admin') return paths.app.platform.href();
+  // The admin host is the platform console's: staff land on it (its sign-in refuses anyone else;
+  // in a support session there, staff see the person's own home).
+  if (systemType === 'admin' && session.roles.includes('superAdmin')) return paths.app.platform.href();
   if (session.portal === null) return paths.app.empty.href();
   return hasRequiredRole(session.roles, ['admin']) ? paths.app.dashboard.href() : paths.user.home.href();
 }
