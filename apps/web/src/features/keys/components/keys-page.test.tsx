@@ -182,6 +182,11 @@ describe('KeysPage', () => {
 
     const name = within(dialog).getByRole('textbox', { name: /^Name/ });
     await user.type(name, 'Garage');
+    // Escape on a filled form asks first (FormModal); "Keep editing" keeps it.
+    await user.keyboard('{Escape}');
+    const question = await within(dialog).findByRole('alertdialog', { name: 'Discard changes?' });
+    await user.click(within(question).getByRole('button', { name: 'Keep editing' }));
+    expect(within(dialog).getByRole('textbox', { name: /^Name/ })).toHaveValue('Garage');
     const number = within(dialog).getByRole('textbox', { name: /^Number/ });
     await user.type(number, 'A-017');
     // Holder: typing asks the server.

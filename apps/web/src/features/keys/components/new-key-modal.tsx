@@ -1,11 +1,12 @@
 import { keyCreateSchema, type Key, type KeyCreate, type KeyType } from '@latchkey/shared';
-import { Alert, Button, Group, Input, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Input, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { PersonSelect } from '@/features/people-picker/components/person-select';
 import { ValidityFields } from '@/components/validity-fields';
 import { KEY_TYPE_OPTIONS } from '@/lib/credential-labels';
+import { FormModal, useDirtyForm } from '@/components/form-modal';
 import { formResolver, useFormMutation } from '@/lib/forms';
 import { credentialClock, usePortalTimeZone } from '@/lib/zoned-time';
 import {
@@ -86,6 +87,8 @@ function NewKeyForm({ onCreated, onCancel }: NewKeyFormProps) {
     },
     validate: (values) => validate(values, clock.timeZone),
   });
+  // Escape or a click outside asks before throwing away what was typed (FormModal).
+  useDirtyForm(form.isDirty());
 
   const { submit } = useFormMutation(form, {
     run: async (values) => {
@@ -196,14 +199,8 @@ interface NewKeyModalProps extends NewKeyFormProps {
 /** "New key": name, type, number (physical), holder, locks and validity. */
 export function NewKeyModal({ opened, onCreated, onCancel }: NewKeyModalProps) {
   return (
-    <Modal
-      opened={opened}
-      onClose={onCancel}
-      title="New key"
-      size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <FormModal opened={opened} onClose={onCancel} title="New key" size="lg">
       <NewKeyForm onCreated={onCreated} onCancel={onCancel} />
-    </Modal>
+    </FormModal>
   );
 }
