@@ -1,5 +1,5 @@
 import type { Group as PortalGroup } from '@latchkey/shared';
-import { Anchor, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -16,6 +16,7 @@ import { useCreateGroup } from '../api/create-group';
 import { useGroups } from '../api/get-groups';
 import { GROUP_LABELS, GroupFormFields, validateGroup, type GroupValues } from './group-form-fields';
 import { ListPage } from '@/components/list-page';
+import { FormModal, useDirtyForm } from '@/components/form-modal';
 
 const SORT_FIELDS = ['name', 'createdAt'] as const;
 type GroupSort = (typeof SORT_FIELDS)[number];
@@ -30,6 +31,8 @@ function CreateGroupForm({ onCancel }: { onCancel: () => void }) {
     initialValues: { name: '', description: '' },
     validate: validateGroup,
   });
+  // Escape or a click outside asks before throwing away what was typed (FormModal).
+  useDirtyForm(form.isDirty());
 
   const { submit } = useFormMutation(form, {
     run: async (values) => {
@@ -170,9 +173,9 @@ export function GroupsPage() {
         </>
       )}
     >
-      <Modal opened={creating} onClose={close} title="New group" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <FormModal opened={creating} onClose={close} title="New group">
         <CreateGroupForm onCancel={close} />
-      </Modal>
+      </FormModal>
     </ListPage>
   );
 }
