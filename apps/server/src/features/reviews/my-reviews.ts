@@ -71,7 +71,8 @@ async function reviewsWritten(db: Database, userId: string): Promise<OwnReview[]
     )
     .selectAll('r')
     .select(['s.start_date', 's.end_date', 'l.title as listing_title'])
-    .where('r.guest_user_id', '=', userId)
+    // Theirs as written, or of a stay they saved to their account after writing it.
+    .where((eb) => eb.or([eb('r.guest_user_id', '=', userId), eb('s.guest_user_id', '=', userId)]))
     .orderBy('r.created_at', 'desc')
     .orderBy('r.id', 'desc')
     .limit(SHOWN)
@@ -145,15 +146,21 @@ export async function getMyReviews(
   now = new Date(),
 ): Promise<MyReviews> {
   const userId = auth.user.id;
+  const written = await reviewsWritten(db, userId);
+  // A stay of theirs is reviewed whoever's account the review was written from.
   const reviewed = new Set(
-    (await db.selectFrom('reviews').select('stay_id').where('guest_user_id', '=', userId).execute()).map(
-      (row) => row.stay_id,
-    ),
+    (
+      await db
+        .selectFrom('reviews as r')
+        .innerJoin('stays as s', (j) =>
+          j.onRef('s.id', '=', 'r.stay_id').onRef('s.portal_id', '=', 'r.portal_id'),
+        )
+        .select('r.stay_id')
+        .where('s.guest_user_id', '=', userId)
+        .execute()
+    ).map((row) => row.stay_id),
   );
-  const [toReview, written] = await Promise.all([
-    staysToReview(db, deps, userId, reviewed, now),
-    reviewsWritten(db, userId),
-  ]);
+  const toReview = await staysToReview(db, deps, userId, reviewed, now);
   const acting = auth.acting;
   const hosting =
     acting && acting.role === 'admin'
