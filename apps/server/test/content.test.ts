@@ -191,6 +191,7 @@ describe('brands', () => {
       brand: 'harbor',
     });
     expect((await call('GET', 'content/brand', customer.token)).json()).toEqual({ brand: 'harbor' });
+    expect((await call('GET', 'reseller', reseller.token)).json().reseller.brand).toBe('harbor');
     // Another portal is untouched; someone without a reseller account cannot choose one.
     expect((await call('GET', 'content/brand', admin.token)).json()).toEqual({ brand: null });
     expect((await call('PUT', 'reseller/brand', admin.token, { brand: 'harbor' })).statusCode).toBe(404);

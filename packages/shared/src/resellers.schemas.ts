@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BRAND_IDS } from './content.schemas';
 import { emailSchema, newPasswordSchema } from './auth.schemas';
 import { COUNTRY_CODES, isEuCountry, isVatNumberOf, normalizeVatNumber, vatPrefixOf } from './billing-vat';
 import { PLAN_IDS } from './plans';
@@ -59,6 +60,8 @@ export const resellerSchema = z.object({
   vatNumber: z.string().nullable(),
   /** What a customer types on their billing page to link their portal to this reseller. */
   linkCode: z.string(),
+  /** The brand the reseller's customers see (features/content); null: the host's. */
+  brand: z.enum(BRAND_IDS).nullable(),
   createdAt: z.iso.datetime(),
 });
 export type Reseller = z.infer<typeof resellerSchema>;

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import {
   BILLING_CURRENCY,
+  BRAND_IDS,
   INVITATION_DAYS,
   isPortalCurrent,
   type BillingSummary,
@@ -64,6 +65,7 @@ function toReseller(row: ResellerRow): Reseller {
     country: row.country,
     vatNumber: row.vat_number,
     linkCode: row.link_code,
+    brand: BRAND_IDS.find((id) => id === row.brand) ?? null,
     createdAt: toIso(row.created_at),
   };
 }

@@ -15,6 +15,7 @@ const account: ResellerAccount = {
     country: 'DE',
     vatNumber: null,
     linkCode: 'ABCDEF23',
+    brand: null,
     createdAt: '2025-01-01T00:00:00.000Z',
   },
   customers: [

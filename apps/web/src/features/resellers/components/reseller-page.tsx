@@ -33,6 +33,7 @@ import { EmptyList } from '@/components/empty-list';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
+import { ResellerBrandCard } from '@/features/content/components/reseller-brand-card';
 import { paths } from '@/config/paths';
 import { isApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
@@ -468,6 +469,7 @@ export function ResellerPage() {
       />
       <CustomersCard account={account} />
       <SummaryCard />
+      <ResellerBrandCard current={reseller.brand} onSaved={() => void refetch()} />
     </Stack>
   );
 }
