@@ -1,7 +1,8 @@
 import { deviceCreateSchema, type DeviceCreated, type LockModel } from '@latchkey/shared';
-import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMemo, useState } from 'react';
+import { FormModal, useDirtyForm } from '@/components/form-modal';
 import { formResolver, useFormMutation } from '@/lib/forms';
 import { timeZones } from '@/lib/format';
 import { useCreateDevice } from '../api/create-device';
@@ -54,6 +55,8 @@ function AddDeviceForm({ defaultTimeZone, onCreated, onCancel }: AddDeviceFormPr
     initialValues: { name: '', model: '', timeZone: defaultTimeZone, serial: '' },
     validate,
   });
+  // Escape or a click outside asks before throwing away what was typed (FormModal).
+  useDirtyForm(form.isDirty());
 
   const { submit } = useFormMutation(form, {
     run: async (values) => {
@@ -128,8 +131,8 @@ interface AddDeviceModalProps extends AddDeviceFormProps {
 /** "Add lock": name, model, time zone (the portal's by default) and an optional serial. */
 export function AddDeviceModal({ opened, onCancel, ...props }: AddDeviceModalProps) {
   return (
-    <Modal opened={opened} onClose={onCancel} title="Add lock" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <FormModal opened={opened} onClose={onCancel} title="Add lock">
       <AddDeviceForm onCancel={onCancel} {...props} />
-    </Modal>
+    </FormModal>
   );
 }

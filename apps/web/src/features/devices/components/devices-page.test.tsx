@@ -132,6 +132,11 @@ describe('DevicesPage', () => {
     expect(within(dialog).getByText("Choose the lock's model")).toBeInTheDocument();
 
     await user.type(within(dialog).getByLabelText(/^Name/), 'Garage');
+    // Escape on a filled form asks first (FormModal); "Keep editing" keeps it.
+    await user.keyboard('{Escape}');
+    const question = await within(dialog).findByRole('alertdialog', { name: 'Discard changes?' });
+    await user.click(within(question).getByRole('button', { name: 'Keep editing' }));
+    expect(within(dialog).getByLabelText(/^Name/)).toHaveValue('Garage');
     await user.click(within(dialog).getByRole('combobox', { name: /^Model/ }));
     await user.click(await screen.findByRole('option', { name: 'Latchkey simulated lock' }));
     // The portal's time zone is the default.
