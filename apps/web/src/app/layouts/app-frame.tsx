@@ -120,7 +120,7 @@ export function AppFrame({
           {/* The account banners of the signed-in shells, and admins' payment banner. */}
           <SupportSessionBanner session={session} />
           <SupportActingBanner session={session} />
-          <ActingBanner fallbackPath={homePath} />
+          <ActingBanner />
           <UnverifiedEmailBanner session={session} />
           <PaymentBanner session={session} />
           {children}

@@ -72,6 +72,13 @@ describe('acting banner', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/reseller'));
   });
 
+  it('falls back to the platform console for staff with nothing remembered', async () => {
+    const { router } = setup('platform', ['admin', 'superAdmin']);
+    await banner();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Back to your portal' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/platform'));
+  });
+
   it('shows nothing for a member of the portal, and asks nothing without an override', async () => {
     const { calls } = setup('member');
     await screen.findByRole('heading', { level: 1 });

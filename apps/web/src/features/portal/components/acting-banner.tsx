@@ -9,14 +9,16 @@ import { useStoredValue } from '@/lib/use-storage';
 import { usePortalActing } from '../api/get-portal-acting';
 
 const ROLE_WORDS = { reseller: 'as its reseller', platform: 'as platform staff' } as const;
+/** Where the way back leads when nothing was remembered: the reseller's customers, the platform console. */
+const FALLBACK = { reseller: () => paths.app.reseller.href(), platform: () => paths.app.platform.href() };
 
 /**
  * While a reseller or platform staff act in someone else's portal through the portal override:
  * whose portal it is and in which capacity (the server's answer, GET portal/acting), and the way
  * back. "Back to your portal" clears the override (brief §4) and returns to the screen the person
- * came from (the reseller's customers, the platform console), else to `fallbackPath`.
+ * came from, else to the reseller's customers or the platform console.
  */
-export function ActingBanner({ fallbackPath }: { fallbackPath: string }) {
+export function ActingBanner() {
   const navigate = useNavigate();
   const override = useStoredValue(storage.getPortal);
   const { data: acting } = usePortalActing(override);
@@ -26,7 +28,7 @@ export function ActingBanner({ fallbackPath }: { fallbackPath: string }) {
 
   const back = () => {
     // Read before clearing: clearing the override forgets it.
-    const to = actingReturnPath() ?? (via === 'reseller' ? paths.app.reseller.href() : fallbackPath);
+    const to = actingReturnPath() ?? FALLBACK[via]();
     clear.mutate(undefined, {
       onSuccess: () => {
         notifications.show({
