@@ -3,7 +3,6 @@ import {
   Alert,
   Button,
   Group,
-  Modal,
   MultiSelect,
   NumberInput,
   Select,
@@ -15,6 +14,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { PersonSelect } from '@/features/people-picker/components/person-select';
 import { LOCK_OPTIONS_LIMIT, useLockOptions } from '@/features/devices/api/get-devices';
+import { FormModal, useDirtyForm } from '@/components/form-modal';
 import { useFormMutation } from '@/lib/forms';
 import { useSaveAlertRule } from '../api/save-alert-rule';
 import { ALERT_KIND_LABELS } from './alert-text';
@@ -57,15 +57,7 @@ function initialValues(rule?: AlertRule): RuleValues {
 }
 
 /** Adds a rule, or edits one; the server's 400 lands on the field it names. */
-export function AlertRuleModal({
-  opened,
-  onClose,
-  rule,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  rule?: AlertRule;
-}) {
+function AlertRuleForm({ onClose, rule }: { onClose: () => void; rule?: AlertRule }) {
   const save = useSaveAlertRule();
   const locks = useLockOptions();
   const form = useForm<RuleValues>({
@@ -77,6 +69,8 @@ export function AlertRuleModal({
     },
   });
   const kind = form.values.kind;
+  // Escape or a click outside asks before throwing away what was typed (FormModal).
+  useDirtyForm(form.isDirty());
 
   // The rule's own locks stay choosable even beyond the first page of locks.
   const options = new Map((locks.data?.items ?? []).map((device) => [device._id, device.name]));
@@ -104,74 +98,89 @@ export function AlertRuleModal({
   });
 
   return (
-    <Modal
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        {form.errors.form && (
+          <Alert color="red" variant="light" role="alert">
+            {form.errors.form}
+          </Alert>
+        )}
+        <Select
+          label={LABELS.kind}
+          data={ALERT_KINDS.map((value) => ({ value, label: ALERT_KIND_LABELS[value] }))}
+          allowDeselect={false}
+          {...form.getInputProps('kind')}
+        />
+        <TextInput
+          label={LABELS.name}
+          required
+          placeholder="e.g. Back gate forced"
+          {...form.getInputProps('name')}
+        />
+        {kind === 'denied_attempts' && (
+          <NumberInput label={LABELS.count} min={1} max={100} required {...form.getInputProps('count')} />
+        )}
+        {usesMinutes(kind) && (
+          <NumberInput
+            label={kind === 'offline' ? 'Offline for longer than (minutes)' : 'Within (minutes)'}
+            min={1}
+            max={1440}
+            required
+            {...form.getInputProps('minutes')}
+          />
+        )}
+        {kind === 'user_access' && (
+          <PersonSelect
+            label={LABELS.userId}
+            required
+            value={form.values.userId}
+            onChange={(userId) => form.setFieldValue('userId', userId)}
+            error={form.errors.userId}
+          />
+        )}
+        <MultiSelect
+          label={LABELS.deviceIds}
+          description={`None chosen: every lock${(locks.data?.total ?? 0) > LOCK_OPTIONS_LIMIT ? ` (the first ${LOCK_OPTIONS_LIMIT} by name are offered)` : ''}.`}
+          placeholder={form.values.deviceIds.length ? undefined : 'Every lock'}
+          data={[...options].map(([value, label]) => ({ value, label }))}
+          searchable
+          clearable
+          {...form.getInputProps('deviceIds')}
+        />
+        <Switch label={LABELS.email} {...form.getInputProps('email', { type: 'checkbox' })} />
+        <Switch label={LABELS.enabled} {...form.getInputProps('enabled', { type: 'checkbox' })} />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose} disabled={save.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            {rule ? 'Save rule' : 'Add rule'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Adds or edits an alert rule, in a dialog that asks before discarding what was typed. */
+export function AlertRuleModal({
+  opened,
+  onClose,
+  rule,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  rule?: AlertRule;
+}) {
+  return (
+    <FormModal
       opened={opened}
       onClose={onClose}
       title={rule ? 'Edit alert rule' : 'Add an alert rule'}
       centered
       size="lg"
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {form.errors.form && (
-            <Alert color="red" variant="light" role="alert">
-              {form.errors.form}
-            </Alert>
-          )}
-          <Select
-            label={LABELS.kind}
-            data={ALERT_KINDS.map((value) => ({ value, label: ALERT_KIND_LABELS[value] }))}
-            allowDeselect={false}
-            {...form.getInputProps('kind')}
-          />
-          <TextInput
-            label={LABELS.name}
-            required
-            placeholder="e.g. Back gate forced"
-            {...form.getInputProps('name')}
-          />
-          {kind === 'denied_attempts' && (
-            <NumberInput label={LABELS.count} min={1} max={100} required {...form.getInputProps('count')} />
-          )}
-          {usesMinutes(kind) && (
-            <NumberInput
-              label={kind === 'offline' ? 'Offline for longer than (minutes)' : 'Within (minutes)'}
-              min={1}
-              max={1440}
-              required
-              {...form.getInputProps('minutes')}
-            />
-          )}
-          {kind === 'user_access' && (
-            <PersonSelect
-              label={LABELS.userId}
-              required
-              value={form.values.userId}
-              onChange={(userId) => form.setFieldValue('userId', userId)}
-              error={form.errors.userId}
-            />
-          )}
-          <MultiSelect
-            label={LABELS.deviceIds}
-            description={`None chosen: every lock${(locks.data?.total ?? 0) > LOCK_OPTIONS_LIMIT ? ` (the first ${LOCK_OPTIONS_LIMIT} by name are offered)` : ''}.`}
-            placeholder={form.values.deviceIds.length ? undefined : 'Every lock'}
-            data={[...options].map(([value, label]) => ({ value, label }))}
-            searchable
-            clearable
-            {...form.getInputProps('deviceIds')}
-          />
-          <Switch label={LABELS.email} {...form.getInputProps('email', { type: 'checkbox' })} />
-          <Switch label={LABELS.enabled} {...form.getInputProps('enabled', { type: 'checkbox' })} />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose} disabled={save.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {rule ? 'Save rule' : 'Add rule'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <AlertRuleForm onClose={onClose} rule={rule} />
+    </FormModal>
   );
 }

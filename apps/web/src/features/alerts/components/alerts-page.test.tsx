@@ -156,6 +156,11 @@ describe('AlertsPage', () => {
     await user.click(within(dialog).getByLabelText('Alert when', { selector: 'input' }));
     await user.click(await screen.findByRole('option', { name: 'Refused attempts' }));
     await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Guessing');
+    // Escape on a filled form asks first (FormModal); "Keep editing" keeps it.
+    await user.keyboard('{Escape}');
+    const question = await within(dialog).findByRole('alertdialog', { name: 'Discard changes?' });
+    await user.click(within(question).getByRole('button', { name: 'Keep editing' }));
+    expect(within(dialog).getByRole('textbox', { name: /^Name/ })).toHaveValue('Guessing');
     const count = within(dialog).getByRole('textbox', { name: /^Refused attempts/ });
     await user.clear(count);
     await user.type(count, '50');
