@@ -1,5 +1,5 @@
 import type { Session } from '@latchkey/shared';
-import { Alert } from '@mantine/core';
+import { Box, Group, Text } from '@mantine/core';
 import { IconHeadset } from '@tabler/icons-react';
 import { hasRequiredRole } from '@/lib/authorization';
 import { formatTime } from '@/lib/format';
@@ -18,18 +18,25 @@ export function SupportActingBanner({ session }: { session: Session }) {
   if (!acting) return null;
   const timeZone = session.portal?.timeZone;
   return (
-    <Alert
+    <Box
       component="section"
       aria-label="Support is acting here"
-      color="orange"
-      variant="light"
       mb="lg"
-      icon={<IconHeadset size={20} aria-hidden="true" />}
-      title="Support is acting here"
+      p="sm"
+      style={{
+        borderRadius: 'var(--mantine-radius-lg)',
+        border: '1px solid var(--mantine-color-orange-outline)',
+        background: 'var(--mantine-color-orange-light)',
+      }}
     >
-      {acting.staff.email} of platform support is acting in this portal as {acting.person.email}, until{' '}
-      {formatTime(acting.expiresAt, timeZone)}
-      {timeZone ? ` (${timeZone})` : ''}. Their changes are in the change log.
-    </Alert>
+      <Group gap="sm" wrap="nowrap" align="flex-start">
+        <IconHeadset size={22} aria-hidden="true" style={{ flexShrink: 0 }} />
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          <strong>Support is acting here.</strong> {acting.staff.email} of platform support is acting in this
+          portal as {acting.person.email}, until {formatTime(acting.expiresAt, timeZone)}
+          {timeZone ? ` (${timeZone})` : ''}. Their changes are in the change log.
+        </Text>
+      </Group>
+    </Box>
   );
 }
