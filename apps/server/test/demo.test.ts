@@ -21,6 +21,11 @@ describe('demo data', () => {
       'Main entrance',
     ]);
     expect(await seedDemoPortal(t.app.db, t.app.log, demoMail())).toBeNull();
+    // The demo reseller shows its customers the Keystone Access brand (issue 20, item 6); the
+    // deployment's content pages are there from the start.
+    const brands = await t.app.db.selectFrom('resellers').select(['name', 'brand']).execute();
+    expect(brands).toContainEqual({ name: 'Keystone Integrators', brand: 'keystone' });
+    expect((await t.request({ method: 'GET', url: '/api3/info/privacy' })).statusCode).toBe(200);
 
     const admin = await t.login(DEMO_ACCOUNTS.admin.email, DEMO_ACCOUNTS.admin.password);
     const session = (await t.request({ method: 'GET', url: '/api3/auth', token: admin.json().token })).json();

@@ -9,6 +9,7 @@ import { DEMO_RESELLER_ACCOUNTS, seedDemoBills, seedDemoReseller } from './demo-
 import { seedRoleHomes } from './seed-role-homes';
 import { seedDemoSupport } from './seed-support';
 import { seedDemoReports } from './seed-reports';
+import { seedDemoBrands } from './seed-content';
 import { setAccessCode } from '../features/credentials/access-code.service';
 import { createCompanyCode } from '../features/credentials/company-codes.service';
 import { createFingerprint } from '../features/credentials/fingerprints.service';
@@ -315,6 +316,8 @@ export async function seedDemoPortal(
   await seedPlatformDemo(db);
   // Three weeks of entries and a weekly scheduled report (issue 20, item 5: seed-reports.ts).
   await seedDemoReports(db, DEMO_ACCOUNTS.admin.email);
+  // The demo reseller's customers see the Keystone Access brand (issue 20, item 6: seed-content.ts).
+  await seedDemoBrands(db);
 
   // --- Rentals demo (issue 12, R1: listings, requests, stays): begin ---
   // One listing per demo portal, with pictures, arrival instructions, a request waiting for an
