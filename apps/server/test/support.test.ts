@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setPortalFlag } from '../src/base/feature-flags/feature-flags';
 import { SUPPORT_LIMITS } from '../src/features/support/support.plugin';
 import { makeMember, makeOwner, makeStaff } from './factories';
 import { multipartBody } from './support-helpers';
@@ -237,6 +238,25 @@ describe('support requests', () => {
     expect(wrongField.statusCode).toBe(400);
     // Nothing of these was kept.
     expect((await call(owner.token, 'GET', '/portal/support?mine=true')).json().total).toBe(0);
+  });
+
+  it("respects the portal's support flag: switched off, nothing is filed or written, what was filed stays readable", async () => {
+    await setPortalFlag(t.app.db, owner.portalId, 'support', false, staff.userId);
+    try {
+      const filed = await call(person.token, 'POST', '/portal/support', {
+        type: 'other',
+        description: 'Off?',
+      });
+      expect(filed.statusCode).toBe(403);
+      expect(filed.json().error.code).toBe('feature_disabled');
+      const reply = await call(person.token, 'POST', `/portal/support/${requestId}/reply`, {
+        message: 'Hello?',
+      });
+      expect(reply.statusCode).toBe(403);
+      expect((await call(person.token, 'GET', `/portal/support/${requestId}`)).statusCode).toBe(200);
+    } finally {
+      await setPortalFlag(t.app.db, owner.portalId, 'support', null, staff.userId);
+    }
   });
 
   it('limits how many requests one person files in an hour', async () => {

@@ -22,6 +22,7 @@ import type { ActingPortal, ChangeContext } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
 import { appendAuditEntry, recordChange } from '../../base/audit/audit.repository';
 import { sendMail } from '../../base/mail/send-mail';
+import { assertFeatureEnabled } from '../../base/feature-flags/feature-flags';
 import { findUserById } from '../../base/identity/users.repository';
 import type { UserRow } from '../../db/schema';
 import { imageKey, removeImage, storeImage, type ImageSize } from '../listings/image-processing';
@@ -88,6 +89,9 @@ export async function fileRequest(
   if (uploads.length > SUPPORT_MAX_IMAGES) {
     throw AppError.badRequest(`At most ${SUPPORT_MAX_IMAGES} images`);
   }
+  // The `support` feature flag (issue 20, item 1): switched off, nobody files or writes; what was
+  // filed stays readable, and staff keep answering.
+  await assertFeatureEnabled(db, caller.acting.portal.id, 'support');
   await support.countRequest(caller.acting.portal.id, caller.user.id);
   const portalId = caller.acting.portal.id;
   const id = crypto.randomUUID();
@@ -175,6 +179,7 @@ export async function replyAsMember(
   input: SupportReplyInput,
 ): Promise<SupportRequestDetail> {
   const row = await visibleRequest(db, caller, requestId);
+  await assertFeatureEnabled(db, row.portal_id, 'support');
   await support.countMessage(caller.user.id);
   const from = row.user_id === caller.user.id ? 'requester' : 'portal';
   await db.transaction().execute(async (trx) => {
