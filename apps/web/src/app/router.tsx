@@ -913,7 +913,8 @@ function screenRoutes(): ScreenRoute[] {
     {
       path: paths.user.home,
       layout: 'user',
-      handle: { title: 'Your locks', nav: { label: 'Locks', icon: IconLock } },
+      // A portal's locks: someone who acts in no portal is sent to /app/empty (what to do next).
+      handle: { title: 'Your locks', requiresPortal: true, nav: { label: 'Locks', icon: IconLock } },
       lazy: {
         Component: async () => (await import('@/features/my-access/components/my-locks-page')).MyLocksPage,
       },
@@ -921,7 +922,7 @@ function screenRoutes(): ScreenRoute[] {
     {
       path: paths.user.lock,
       layout: 'user',
-      handle: { title: 'Lock' },
+      handle: { title: 'Lock', requiresPortal: true },
       lazy: {
         Component: async () => (await import('@/features/my-access/components/my-lock-page')).MyLockPage,
       },
