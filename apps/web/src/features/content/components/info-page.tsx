@@ -1,7 +1,7 @@
 import { formatDate, type ContentPage } from '@latchkey/shared';
 import { Alert, Badge, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconEdit, IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { MissingRecord } from '@/components/missing-record';
 import { QueryError } from '@/components/query-error';
@@ -39,6 +39,11 @@ export function InfoPage() {
 
 function PublishedInfoPage({ topic }: { topic: string }) {
   const page = useInfoPage(topic);
+  const title = page.data?.title;
+  useEffect(() => {
+    // The route's title is generic ("Information"); the page's own title is more use in a tab.
+    if (title) document.title = `${title} · Latchkey`;
+  }, [title]);
   if (page.isPending) return <PageSkeleton />;
   if (page.error) {
     if (isApiError(page.error) && (page.error.status === 404 || page.error.status === 400))
