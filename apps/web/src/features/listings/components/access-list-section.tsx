@@ -3,7 +3,6 @@ import {
   ActionIcon,
   Button,
   Group,
-  Modal,
   NumberInput,
   Select,
   SimpleGrid,
@@ -18,6 +17,7 @@ import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { FormModal, useDirtyForm } from '@/components/form-modal';
 import { SectionCard } from '@/components/section-card';
 import { errorMessage } from '@/lib/errors';
 import { formResolver, useFormMutation } from '@/lib/forms';
@@ -79,6 +79,8 @@ function EntryForm({
     },
     validate,
   });
+  // Escape or a click outside asks before throwing away what was typed (FormModal).
+  useDirtyForm(form.isDirty());
   const { submit } = useFormMutation(form, {
     run: async (values) => {
       await save.mutateAsync({ listingId, entryId: entry?._id ?? null, ...values });
@@ -227,11 +229,10 @@ export function AccessListSection({ listing }: { listing: Listing }) {
           </Table>
         </Table.ScrollContainer>
       )}
-      <Modal
+      <FormModal
         opened={editing !== null}
         onClose={() => setEditing(null)}
         title={editing === 'new' ? 'Add someone' : editing ? `Edit ${editing.name}` : ''}
-        closeButtonProps={{ 'aria-label': 'Close' }}
       >
         {editing && (
           <EntryForm
@@ -240,7 +241,7 @@ export function AccessListSection({ listing }: { listing: Listing }) {
             onDone={() => setEditing(null)}
           />
         )}
-      </Modal>
+      </FormModal>
       <ConfirmDialog
         opened={removing !== null}
         onClose={() => setRemoving(null)}

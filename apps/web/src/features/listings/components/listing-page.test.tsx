@@ -1,5 +1,5 @@
 import type { Listing } from '@latchkey/shared';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
@@ -79,5 +79,19 @@ describe('the listing page', () => {
   it('shows the price per night on the details tab', async () => {
     setup('/app/listing/listing-1?tab=details');
     expect(await screen.findByText('€120.00 per night')).toBeInTheDocument();
+  });
+
+  it('asks before Escape throws away a typed access-list entry', async () => {
+    setup('/app/listing/listing-1?tab=access');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Add someone' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add someone' });
+    await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Cleaner');
+    await user.keyboard('{Escape}');
+    const question = await within(dialog).findByRole('alertdialog', { name: 'Discard changes?' });
+    await user.click(within(question).getByRole('button', { name: 'Discard' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Add someone' })).not.toBeInTheDocument(),
+    );
   });
 });
