@@ -360,6 +360,7 @@ function screenRoutes(): ScreenRoute[] {
       path: paths.app.reports,
       layout: 'app',
       handle: {
+        feature: 'reports',
         title: 'Reports',
         roles: ADMIN,
         requiresPortal: true,
