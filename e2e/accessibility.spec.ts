@@ -104,6 +104,8 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
     await scanPages(page, [
       '/app/dashboard',
       '/app/activity',
+      // Reports (issue 20, item 5): the form and the scheduled reports; e2e/reports.spec.ts scans a report.
+      '/app/deviceanduserreports',
       '/app/device',
       // Filtered: the filter's clear button shows, and must be a named button.
       '/app/device?model=generic-codelock',
