@@ -9,7 +9,7 @@ export function hostBrandId(hostname: string = window.location.hostname): BrandI
   return brandForHost(hostname, import.meta.env.VITE_BRAND_HOSTS ?? DEFAULT_BRAND_HOSTS);
 }
 
-export function brandOf(id: BrandId | null | undefined): Brand {
+export function brandOf(id?: BrandId | null): Brand {
   return BRANDS[id ?? hostBrandId()];
 }
 

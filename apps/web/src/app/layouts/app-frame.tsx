@@ -4,6 +4,7 @@ import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Logo, LogoMark } from '@/components/logo';
+import { brandOf } from '@/lib/brand';
 import { UnverifiedEmailBanner } from '@/components/unverified-email-banner';
 import { usePortalBrand } from '@/features/content/api/get-portal-brand';
 import { useNavVisibility } from '@/features/content/api/get-nav-visibility';
@@ -82,7 +83,7 @@ export function AppFrame({
               aria-label={opened ? 'Close navigation' : 'Open navigation'}
               aria-controls="app-navigation"
             />
-            <Link to={homePath} className={classes.homeLink} aria-label="Latchkey home">
+            <Link to={homePath} className={classes.homeLink} aria-label={`${brandOf(brand).name} home`}>
               <Box visibleFrom="xs">
                 <Logo size={28} brand={brand} />
               </Box>

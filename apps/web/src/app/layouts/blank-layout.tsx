@@ -2,6 +2,7 @@ import { Container, Text } from '@mantine/core';
 import { Link, Outlet, useMatches } from 'react-router';
 import { LegalLinks } from '@/components/legal-links';
 import { Logo, LogoMark } from '@/components/logo';
+import { brandOf } from '@/lib/brand';
 import classes from './public-layout.module.css';
 import { paths } from '@/config/paths';
 import { deepestHandle } from '../route-handle';
@@ -16,7 +17,7 @@ export function BlankLayout() {
   return (
     <div className={classes.formSide}>
       <header className={classes.header}>
-        <Link to={paths.root.href()} className={classes.homeLink} aria-label="Latchkey home">
+        <Link to={paths.root.href()} className={classes.homeLink} aria-label={`${brandOf().name} home`}>
           <Logo size={30} />
         </Link>
       </header>

@@ -3,6 +3,7 @@ import { IconCalendarTime, IconKey, IconShieldLock } from '@tabler/icons-react';
 import { Link, Outlet } from 'react-router';
 import { LegalLinks } from '@/components/legal-links';
 import { Logo, LogoMark } from '@/components/logo';
+import { brandOf } from '@/lib/brand';
 import classes from './public-layout.module.css';
 import { paths } from '@/config/paths';
 
@@ -35,7 +36,7 @@ export function PublicLayout() {
       </Box>
       <div className={classes.formSide}>
         <header className={classes.header}>
-          <Link to={paths.root.href()} className={classes.homeLink} aria-label="Latchkey home">
+          <Link to={paths.root.href()} className={classes.homeLink} aria-label={`${brandOf().name} home`}>
             <Logo size={30} />
           </Link>
         </header>

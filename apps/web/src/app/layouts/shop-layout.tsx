@@ -3,6 +3,7 @@ import { IconShoppingCart } from '@tabler/icons-react';
 import { Link, Outlet } from 'react-router';
 import { LegalLinks } from '@/components/legal-links';
 import { Logo, LogoMark } from '@/components/logo';
+import { brandOf } from '@/lib/brand';
 import { paths } from '@/config/paths';
 import { isSignedIn } from '@/lib/auth-token';
 import { useCart } from '@/lib/use-cart';
@@ -23,7 +24,11 @@ export function ShopLayout() {
       <header className={classes.header}>
         <Container size="lg" py="sm">
           <Group justify="space-between" wrap="nowrap" gap="sm">
-            <Link to={paths.shop.products.href()} className={classes.homeLink} aria-label="Latchkey shop">
+            <Link
+              to={paths.shop.products.href()}
+              className={classes.homeLink}
+              aria-label={`${brandOf().name} shop`}
+            >
               <Box visibleFrom="xs">
                 <Logo size={28} />
               </Box>
