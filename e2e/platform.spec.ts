@@ -29,6 +29,8 @@ test.use({
 test('staff find a portal by its owner’s email, act in it, and its admin sees support acting there', async ({
   browser,
 }) => {
+  // Two people in two browsers, each signing in: longer than one journey's default minute.
+  test.setTimeout(120_000);
   const staffContext = await browser.newContext({ baseURL: adminHost });
   const adminContext = await browser.newContext();
   const staff = await staffContext.newPage();
@@ -38,7 +40,7 @@ test('staff find a portal by its owner’s email, act in it, and its admin sees 
   await expect(staff).toHaveURL(`${adminHost}/app/platform`);
   await expect(staff.getByRole('heading', { level: 1, name: 'Platform console' })).toBeVisible();
 
-  await staff.getByRole('textbox', { name: 'Search portals and people' }).fill(owner.email);
+  await staff.getByRole('searchbox', { name: 'Search portals and people' }).fill(owner.email);
   const row = staff.getByRole('row', { name: /Bayview Lofts/ });
   await expect(row).toContainText(owner.email);
   await expect(staff.getByRole('row')).toHaveCount(2); // the header and the one match
