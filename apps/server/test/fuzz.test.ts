@@ -372,6 +372,9 @@ const EXAMPLE_BODIES: Record<string, () => unknown> = {
   'POST /api3/device/{id}/sharelock/landing/image/{imageId}': () => ({ alt: 'Front door' }),
   'POST /api3/listingCategory/{id}': () => ({ name: 'Whole flats' }),
   'POST /api3/device/{activation}/sharelock/add': () => ({ password: PASSWORD }),
+  // Content (issue 20, item 6): a screen address to show (changes nothing), the first version.
+  'PUT /api3/content/nav': () => ({ to: '/app/fuzz', hidden: false }),
+  'POST /api3/content/pages/{topic}/restore': () => ({ version: 1 }),
   // A feed's address must be one (its spiked form, issue 16 defect 9, is still a URL).
   'POST /api3/listing/{id}/ical/feed/new': () => ({
     name: 'Vrbo',
@@ -409,6 +412,8 @@ function pathValue(operation: Operation, name: string): string {
     feedId: fx.feedId,
     feed: fx.exportFeed,
     reviewId: fx.reviewId,
+    // A content page's topic (features/content): the deployment's default privacy notice.
+    topic: 'privacy',
   };
   if (byName[name]) return byName[name];
   // `:id` and `:imageId` say what they name with the route (config.ids, which the server requires).
