@@ -199,6 +199,8 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
     await signIn(page, 'staff@demo.latchkey.dev', 'demo-staff-pass');
     await expect(page).toHaveURL(/\/app/);
     await scanPages(page, ['/app/devTools/payments', '/app/devTools', '/app/devTools/api']);
+    // Support (issue 20, item 4): staff's inbox.
+    await scanPages(page, ['/app/platform/support']);
     // The platform console (issue 20, item 1): its home, a portal's detail, features, background work.
     await scanPages(page, ['/app/platform', '/app/platform/features', '/app/platform/work']);
     await scanFirstDetail(page, '/app/platform', '/app/platform/portals/');
@@ -211,6 +213,9 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
     // Issue 20, item 7: the "any signed-in user" screens as a basic user sees them.
     await scanPages(page, ['/app/billing', '/app/review', '/app/qr']);
     await scanFirstDetail(page, '/user', '/user/locks/');
+    // Support (issue 20, item 4): their requests, a request's form and a request with its answer.
+    await scanPages(page, ['/app/support', '/app/support/lock']);
+    await scanFirstDetail(page, '/app/support', '/app/support/request/');
   });
 
   test('a home for each role: empty, and the banner while a reseller acts in a customer portal', async ({

@@ -48,11 +48,11 @@ function StaffRequest({ request }: { request: SupportRequestDetail }) {
   const update = useUpdateSupportRequest();
   const answer = useAnswerSupportRequest();
   const mine = request.assignee?._id === session?.user._id;
-  const change = (patch: { assigneeId?: string | null; status?: SupportStatus }, done: string) =>
+  // The drawer shows the change itself (the badge, "Taken by"); only a failure gets a notice.
+  const change = (patch: { assigneeId?: string | null; status?: SupportStatus }) =>
     update.mutate(
       { requestId: request._id, ...patch },
       {
-        onSuccess: () => notifications.show({ color: 'teal', message: done }),
         onError: (error) =>
           notifications.show({ color: 'red', title: 'Not saved', message: errorMessage(error) }),
       },
@@ -103,7 +103,7 @@ function StaffRequest({ request }: { request: SupportRequestDetail }) {
             size="xs"
             variant="light"
             loading={update.isPending}
-            onClick={() => change({ assigneeId: session?.user._id ?? null }, 'Assigned to you')}
+            onClick={() => change({ assigneeId: session?.user._id ?? null })}
           >
             Assign to me
           </Button>
@@ -113,7 +113,7 @@ function StaffRequest({ request }: { request: SupportRequestDetail }) {
             size="xs"
             variant="default"
             loading={update.isPending}
-            onClick={() => change({ status: 'open' }, 'Reopened')}
+            onClick={() => change({ status: 'open' })}
           >
             Reopen
           </Button>
@@ -122,7 +122,7 @@ function StaffRequest({ request }: { request: SupportRequestDetail }) {
             size="xs"
             variant="default"
             loading={update.isPending}
-            onClick={() => change({ status: 'closed' }, 'Closed')}
+            onClick={() => change({ status: 'closed' })}
           >
             Close request
           </Button>
@@ -157,6 +157,7 @@ function RequestDrawer({ requestId, onClose }: { requestId: string | null; onClo
       onClose={onClose}
       position="right"
       size="lg"
+      closeButtonProps={{ 'aria-label': 'Close the request' }}
       title={query.data ? `${typeLabel(query.data.type)} · ${query.data.portal.name}` : 'Support request'}
     >
       {query.isPending ? (
@@ -208,7 +209,7 @@ export function StaffSupportPage() {
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
         <Group gap="sm" mb="md" wrap="wrap" align="flex-end">
           <TextInput
-            label="Search"
+            label="Search requests"
             placeholder="Text, person, email, portal"
             leftSection={<IconSearch size={16} aria-hidden="true" />}
             value={searchText}

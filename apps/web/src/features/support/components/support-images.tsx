@@ -95,6 +95,7 @@ export function SupportImages({
         title={open === null ? '' : `Image ${open + 1} of ${images.length}`}
         size="xl"
         centered
+        closeButtonProps={{ 'aria-label': 'Close the image' }}
       >
         {current && open !== null && (
           <Large requestId={requestId} image={current} index={open} useImage={useImage} />
