@@ -94,7 +94,12 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/listing/new',
     {
-      config: { ...config, example: { body: { title: 'Flat', deviceIds: ['{deviceId}'] } } },
+      config: {
+        ...config,
+        example: {
+          body: { title: 'Flat', deviceIds: ['{deviceId}'], nightlyPrice: 12_000, currency: 'EUR' },
+        },
+      },
       schema: {
         tags,
         summary: 'Create a listing: one or more locks offered for stays',
@@ -129,7 +134,9 @@ export const listingRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: {
         ...config,
-        example: { body: { title: 'Flat', deviceIds: ['{deviceId}'] } },
+        example: {
+          body: { title: 'Flat', deviceIds: ['{deviceId}'], nightlyPrice: 12_000, currency: 'EUR' },
+        },
         ids: { id: 'listingId' },
       },
       schema: {
