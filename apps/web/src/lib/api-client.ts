@@ -118,7 +118,7 @@ const utf8 = new TextDecoder();
  */
 let msgpack: Promise<(bytes: Uint8Array) => unknown> | null = null;
 function loadMsgpack() {
-  msgpack ??= import('msgpackr').then(({ Unpackr }) => {
+  msgpack ??= import('msgpackr/unpack').then(({ Unpackr }) => {
     const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
     return (bytes: Uint8Array) => unpackr.unpack(bytes) as unknown;
   });
