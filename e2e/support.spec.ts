@@ -50,7 +50,9 @@ test('a person reports a lock problem with a picture, staff answer it, the answe
     mimeType: 'image/png',
     buffer: await pngFromPage(page),
   });
-  await expect(page.getByRole('img', { name: 'Picture 1: keypad.png' })).toBeVisible();
+  const preview = page.getByRole('img', { name: 'Picture 1: keypad.png' });
+  await expect(preview).toBeVisible();
+  await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   await page.getByRole('button', { name: 'Send request' }).click();
   await expect(page).toHaveURL(/\/app\/support\/request\/[^/]+$/);
   const requestPath = new URL(page.url()).pathname;
@@ -58,7 +60,10 @@ test('a person reports a lock problem with a picture, staff answer it, the answe
   await expect(page.getByText('Waiting for support')).toBeVisible();
   await expect(page.getByText(problem)).toBeVisible();
   // The picture comes back re-encoded, through the session (an <img> of an object URL).
-  await expect(page.getByRole('img', { name: 'Image 1 of the request' })).toBeVisible();
+  const stored = page.getByRole('img', { name: 'Image 1 of the request' });
+  await expect(stored).toBeVisible();
+  // Drawn, not just present: the thumbnail (480 px at most) of the 120 px picture is 120 px wide.
+  await expect.poll(() => stored.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
   await expect(page.getByRole('link', { name: lockScreen })).toBeVisible();
   await signOut(page);
 
@@ -75,7 +80,12 @@ test('a person reports a lock problem with a picture, staff answer it, the answe
   const drawer = page.getByRole('dialog', { name: 'Lock problem · Demo Apartments' });
   await expect(drawer).toBeVisible();
   await expect(drawer.getByText(lockScreen)).toBeVisible();
-  await expect(drawer.getByRole('img', { name: 'Image 1 of the request' })).toBeVisible();
+  const staffImage = drawer.getByRole('img', { name: 'Image 1 of the request' });
+  await expect(staffImage).toBeVisible();
+  await expect.poll(() => staffImage.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
+  // The drawer takes the right side (its styles are in the app's stylesheet).
+  const box = (await drawer.boundingBox())!;
+  expect(box.x).toBeGreaterThan(300);
   await drawer.getByRole('button', { name: 'Assign to me' }).click();
   await expect(drawer.getByText('Taken by Stella Staff')).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);

@@ -37,8 +37,9 @@ export async function registerSecurityHeaders(
         scriptSrc: ["'self'", ...recorder],
         // Mantine sets style attributes and CSS variables inline.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        // QR codes (two-factor set-up) are data: URLs.
-        imgSrc: ["'self'", 'data:'],
+        // QR codes (two-factor set-up) are data: URLs; pictures fetched with the session (a support
+        // request's) or chosen for upload (their previews) are blob: URLs the page itself made.
+        imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'", ...recorder],
         objectSrc: ["'none'"],
