@@ -61,6 +61,7 @@ interface Fixtures {
   keyId: string;
   inviteId: string;
   alertRuleId: string;
+  reportScheduleId: string;
   commandId: string;
   listingId: string;
   stayId: string;
@@ -144,6 +145,7 @@ async function makeFixtures(): Promise<Fixtures> {
   });
   const invite = await post(`/api3/device/${deviceId}/invite`, inviteBody());
   const alertRule = await post('/api3/portal/alerts/rules', { kind: 'tamper', name: 'Forced' });
+  const reportSchedule = await post('/api3/portal/report/schedules', { kind: 'health', frequency: 'weekly' });
   // Rentals (issue 12): a published listing of the lock with a category, an access list, images,
   // an approved stay and both kinds of share link.
   const category = await post('/api3/listingCategory/new', { name: 'Flats' });
@@ -268,6 +270,7 @@ async function makeFixtures(): Promise<Fixtures> {
     keyId: key._id,
     inviteId: invite._id,
     alertRuleId: alertRule._id,
+    reportScheduleId: reportSchedule._id,
     commandId: command.commandId,
     listingId: listing._id,
     stayId: stay.json()._id,
@@ -430,6 +433,7 @@ function pathValue(operation: Operation, name: string): string {
     fingerprintId: fx.fingerprintId,
     keyId: fx.keyId,
     alertRuleId: fx.alertRuleId,
+    reportScheduleId: fx.reportScheduleId,
     listingId: fx.listingId,
     categoryId: fx.categoryId,
     listingImageId: fx.listingImageId,
@@ -440,8 +444,6 @@ function pathValue(operation: Operation, name: string): string {
     // No support request in the fuzz fixtures either (its 404 is documented).
     supportRequestId: fx.portalId,
     supportImageId: fx.portalId,
-    // No scheduled report in the fuzz fixtures (a 404, documented).
-    reportScheduleId: fx.portalId,
     // The shop's products, seeded in makeFixtures.
     productId: 'smart-lock',
   };
