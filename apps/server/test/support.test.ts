@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPortalFlag } from '../src/base/feature-flags/feature-flags';
@@ -205,6 +206,22 @@ describe('support requests', () => {
       'support.request.reply',
       'support.request.update',
     ]);
+  });
+
+  it('takes a photo of a few megabytes (past the 1 MiB a JSON body may have)', async () => {
+    const noise = crypto.randomBytes(1200 * 900 * 3); // noise: a PNG that does not compress
+    const photo = await sharp(noise, { raw: { width: 1200, height: 900, channels: 3 } })
+      .png()
+      .toBuffer();
+    expect(photo.length).toBeGreaterThan(2 * 1024 * 1024);
+    const response = await t.request({
+      method: 'POST',
+      url: '/api3/portal/support',
+      token: otherOwner.token,
+      ...multipartBody({ type: 'other', description: 'Big photo' }, [{ bytes: photo }]),
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json().images[0]).toMatchObject({ width: 1200, height: 900 });
   });
 
   it('refuses what is not an image, too many images, and an address outside the app', async () => {
