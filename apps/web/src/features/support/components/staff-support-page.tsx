@@ -18,7 +18,6 @@ import {
   Table,
   Text,
   TextInput,
-  UnstyledButton,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -313,11 +312,15 @@ export function StaffSupportPage() {
                   {query.data.items.map((request) => (
                     <Table.Tr key={request._id}>
                       <Table.Td maw={360}>
-                        <UnstyledButton onClick={() => setOpenId(request._id)} aria-haspopup="dialog">
-                          <Text fw={600} c="var(--mantine-primary-color-filled)" td="underline">
-                            {typeLabel(request.type)}
-                          </Text>
-                        </UnstyledButton>
+                        <Anchor
+                          component="button"
+                          type="button"
+                          fw={600}
+                          onClick={() => setOpenId(request._id)}
+                          aria-haspopup="dialog"
+                        >
+                          {typeLabel(request.type)}
+                        </Anchor>
                         <Text size="sm" c="dimmed" lineClamp={1} style={{ overflowWrap: 'anywhere' }}>
                           {request.description}
                         </Text>

@@ -77,9 +77,7 @@ function NewRequest({ from }: { from: string }) {
                 </ThemeIcon>
                 <Stack gap={2}>
                   <Text fw={600}>{typeLabel(type)}</Text>
-                  <Text size="xs" c="dimmed">
-                    {TYPE_HINTS[type]}
-                  </Text>
+                  <Text size="xs">{TYPE_HINTS[type]}</Text>
                 </Stack>
               </Group>
             </Card>

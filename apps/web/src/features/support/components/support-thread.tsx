@@ -24,9 +24,7 @@ export function SupportThread({ request }: { request: SupportRequestDetail }) {
               Request
             </Badge>
           </Group>
-          <Text size="xs" c="dimmed">
-            {formatDateTime(request.createdAt)}
-          </Text>
+          <Text size="xs">{formatDateTime(request.createdAt)}</Text>
         </Group>
         <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {request.description}
@@ -50,9 +48,7 @@ export function SupportThread({ request }: { request: SupportRequestDetail }) {
                 {FROM_TEXT[message.from].label}
               </Badge>
             </Group>
-            <Text size="xs" c="dimmed">
-              {formatDateTime(message.createdAt)}
-            </Text>
+            <Text size="xs">{formatDateTime(message.createdAt)}</Text>
           </Group>
           <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
             {message.text}
