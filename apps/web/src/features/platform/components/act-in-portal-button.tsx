@@ -43,6 +43,7 @@ export function ActInPortalButton({ portal }: { portal: PlatformPortalDetail }) 
   return (
     <>
       <Button
+        variant="light"
         color="orange"
         leftSection={<IconHeadset size={18} aria-hidden="true" />}
         onClick={() => setConfirming(true)}
