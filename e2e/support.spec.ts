@@ -92,7 +92,8 @@ test('a person reports a lock problem with a picture, staff answer it, the answe
   const answer = 'It had not taken your new code yet. It has now: please try again.';
   await drawer.getByLabel('Answer').fill(answer);
   await drawer.getByRole('button', { name: 'Send answer' }).click();
-  await expect(drawer.getByText(answer)).toBeVisible();
+  await expect(drawer.getByRole('list', { name: 'Messages' }).getByText(answer)).toBeVisible();
+  await expect(drawer.getByRole('textbox', { name: 'Answer' })).toHaveValue('');
   await expect(drawer.getByText('Answered', { exact: true })).toBeVisible();
   await page.keyboard.press('Escape');
   await signOut(page);
