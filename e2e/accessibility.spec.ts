@@ -199,11 +199,11 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
     await signIn(page, 'staff@demo.latchkey.dev', 'demo-staff-pass');
     await expect(page).toHaveURL(/\/app/);
     await scanPages(page, ['/app/devTools/payments', '/app/devTools', '/app/devTools/api']);
-    // Support (issue 20, item 4): staff's inbox.
-    await scanPages(page, ['/app/platform/support']);
     // The platform console (issue 20, item 1): its home, a portal's detail, features, background work.
     await scanPages(page, ['/app/platform', '/app/platform/features', '/app/platform/work']);
     await scanFirstDetail(page, '/app/platform', '/app/platform/portals/');
+    // Support (issue 20, item 4): staff's inbox.
+    await scanPages(page, ['/app/platform/support']);
   });
 
   test('the basic-user area', async ({ page }) => {
