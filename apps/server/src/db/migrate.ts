@@ -29,12 +29,12 @@ import * as orderHolds from './migrations/2026-11-26-0028-order-holds';
 import * as resellerMadeMemberships from './migrations/2026-11-26-0029-reseller-made-memberships';
 import * as notificationSubjects from './migrations/2026-11-27-0030-notification-subjects';
 import * as pendingCommandsIndex from './migrations/2026-11-27-0031-pending-commands-index';
-import * as credentialSetBodies from './migrations/2026-11-27-0039-credential-set-bodies';
 import * as platform from './migrations/2026-11-27-0032-platform';
 import * as support from './migrations/2026-11-27-0033-support';
 import * as reportSchedules from './migrations/2026-11-27-0034-report-schedules';
 import * as content from './migrations/2026-11-27-0035-content';
 import * as listingPrice from './migrations/2026-11-27-0036-listing-price';
+import * as credentialSetBodies from './migrations/2026-11-27-0039-credential-set-bodies';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
@@ -68,12 +68,12 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-0029-reseller-made-memberships': resellerMadeMemberships,
   '2026-11-27-0030-notification-subjects': notificationSubjects,
   '2026-11-27-0031-pending-commands-index': pendingCommandsIndex,
-  '2026-11-27-0039-credential-set-bodies': credentialSetBodies,
   '2026-11-27-0032-platform': platform,
   '2026-11-27-0033-support': support,
   '2026-11-27-0034-report-schedules': reportSchedules,
   '2026-11-27-0035-content': content,
   '2026-11-27-0036-listing-price': listingPrice,
+  '2026-11-27-0039-credential-set-bodies': credentialSetBodies,
 };
 
 /** The names of every migration, in order. */

@@ -1,9 +1,9 @@
-import crypto from 'node:crypto';
 import type { Database } from '../db/database';
 import type { ChangeContext } from '../base/http/access';
 import { createDemoAccount } from '../features/auth/accounts';
 import { createDevice } from '../features/devices/devices.service';
-import { nowIso } from '../db/mappers';
+import { sendMail } from '../base/mail/send-mail';
+import { markMailAttemptFailed } from '../base/mail/mail.repository';
 
 /** The demo customers of the platform console (issue 20, item 1); the README lists them. */
 export const PLATFORM_DEMO_ACCOUNTS = {
@@ -57,22 +57,14 @@ export async function seedPlatformDemo(db: Database): Promise<void> {
     'exempt',
   );
   // A mail the sender gave up on (an address whose server refused it), for Background work's retry.
-  const at = nowIso();
-  await db
-    .insertInto('mail_outbox')
-    .values({
-      id: crypto.randomUUID(),
-      portal_id: lofts,
-      template: 'device_invitation',
-      to_address: 'guest@bayview-lofts.example',
-      subject: 'Your code for Loft entrance',
-      text_body: 'Your code for Loft entrance is ready.',
-      html_body: '<p>Your code for Loft entrance is ready.</p>',
-      attempts: 8,
-      next_attempt_at: at,
-      last_error: '550 mailbox unavailable',
-      failed_at: at,
-      created_at: at,
-    })
-    .execute();
+  // Queued through the one door for mail, then given up on as the sender does after its last try.
+  const mailId = await sendMail(db, 'system', {
+    portalId: lofts,
+    template: 'device_invitation',
+    to: 'guest@bayview-lofts.example',
+    subject: 'Your code for Loft entrance',
+    text: 'Your code for Loft entrance is ready.',
+    html: '<p>Your code for Loft entrance is ready.</p>',
+  });
+  await markMailAttemptFailed(db, mailId, '550 mailbox unavailable', null);
 }
