@@ -70,7 +70,10 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     // Stop taking requests, let those in flight finish, close the database; force after 10 s.
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => {
+      app.log.error('shutdown did not finish within 10 s; stopping anyway');
+      process.exit(1);
+    }, 10_000);
     force.unref();
     // The simulated locks leave first (their last will marks them offline), then the server.
     (demoLocks ? demoLocks.stop() : Promise.resolve())
