@@ -218,7 +218,16 @@ const NEWCOMER_ROWS: Row[] = [
 
 const PUBLIC_ROWS: Row[] = [
   { route: '/', role: 'public', path: () => '/', title: 'Sign in' },
-  { route: '/address', role: 'public', path: () => '/address', title: 'Delivery address' },
+  {
+    route: '/address',
+    role: 'public',
+    path: () => '/address',
+    title: 'Delivery address',
+    // The step after the cart: with an empty cart it sends the visitor back to the cart.
+    before: async (page) => {
+      await page.evaluate(() => localStorage.setItem('cart', JSON.stringify({ 'smart-lock': 1 })));
+    },
+  },
   { route: '/canceled', role: 'public', path: () => '/canceled', title: 'Payment canceled' },
   { route: '/cart', role: 'public', path: () => '/cart', title: 'Cart' },
   { route: '/goto-app', role: 'public', path: () => '/goto-app', title: 'Manage your hardware' },
@@ -274,7 +283,9 @@ const PUBLIC_ROWS: Row[] = [
     title: 'Invitation',
     refusal: /invite/,
   },
-  { route: '/info/{topic}', role: 'public', path: () => '/info/privacy', title: 'Information' },
+  // The terms, which no other journey edits (content.spec.ts rewrites the privacy page); a content
+  // page is titled by its own title.
+  { route: '/info/{topic}', role: 'public', path: () => '/info/terms', title: 'Terms of use' },
   {
     route: '/reset/{resetToken}',
     role: 'public',

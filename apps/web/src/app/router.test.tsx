@@ -86,8 +86,7 @@ describe('route guards', () => {
       Plan: '/app/upgrade',
       Shop: '/app/product',
       'Sync center': '/sync/center',
-      Support: '/app/support',
-      Help: '/app/help',
+      'Help & support': '/app/help',
       Settings: '/app/settings',
     });
     admin.unmount();
@@ -102,7 +101,7 @@ describe('route guards', () => {
       within(userNav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Rental center', 'Reviews', 'Billing', 'Shop', 'Support', 'Help', 'Settings']);
+    ).toEqual(['Rental center', 'Reviews', 'Billing', 'Shop', 'Settings', 'Help & support']);
   });
 
   it('lets a superAdmin open admin screens', async () => {

@@ -617,6 +617,14 @@ function screenRoutes(): ScreenRoute[] {
         Component: async () => (await import('@/features/reviews/components/my-reviews-page')).MyReviewsPage,
       },
     },
+    // Settings first in its section: on a laptop's screen it stays above the fold however long the
+    // menu above it grows (e2e/where-things-are.spec.ts).
+    {
+      path: paths.app.settings,
+      layout: 'app',
+      handle: { title: 'Settings', nav: { label: 'Settings', icon: IconSettings, group: 'settings' } },
+      lazy: settingsScreen(),
+    },
     {
       path: paths.app.changeLog,
       layout: 'app',
@@ -830,7 +838,8 @@ function screenRoutes(): ScreenRoute[] {
     {
       path: paths.app.support,
       layout: 'app',
-      handle: { title: 'Help & support', nav: { label: 'Support', icon: IconLifebuoy, group: 'settings' } },
+      // Reached from the user menu's "Help & support" (with the screen the person was on) and from Help.
+      handle: { title: 'Help & support' },
       lazy: {
         Component: async () => (await import('@/features/support/components/support-page')).SupportPage,
       },
@@ -870,16 +879,10 @@ function screenRoutes(): ScreenRoute[] {
       // Any signed-in person: the help topics and the legal pages.
       path: paths.app.help,
       layout: 'app',
-      handle: { title: 'Help', nav: { label: 'Help', icon: IconHelp, group: 'settings' } },
+      handle: { title: 'Help', nav: { label: 'Help & support', icon: IconHelp, group: 'settings' } },
       lazy: {
         Component: async () => (await import('@/features/content/components/app-help-page')).AppHelpPage,
       },
-    },
-    {
-      path: paths.app.settings,
-      layout: 'app',
-      handle: { title: 'Settings', nav: { label: 'Settings', icon: IconSettings, group: 'settings' } },
-      lazy: settingsScreen(),
     },
     // The same page under the brief's other names: settingsProfile (a child route of /app in the
     // brief) and profile (the earlier address, in old mails and bookmarks).

@@ -38,7 +38,7 @@ describe('the signed-in navigation', () => {
     expect(labels('People')).toEqual(['People', 'Groups', 'Cards']);
     expect(labels('Rentals')).toEqual(['Listings', 'Rental center', 'Reviews']);
     expect(labels('Billing & shop')).toEqual(['Billing', 'Plan', 'Shop']);
-    expect(labels('Settings')).toEqual(['Change log', 'About', 'Support', 'Help', 'Settings']);
+    expect(labels('Settings')).toEqual(['Settings', 'Change log', 'About', 'Help & support']);
     // The day's starting points sit above the sections, without a heading.
     const first = within(nav).getAllByRole('link').slice(0, 2);
     expect(first.map((link) => link.textContent)).toEqual(['Dashboard', 'Activity']);
