@@ -71,10 +71,18 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     // Stop taking requests, let those in flight finish, close the database; force after 10 s.
     const force = setTimeout(() => {
-      app.log.error('shutdown did not finish within 10 s; stopping anyway');
+      app.log.error(
+        { waitingOn: process.getActiveResourcesInfo() },
+        'shutdown did not finish within 10 s; stopping anyway',
+      );
       process.exit(1);
     }, 10_000);
     force.unref();
+    // Closing closes the connections idle at that moment; one whose request was still running
+    // stays open after its answer, kept alive by the client (fastify's keep-alive timeout is 72 s).
+    // Two seconds after closing began every answer is out: end such connections then.
+    const lingering = setTimeout(() => app.server.closeAllConnections(), 2_000);
+    lingering.unref();
     // The simulated locks leave first (their last will marks them offline), then the server.
     (demoLocks ? demoLocks.stop() : Promise.resolve())
       .then(() => app.close())
