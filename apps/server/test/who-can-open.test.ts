@@ -64,6 +64,8 @@ describe("a lock's stay guests", () => {
   });
 
   it('are named the same way on the Sync tab', async () => {
+    // The stay's credentials reach the lock's set after the approval commits: wait for that.
+    await t.app.deviceLink.flushScheduledSyncs();
     const sync = await call(owner.token, 'GET', `device/${lockId}/sync`);
     expect(sync.statusCode, sync.body).toBe(200);
     const holders = sync.json().credentials.map((c: { holder: string }) => c.holder);
