@@ -1,5 +1,54 @@
 import type { FeatureFlagInput, FeatureFlagState } from '@latchkey/shared';
 import { Badge, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
+import { QueryError } from '@/components/query-error';
+import { TableSkeleton } from '@/components/table-skeleton';
+import { errorMessage } from '@/lib/errors';
+
+interface LoadedFlagSwitchesProps {
+  flags: UseQueryResult<FeatureFlagState[]>;
+  setFlag: UseMutationResult<unknown, Error, FeatureFlagInput>;
+  scope: 'deployment' | 'portal';
+  /** The notice's text once a switch is saved ("Saved for this portal."). */
+  savedMessage: string;
+}
+
+/**
+ * The flags of one scope as they load: a skeleton, the failure with a retry, or the switches, each
+ * change saved with a notice (the deployment's card and a portal's card alike).
+ */
+export function LoadedFlagSwitches({ flags, setFlag, scope, savedMessage }: LoadedFlagSwitchesProps) {
+  if (flags.isPending) return <TableSkeleton label="Loading features" rows={3} />;
+  if (flags.error) {
+    return (
+      <QueryError
+        title="Could not load the features"
+        error={flags.error}
+        onRetry={() => void flags.refetch()}
+      />
+    );
+  }
+  const change = (input: FeatureFlagInput) =>
+    setFlag.mutate(input, {
+      onSuccess: () =>
+        notifications.show({ color: 'teal', title: 'Feature switched', message: savedMessage }),
+      onError: (error) =>
+        notifications.show({
+          color: 'red',
+          title: 'Could not switch the feature',
+          message: errorMessage(error),
+        }),
+    });
+  return (
+    <FlagSwitches
+      flags={flags.data}
+      scope={scope}
+      pending={setFlag.isPending ? (setFlag.variables?.flag ?? null) : null}
+      onChange={change}
+    />
+  );
+}
 
 interface FlagSwitchesProps {
   flags: FeatureFlagState[];

@@ -1,17 +1,12 @@
-import type { FeatureFlagInput } from '@latchkey/shared';
 import { Select, Stack } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { PageHeader } from '@/components/page-header';
-import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
-import { TableSkeleton } from '@/components/table-skeleton';
-import { errorMessage } from '@/lib/errors';
 import { useFeatureFlags } from '../api/get-feature-flags';
 import { usePlatformPortals } from '../api/get-platform-portals';
 import { useSetFeatureFlag } from '../api/set-feature-flag';
-import { FlagSwitches } from './flag-switches';
+import { LoadedFlagSwitches } from './flag-switches';
 import { PortalFlagsCard } from './portal-flags-card';
 
 /** /app/platform/features (platform staff): feature flags for the whole deployment and per portal. */
@@ -22,22 +17,6 @@ export function PlatformFeaturesPage() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const portals = usePlatformPortals({ skip: 0, limit: 20, search: debounced.trim() || undefined });
-  const change = (input: FeatureFlagInput) =>
-    setFlag.mutate(input, {
-      onSuccess: () =>
-        notifications.show({
-          color: 'teal',
-          title: 'Feature switched',
-          message: 'Saved for the whole deployment.',
-        }),
-      onError: (error) =>
-        notifications.show({
-          color: 'red',
-          title: 'Could not switch the feature',
-          message: errorMessage(error),
-        }),
-    });
-
   return (
     <Stack gap="lg">
       <PageHeader
@@ -48,22 +27,12 @@ export function PlatformFeaturesPage() {
         title="Whole deployment"
         description="Every portal follows these values unless it overrides them."
       >
-        {flags.isPending ? (
-          <TableSkeleton label="Loading features" rows={3} />
-        ) : flags.error ? (
-          <QueryError
-            title="Could not load the features"
-            error={flags.error}
-            onRetry={() => void flags.refetch()}
-          />
-        ) : (
-          <FlagSwitches
-            flags={flags.data}
-            scope="deployment"
-            pending={setFlag.isPending ? (setFlag.variables?.flag ?? null) : null}
-            onChange={change}
-          />
-        )}
+        <LoadedFlagSwitches
+          flags={flags}
+          setFlag={setFlag}
+          scope="deployment"
+          savedMessage="Saved for the whole deployment."
+        />
       </SectionCard>
       <SectionCard title="One portal" description="Find the portal by its name or its owner's email.">
         <Select
