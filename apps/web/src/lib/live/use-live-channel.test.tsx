@@ -69,6 +69,8 @@ describe('useLiveChannel', () => {
     const { socket } = renderLive('portal-a');
     act(() => socket.receive(notification('portal-a', '2030-01-01T10:00:00.000Z')));
     expect(await screen.findByText('Tamper alarm at Front door')).toBeInTheDocument();
+    // Its close button has a name (axe found an unnamed one over the screens it showed on).
+    expect(screen.getByRole('button', { name: 'Dismiss' })).toBeInTheDocument();
     expect(storage.getUserData()?.readNotification).toEqual({
       'portal-a': Date.parse('2030-01-01T10:00:00.000Z'),
       'portal-b': 5,

@@ -60,6 +60,9 @@ export function applyLiveMessage(
       message: notification.message,
       color: NOTIFICATION_COLORS[notification.kind],
       autoClose: NOTIFICATION_TIMEOUT_MS,
+      // Mantine's close button is an icon alone: without a name, axe (and a screen reader) finds an
+      // unnamed button in whatever screen the notification shows over.
+      closeButtonProps: { 'aria-label': 'Dismiss' },
     });
     markNotificationsRead(message.portalId, atMs);
     // A stored alert or inbox notice: the bell and the alerts screen show it (unread) without a reload.
