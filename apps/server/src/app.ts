@@ -66,6 +66,7 @@ import { searchRoutes } from './features/search/search.routes';
 import { bulkAccessRoutes } from './features/bulk-access/bulk-access.routes';
 import { platformRoutes } from './features/platform/platform.routes';
 import { supportRoutes } from './features/support/support.routes';
+import { collectionRoutes } from './features/collections/collections.routes';
 import { registerSupport } from './features/support/support.plugin';
 import { registerAccessControl, type RegisteredRoute } from './base/http/access';
 import { serializerCompiler } from './base/http/list-serializer';
@@ -260,6 +261,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     supportRoutes,
     reportRoutes,
     contentRoutes,
+    collectionRoutes,
   ]) {
     await app.register(routes, { prefix: API_BASE_PATH });
   }

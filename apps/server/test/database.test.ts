@@ -36,6 +36,7 @@ describe('migrations', () => {
       'billing_profiles',
       'bills',
       'checkouts',
+      'collection_changes',
       'commerce_audit',
       'content_page_versions',
       'content_pages',

@@ -41,3 +41,4 @@ export * from './reports.schemas';
 export * from './content.schemas';
 export * from './platform.schemas';
 export * from './support.schemas';
+export * from './collections.schemas';

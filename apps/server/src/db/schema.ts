@@ -1123,6 +1123,17 @@ export interface SupportImagesTable {
 }
 export type SupportImageRow = Selectable<SupportImagesTable>;
 
+/** The collections' change log (features/collections; db/migrations/…-0042-collections.ts), kept by triggers. */
+export interface CollectionChangesTable {
+  seq: ColumnType<number | string, never, never>;
+  portal_id: string;
+  collection: string;
+  record_id: string;
+  changed_at: string;
+  deleted: number;
+  tx: ColumnType<string | number | null, never, never>;
+}
+
 export interface DB {
   users: UsersTable;
   portals: PortalsTable;
@@ -1144,6 +1155,7 @@ export interface DB {
   credential_devices: CredentialDevicesTable;
   device_invites: DeviceInvitesTable;
   device_events: DeviceEventsTable;
+  collection_changes: CollectionChangesTable;
   mail_outbox: MailOutboxTable;
   account_tokens: AccountTokensTable;
   account_offers: AccountOffersTable;

@@ -1,0 +1,13 @@
+import { crudDevicesCollection } from './crud-devices.collection';
+import { deviceCollection } from './device.collection';
+import type { AnyCollection } from './registry';
+
+/**
+ * Every registered collection (registry.ts says how to add one): one line each. Their routes are
+ * made by collections.routes.ts; the specs and the isolation test walk this list.
+ */
+export const COLLECTIONS: readonly AnyCollection[] = [
+  // features/devices, features/device-link
+  deviceCollection,
+  crudDevicesCollection,
+];
