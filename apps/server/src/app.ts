@@ -66,6 +66,7 @@ import { searchRoutes } from './features/search/search.routes';
 import { bulkAccessRoutes } from './features/bulk-access/bulk-access.routes';
 import { platformRoutes } from './features/platform/platform.routes';
 import { supportRoutes } from './features/support/support.routes';
+import { zoneRoutes } from './features/zones/zones.routes';
 import { collectionRoutes } from './features/collections/collections.routes';
 import { registerSupport } from './features/support/support.plugin';
 import { registerAccessControl, type RegisteredRoute } from './base/http/access';
@@ -259,6 +260,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     bulkAccessRoutes,
     platformRoutes,
     supportRoutes,
+    zoneRoutes,
     reportRoutes,
     contentRoutes,
     collectionRoutes,

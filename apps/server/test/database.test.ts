@@ -105,6 +105,7 @@ describe('migrations', () => {
       'user_device_schedules',
       'user_images',
       'users',
+      'zones',
     ]);
     await db.destroy();
   });

@@ -32,6 +32,8 @@ export interface Tenant {
   alertRuleId: string;
   /** A scheduled report (features/reports), mailed weekly to the owner. */
   reportScheduleId: string;
+  /** A zone (features/zones) holding the lock. */
+  zoneId: string;
   billId: string;
   listingId: string;
   stayId: string;
@@ -141,6 +143,8 @@ async function makeTenant(t: TestApp, portalName: string | undefined, rentals: b
     deviceIds: [deviceId],
   });
   const reportSchedule = await post('/api3/portal/report/schedules', { kind: 'health', frequency: 'weekly' });
+  const zone = await post('/api3/portal/zone', { name: 'Main building', timeZone: 'UTC' });
+  await post(`/api3/zone/${zone._id}/devices`, { add: [deviceId] });
   const rental = rentals
     ? await makeRental(t, admin.token, deviceId)
     : (Object.fromEntries(RENTAL_IDS.map((kind) => [kind, undefined])) as unknown as Awaited<
@@ -163,6 +167,7 @@ async function makeTenant(t: TestApp, portalName: string | undefined, rentals: b
       inviteId: invite._id,
       alertRuleId: alertRule._id,
       reportScheduleId: reportSchedule._id,
+      zoneId: zone._id,
       billId: await closedBillFor(t, admin.portalId),
       ...rental,
       ...(support ? await makeSupportRequest(t, member.token) : {}),

@@ -62,6 +62,7 @@ interface Fixtures {
   inviteId: string;
   alertRuleId: string;
   reportScheduleId: string;
+  zoneId: string;
   commandId: string;
   listingId: string;
   stayId: string;
@@ -146,6 +147,8 @@ async function makeFixtures(): Promise<Fixtures> {
   const invite = await post(`/api3/device/${deviceId}/invite`, inviteBody());
   const alertRule = await post('/api3/portal/alerts/rules', { kind: 'tamper', name: 'Forced' });
   const reportSchedule = await post('/api3/portal/report/schedules', { kind: 'health', frequency: 'weekly' });
+  const zone = await post('/api3/portal/zone', { name: 'Main building', timeZone: 'UTC' });
+  await post(`/api3/zone/${zone._id}/devices`, { add: [deviceId] });
   // Rentals (issue 12): a published listing of the lock with a category, an access list, images,
   // an approved stay and both kinds of share link.
   const category = await post('/api3/listingCategory/new', { name: 'Flats' });
@@ -271,6 +274,7 @@ async function makeFixtures(): Promise<Fixtures> {
     inviteId: invite._id,
     alertRuleId: alertRule._id,
     reportScheduleId: reportSchedule._id,
+    zoneId: zone._id,
     commandId: command.commandId,
     listingId: listing._id,
     stayId: stay.json()._id,
@@ -434,6 +438,7 @@ function pathValue(operation: Operation, name: string): string {
     keyId: fx.keyId,
     alertRuleId: fx.alertRuleId,
     reportScheduleId: fx.reportScheduleId,
+    zoneId: fx.zoneId,
     listingId: fx.listingId,
     categoryId: fx.categoryId,
     listingImageId: fx.listingImageId,

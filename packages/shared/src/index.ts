@@ -41,4 +41,5 @@ export * from './reports.schemas';
 export * from './content.schemas';
 export * from './platform.schemas';
 export * from './support.schemas';
+export * from './zones.schemas';
 export * from './collections.schemas';

@@ -15,6 +15,8 @@ export const lockoutRecordSchema = z.object({
   /** In force right now. */
   active: z.boolean(),
   createdAt: z.iso.datetime(),
+  /** A zone's lockout (features/zones): its locks follow the zone's. Null or absent: a plain lockout. */
+  zoneId: z.string().nullable().optional(),
 });
 export type LockoutRecord = z.infer<typeof lockoutRecordSchema>;
 

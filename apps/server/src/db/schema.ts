@@ -166,8 +166,24 @@ export interface DevicesTable {
   updated_at: Timestamp;
   /** Deleted locks keep their row so history still names them. */
   deleted_at: Timestamp | null;
+  /** The zone the lock is in (features/zones); null: unzoned. */
+  zone_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type DeviceRow = Selectable<DevicesTable>;
+
+/** A portal's place (features/zones): a site, a building, a floor; nested at most three deep. */
+export interface ZonesTable {
+  id: string;
+  portal_id: string;
+  parent_id: string | null;
+  name: string;
+  description: string;
+  /** The IANA time zone locks take when added to the zone (if the admin accepts). */
+  time_zone: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type ZoneRow = Selectable<ZonesTable>;
 
 export interface GroupsTable {
   id: string;
@@ -238,6 +254,8 @@ export interface LockoutsTable {
   exempt_admins: number;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** A zone's lockout (features/zones): its locks follow the zone's; null: a plain lockout. */
+  zone_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type LockoutRow = Selectable<LockoutsTable>;
 
@@ -1144,6 +1162,7 @@ export interface DB {
   audit_log: AuditLogTable;
   seal_nonces: SealNoncesTable;
   devices: DevicesTable;
+  zones: ZonesTable;
   groups: GroupsTable;
   group_users: GroupUsersTable;
   group_devices: GroupDevicesTable;

@@ -97,7 +97,8 @@ export type IdKind =
   | 'checkoutId'
   | 'supportRequestId'
   | 'supportImageId'
-  | 'reportScheduleId';
+  | 'reportScheduleId'
+  | 'zoneId';
 
 /** Path parameters whose name does not say what they name. */
 const UNNAMED_IDS = ['id', 'imageId'] as const;

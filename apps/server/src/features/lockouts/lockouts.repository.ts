@@ -107,6 +107,8 @@ export async function saveLockout(
       .where('lockout_id', '=', id)
       .execute();
   }
+  // A zone's lockout may cover no lock while its zone is empty.
+  if (deviceIds.length === 0) return;
   await db
     .insertInto('lockout_devices')
     .values(deviceIds.map((device_id) => ({ portal_id: row.portal_id, lockout_id: row.id, device_id })))

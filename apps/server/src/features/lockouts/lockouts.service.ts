@@ -7,6 +7,7 @@ import type { ChangeContext } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
 import { recordChange } from '../../base/audit/audit.repository';
 import { changeAccess } from '../../base/access-changes/touched-locks';
+import { locksOfZone } from '../../base/zones/zone-scope';
 import { findDevices } from '../devices/devices.repository';
 import {
   deleteLockout,
@@ -29,6 +30,7 @@ function toRecord(row: LockoutRow, devices: LockoutDevice[], now = new Date()): 
     devices: devices.map((d) => ({ _id: d.id, name: d.name, timeZone: d.timeZone })),
     active: new Date(from) <= now && (until === null || new Date(until) > now),
     createdAt: toIso(row.created_at),
+    zoneId: row.zone_id ?? null,
   };
 }
 
@@ -66,20 +68,26 @@ export async function getLockout(db: Database, portalId: string, lockoutId: stri
   return recordOf(db, portalId, await requireLockout(db, portalId, lockoutId));
 }
 
-/** Creates (no id) or replaces a lockout; every lock must be one of the portal's. */
+/**
+ * Creates (no id) or replaces a lockout; every lock must be one of the portal's. A lockout bound to
+ * a zone (`zoneId` at creation, by features/zones) covers the zone's locks, whatever deviceIds says.
+ */
 export async function putLockout(
   db: Database,
   context: ChangeContext,
   lockoutId: string | null,
   input: Required<LockoutInput>,
+  options: { zoneId?: string } = {},
 ): Promise<LockoutRecord> {
   return changeAccess(db, async (trx, touch) => {
-    const before = lockoutId
-      ? await recordOf(trx, context.portalId, await requireLockout(trx, context.portalId, lockoutId))
-      : null;
+    const existing = lockoutId ? await requireLockout(trx, context.portalId, lockoutId) : null;
+    const before = existing ? await recordOf(trx, context.portalId, existing) : null;
     // The locks it covered and those it covers now.
     if (lockoutId) await touch(context.portalId, { lockout: lockoutId });
-    const deviceIds = [...new Set(input.deviceIds)];
+    const zoneId = existing ? existing.zone_id : (options.zoneId ?? null);
+    const deviceIds = zoneId
+      ? await locksOfZone(trx, context.portalId, zoneId)
+      : [...new Set(input.deviceIds)];
     const devices = await findDevices(trx, context.portalId, deviceIds);
     if (devices.length !== deviceIds.length) {
       const message = 'names a lock that is not in this portal';
@@ -98,6 +106,7 @@ export async function putLockout(
         exempt_admins: input.exemptAdmins ? 1 : 0,
         created_at: now,
         updated_at: now,
+        zone_id: zoneId,
       },
       deviceIds,
       lockoutId === null,
