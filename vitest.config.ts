@@ -9,6 +9,7 @@ export default defineConfig({
     projects: [
       'packages/shared',
       'packages/locksim',
+      'packages/zwave-bridge',
       'apps/server',
       'apps/server/vitest.scale-out.config.ts',
       'apps/web',

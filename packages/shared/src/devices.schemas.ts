@@ -38,6 +38,14 @@ export const LOCK_MODELS = {
     capacity: 30,
   },
   'generic-nokeypad': { label: 'Smart lock without keypad', codeLength: null, keypad: false, capacity: 250 },
+  // A Z-Wave lock behind the latchkey-zwave bridge (docs/bridges/zwave.md): Z-Wave user codes are
+  // 4-10 digits; the node's own slot count is what the bridge enforces (storage_full per entry).
+  'zwave-lock': {
+    label: 'Z-Wave lock (via the Z-Wave bridge)',
+    codeLength: { min: 4, max: 10 },
+    keypad: true,
+    capacity: 250,
+  },
 } as const;
 export type LockModel = keyof typeof LOCK_MODELS;
 export const lockModelSchema = z.enum(Object.keys(LOCK_MODELS) as [LockModel, ...LockModel[]]);

@@ -1,0 +1,552 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { connect, type MqttClient } from 'mqtt';
+import {
+  credentialsMessageSchema,
+  deviceCommandSchema,
+  deviceTopic,
+  eventsAckSchema,
+  type CommandAck,
+  type CredentialsAck,
+  type CredentialSet,
+  type DeviceCommand,
+  type DeviceStatus,
+  type LockEvent,
+} from '@latchkey/shared';
+import { planSlots, type SlotPlan } from './slots';
+import type { BridgeStore } from './store';
+import {
+  AccessControlEvent,
+  type AccessNotification,
+  type LockNodeCapabilities,
+  type ZWaveLock,
+} from './zwave-lock';
+
+export const BRIDGE_VERSION = '0.1.0';
+
+export interface LockLinkOptions {
+  mqttUrl: string;
+  deviceId: string;
+  secret: string;
+  lock: ZWaveLock;
+  store: BridgeStore;
+  /** The bridge's clock (the lock's wall clock is the set's time zone on it). */
+  now?: () => Date;
+  /** How often the bridge re-plans the slots, so windows open and close at their edges. */
+  tickMs?: number;
+  heartbeatMs?: number;
+  /** How often a dead node is pinged, so it is back as soon as it answers. */
+  pingMs?: number;
+  /** Attempts per slot write before the entry is given up as refused by the lock. */
+  writeAttempts?: number;
+  retryDelayMs?: number;
+  reconnectPeriodMs?: number;
+}
+
+export interface LockLinkEvents {
+  connected: [];
+  /** The set was applied and acknowledged. */
+  applied: [ack: CredentialsAck];
+  /** A slot was found changed at the lock (outside Latchkey). */
+  drift: [slot: number];
+  event: [event: LockEvent];
+  log: [message: string];
+  /** The broker closed the connection at once, or refused the login. */
+  refused: [reason: string];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One Z-Wave lock towards Latchkey: its own MQTT connection (client id = device id) speaking device
+ * protocol v1. Credential sets become user-code slot writes, notifications become events, commands
+ * go to the Door Lock CC. Each lock has its own queue: a dead node waits here and blocks no other.
+ */
+export class LockLink extends EventEmitter<LockLinkEvents> {
+  readonly deviceId: string;
+  private client: MqttClient | null = null;
+  private readonly now: () => Date;
+  private set: CredentialSet | null = null;
+  private plan: SlotPlan | null = null;
+  private capabilities: LockNodeCapabilities;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private timers: NodeJS.Timeout[] = [];
+  /** Slots whose content is unknown until read (first start, or a change at the lock). */
+  private unknownSlots = new Set<number>();
+  /** Slots a notification said were changed at the lock (a masked code cannot be compared). */
+  private notifiedSlots = new Set<number>();
+  /** When the bridge last wrote each slot: a lock's own "code added/deleted" report of it is ours. */
+  private readonly recentWrites = new Map<number, number>();
+  /** Until when RF lock/unlock notifications are ours (a command we sent), not someone else's. */
+  private ownRfUntil = 0;
+  private lastStatus = '';
+
+  constructor(private readonly options: LockLinkOptions) {
+    super();
+    this.deviceId = options.deviceId;
+    this.now = options.now ?? (() => new Date());
+    this.capabilities = options.lock.capabilities();
+    const memory = options.store.memory(this.deviceId);
+    for (let slot = 1; slot <= this.capabilities.userCodes; slot++) {
+      if (!(String(slot) in memory.written)) this.unknownSlots.add(slot);
+    }
+  }
+
+  get appliedVersion(): number {
+    return this.options.store.memory(this.deviceId).appliedVersion;
+  }
+
+  start(): void {
+    const { lock } = this.options;
+    lock.on('dead', () => {
+      this.log(`node ${lock.nodeId} is dead: offline until it answers again`);
+      this.publishStatus();
+    });
+    lock.on('alive', () => {
+      this.log(`node ${lock.nodeId} is alive again`);
+      this.publishStatus();
+      this.kick();
+    });
+    lock.on('changed', () => this.publishStatus());
+    lock.on('access', (n) => void this.onAccess(n));
+
+    const client = connect(this.options.mqttUrl, {
+      clientId: this.deviceId,
+      username: this.deviceId,
+      password: this.options.secret,
+      protocolVersion: 4,
+      clean: true,
+      keepalive: 30,
+      reconnectPeriod: this.options.reconnectPeriodMs ?? 2000,
+      connectTimeout: 5000,
+      will: {
+        topic: deviceTopic(this.deviceId, 'status'),
+        payload: Buffer.from(JSON.stringify({ online: false })),
+        qos: 1,
+        retain: true,
+      },
+    });
+    this.client = client;
+    let connectedAt = 0;
+    client.on('connect', () => {
+      connectedAt = Date.now();
+      void (async () => {
+        await client.subscribeAsync(
+          [this.topic('credentials'), this.topic('events/ack'), this.topic('commands')],
+          { qos: 1 },
+        );
+        this.lastStatus = '';
+        this.publishStatus();
+        this.resendEvents();
+        this.emit('connected');
+      })().catch((error: unknown) => this.log(`subscribing failed: ${String(error)}`));
+    });
+    client.on('close', () => {
+      // A connection closed within a moment of opening is the broker refusing it: most often more
+      // locks behind this address than MQTT_MAX_CONNECTIONS_PER_IP allows (docs/bridges/zwave.md).
+      if (connectedAt === 0 || Date.now() - connectedAt < 1000) {
+        this.emit('refused', 'the broker closed the connection at once');
+      }
+      connectedAt = 0;
+    });
+    client.on('error', (error) => {
+      this.log(`MQTT: ${error.message}`);
+      this.emit('refused', error.message);
+    });
+    client.on('message', (topic, payload) => this.onMessage(topic, payload));
+
+    this.timers.push(setInterval(() => this.kick(), this.options.tickMs ?? 15_000));
+    this.timers.push(setInterval(() => this.publishStatus(true), this.options.heartbeatMs ?? 30_000));
+    this.timers.push(
+      setInterval(() => {
+        if (!lock.alive && !this.stopped) void lock.ping();
+      }, this.options.pingMs ?? 30_000),
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers) clearInterval(timer);
+    this.options.lock.detach();
+    await this.running?.catch(() => undefined);
+    const client = this.client;
+    if (client?.connected) {
+      await client
+        .publishAsync(this.topic('status'), JSON.stringify({ online: false, ts: this.now().toISOString() }), {
+          qos: 1,
+          retain: true,
+        })
+        .catch(() => undefined);
+    }
+    await client?.endAsync().catch(() => undefined);
+  }
+
+  /** Re-plans now (the bridge's clock moved, or a window edge passed). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.reconcile();
+        } catch (error) {
+          this.log(`sync failed: ${String(error)}`);
+        }
+      } while (this.again && !this.stopped);
+    })().finally(() => {
+      this.running = null;
+    });
+  }
+
+  /** Resolves once no sync is running (tests and shutdown). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private topic(name: Parameters<typeof deviceTopic>[1]) {
+    return deviceTopic(this.deviceId, name);
+  }
+
+  private log(message: string) {
+    this.emit('log', `[${this.deviceId.slice(0, 8)} node ${this.options.lock.nodeId}] ${message}`);
+  }
+
+  private onMessage(topic: string, payload: Buffer) {
+    if (payload.length === 0) return;
+    let body: unknown;
+    try {
+      body = JSON.parse(payload.toString('utf8'));
+    } catch {
+      this.log(`dropped a payload that is not JSON on ${topic}`);
+      return;
+    }
+    if (topic === this.topic('credentials')) {
+      const parsed = credentialsMessageSchema.safeParse(body);
+      if (!parsed.success || parsed.data.deviceId !== this.deviceId) {
+        this.log('dropped an invalid credential set');
+        return;
+      }
+      this.set = parsed.data;
+      this.kick();
+    } else if (topic === this.topic('events/ack')) {
+      const parsed = eventsAckSchema.safeParse(body);
+      if (!parsed.success) return;
+      const acked = new Set(parsed.data.eventIds);
+      this.options.store.update(this.deviceId, (m) => {
+        m.pendingEvents = m.pendingEvents.filter((e) => !acked.has(e.eventId));
+      });
+    } else if (topic === this.topic('commands')) {
+      const parsed = deviceCommandSchema.safeParse(body);
+      if (parsed.success) void this.onCommand(parsed.data);
+    }
+  }
+
+  // ---- status -------------------------------------------------------------------------------
+
+  private status(): DeviceStatus {
+    const { lock } = this.options;
+    if (!lock.alive) return { online: false, ts: this.now().toISOString() };
+    return {
+      online: true,
+      battery: lock.battery() ?? 100,
+      lockState: lock.lockState(),
+      firmware: `${lock.firmware} (Z-Wave node ${lock.nodeId}, bridge ${BRIDGE_VERSION})`.slice(0, 64),
+      credentialsVersion: this.appliedVersion,
+      ts: this.now().toISOString(),
+    };
+  }
+
+  /** Publishes the status when it changed (or always, as the heartbeat). */
+  private publishStatus(heartbeat = false) {
+    const client = this.client;
+    if (!client?.connected) return;
+    const status = this.status();
+    const { ts: _ts, ...withoutTs } = status as DeviceStatus & { ts?: string };
+    void _ts;
+    const key = JSON.stringify(withoutTs);
+    if (!heartbeat && key === this.lastStatus) return;
+    if (heartbeat && !status.online) return;
+    this.lastStatus = key;
+    void client
+      .publishAsync(this.topic('status'), JSON.stringify(status), { qos: 1, retain: true })
+      .catch(() => undefined);
+  }
+
+  // ---- events -------------------------------------------------------------------------------
+
+  private sendEvent(event: Omit<LockEvent, 'eventId' | 'ts'> & { ts?: string }) {
+    const full: LockEvent = { eventId: randomUUID(), ts: this.now().toISOString(), ...event } as LockEvent;
+    this.options.store.update(this.deviceId, (m) => {
+      m.pendingEvents.push(full);
+      // A bounded buffer: the oldest go first if the server stays away for very long.
+      if (m.pendingEvents.length > 5000) m.pendingEvents.splice(0, m.pendingEvents.length - 5000);
+    });
+    this.emit('event', full);
+    if (this.client?.connected) {
+      void this.client
+        .publishAsync(this.topic('events'), JSON.stringify(full), { qos: 1 })
+        .catch(() => undefined);
+    }
+  }
+
+  private resendEvents() {
+    const pending = this.options.store.memory(this.deviceId).pendingEvents;
+    for (let i = 0; i < pending.length; i += 500) {
+      void this.client
+        ?.publishAsync(this.topic('events'), JSON.stringify(pending.slice(i, i + 500)), { qos: 1 })
+        .catch(() => undefined);
+    }
+  }
+
+  /** The credential that holds a slot (from the stable assignment), or null. */
+  private credentialOfSlot(slot: number | null): string | null {
+    if (slot === null) return null;
+    const assignment = this.options.store.memory(this.deviceId).assignment;
+    for (const [credentialId, s] of Object.entries(assignment)) if (s === slot) return credentialId;
+    return null;
+  }
+
+  private async onAccess(n: AccessNotification) {
+    const E = AccessControlEvent;
+    const ownRf = Date.now() < this.ownRfUntil;
+    switch (n.event) {
+      case E.keypadUnlock:
+      case E.keypadLock:
+        this.sendEvent({
+          type: n.event === E.keypadUnlock ? 'unlock' : 'lock',
+          method: 'code',
+          credentialId: this.credentialOfSlot(n.userId),
+          reason: null,
+          commandId: null,
+        });
+        break;
+      case E.manualLock:
+      case E.manualUnlock:
+      case E.autoLock:
+        this.sendEvent({
+          type: n.event === E.manualUnlock ? 'unlock' : 'lock',
+          method: 'manual',
+          credentialId: null,
+          reason: null,
+          commandId: null,
+        });
+        break;
+      case E.rfLock:
+      case E.rfUnlock:
+        // Our own commands are reported with their commandId (onCommand); these are other controllers'.
+        if (!ownRf) {
+          this.sendEvent({
+            type: n.event === E.rfUnlock ? 'unlock' : 'lock',
+            method: 'remote',
+            credentialId: null,
+            reason: null,
+            commandId: null,
+          });
+        }
+        break;
+      case E.invalidCodeLimit:
+      case E.invalidCredential:
+        this.sendEvent({
+          type: 'denied',
+          method: 'code',
+          credentialId: null,
+          reason: 'unknown_credential',
+          commandId: null,
+        });
+        break;
+      case E.jammed:
+        this.publishStatus();
+        this.sendEvent({ type: 'tamper', method: null, credentialId: null, reason: null, commandId: null });
+        break;
+      case E.userCodeAdded:
+      case E.userCodeDeleted:
+      case E.allUserCodesDeleted: {
+        // A code changed at the lock itself: re-read the slot(s), report it, and restore the portal's.
+        const slots =
+          n.userId !== null && n.userId > 0
+            ? [n.userId]
+            : Array.from({ length: this.capabilities.userCodes }, (_, i) => i + 1);
+        const mine = (slot: number) => Date.now() - (this.recentWrites.get(slot) ?? 0) < 5000;
+        // Every such slot is read again; on a lock that masks codes (nothing to compare), the report
+        // itself marks the slot changed, unless it is the echo of the bridge's own write.
+        for (const slot of slots) {
+          this.unknownSlots.add(slot);
+          if (!mine(slot)) this.notifiedSlots.add(slot);
+        }
+        this.kick();
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  // ---- commands -----------------------------------------------------------------------------
+
+  private async onCommand(command: DeviceCommand) {
+    const answer = (ack: CommandAck) =>
+      void this.client
+        ?.publishAsync(this.topic('commands/ack'), JSON.stringify(ack), { qos: 1 })
+        .catch(() => undefined);
+    const { lock } = this.options;
+    if (Date.parse(command.expiresAt) <= this.now().getTime()) {
+      answer({ commandId: command.commandId, ok: false, error: 'expired' });
+      return;
+    }
+    if (!this.capabilities.kinds.includes('remote')) {
+      answer({ commandId: command.commandId, ok: false, error: 'unsupported' });
+      return;
+    }
+    if (!lock.alive) {
+      answer({ commandId: command.commandId, ok: false, error: 'busy' });
+      return;
+    }
+    try {
+      this.ownRfUntil = Date.now() + 5000;
+      await lock.setLocked(command.action === 'lock');
+    } catch (error) {
+      this.log(`the Door Lock CC did not take ${command.action}: ${String(error)}`);
+      answer({
+        commandId: command.commandId,
+        ok: false,
+        error: lock.lockState() === 'jammed' ? 'jammed' : 'busy',
+      });
+      return;
+    }
+    answer({ commandId: command.commandId, ok: true });
+    const remote = command.userId ? `remote:${command.userId}` : null;
+    const holds = remote !== null && this.set?.entries.some((e) => e.credentialId === remote);
+    this.sendEvent({
+      type: command.action,
+      method: 'remote',
+      credentialId: holds ? remote : null,
+      reason: null,
+      commandId: command.commandId,
+    });
+    this.publishStatus();
+  }
+
+  // ---- credential sets → slots --------------------------------------------------------------
+
+  private async withRetries<T>(what: string, action: () => Promise<T>): Promise<T> {
+    const attempts = this.options.writeAttempts ?? 3;
+    let last: unknown;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (!this.options.lock.alive) throw new NodeDead();
+      try {
+        return await action();
+      } catch (error) {
+        last = error;
+        if (!this.options.lock.alive) throw new NodeDead();
+        this.log(`${what}: attempt ${attempt} of ${attempts} failed: ${String(error)}`);
+        if (attempt < attempts) await sleep((this.options.retryDelayMs ?? 1000) * attempt);
+      }
+    }
+    throw last instanceof Error ? last : new Error(String(last));
+  }
+
+  private async reconcile(): Promise<void> {
+    const set = this.set;
+    const { lock, store } = this.options;
+    if (!set || !lock.alive || this.stopped) return;
+    const memory = store.memory(this.deviceId);
+    const plan = planSlots(set, this.capabilities, new Map(Object.entries(memory.assignment)), this.now());
+    this.plan = plan;
+    store.update(this.deviceId, (m) => {
+      m.assignment = Object.fromEntries(plan.assignment);
+    });
+
+    try {
+      // Slots whose content is unknown are read first (first start, or changed at the lock).
+      for (const slot of [...this.unknownSlots].sort((a, b) => a - b)) {
+        const read = await this.withRetries(`reading slot ${slot}`, () => lock.readSlot(slot));
+        const known = store.memory(this.deviceId).written[String(slot)];
+        const actual = read.occupied ? (read.code ?? '*') : null;
+        const notified = this.notifiedSlots.delete(slot);
+        // A masked slot that still holds a code matches what the bridge wrote, unless the lock
+        // itself said the code was changed there.
+        const maskedMatch = read.occupied && read.code === null && known !== null && !notified;
+        if (known !== undefined && actual !== known && !maskedMatch) {
+          this.log(`slot ${slot} was changed at the lock: restoring what the portal says`);
+          this.emit('drift', slot);
+          this.sendEvent({
+            type: 'tamper',
+            method: 'code',
+            credentialId: this.credentialOfSlot(slot),
+            reason: null,
+            commandId: null,
+          });
+        }
+        // A masked code the bridge wrote is taken as written (write-only codes: no endless re-set).
+        const next = maskedMatch && known ? known : actual;
+        store.update(this.deviceId, (m) => {
+          m.written[String(slot)] = next;
+        });
+        this.unknownSlots.delete(slot);
+      }
+
+      const refused = new Map<string, 'invalid_secret'>();
+      const written = store.memory(this.deviceId).written;
+      const changes = [...plan.desired].filter(([slot, code]) => (written[String(slot)] ?? null) !== code);
+      // Remove before add: every slot that must change is emptied first, so the lock never sees a
+      // code twice (a code moved to another credential, a duplicate refused).
+      const clears = changes.filter(([slot]) => (written[String(slot)] ?? null) !== null);
+      for (const [slot] of clears) {
+        this.recentWrites.set(slot, Date.now());
+        await this.withRetries(`emptying slot ${slot}`, () => lock.writeSlot(slot, null));
+        store.update(this.deviceId, (m) => {
+          m.written[String(slot)] = null;
+        });
+      }
+      for (const [slot, code] of changes) {
+        if (code === null) continue;
+        try {
+          this.recentWrites.set(slot, Date.now());
+          await this.withRetries(`writing slot ${slot}`, () => lock.writeSlot(slot, code));
+          store.update(this.deviceId, (m) => {
+            m.written[String(slot)] = code;
+          });
+        } catch (error) {
+          if (error instanceof NodeDead) throw error;
+          // The lock refused the code every time: the entry is rejected, the others go on.
+          const credentialId = plan.slotOwners.get(slot);
+          if (credentialId) refused.set(credentialId, 'invalid_secret');
+          this.unknownSlots.add(slot);
+        }
+      }
+
+      if (memory.appliedVersion !== set.version || refused.size > 0) {
+        const rejected = [
+          ...plan.rejected,
+          ...[...refused].map(([credentialId, reason]) => ({ credentialId, reason })),
+        ];
+        const ack: CredentialsAck = { version: set.version, rejected };
+        await this.client?.publishAsync(this.topic('credentials/ack'), JSON.stringify(ack), { qos: 1 });
+        store.update(this.deviceId, (m) => {
+          m.appliedVersion = set.version;
+        });
+        this.log(`applied set ${set.version} (${plan.assignment.size} codes, ${rejected.length} rejected)`);
+        this.publishStatus();
+        this.emit('applied', ack);
+      }
+    } catch (error) {
+      if (error instanceof NodeDead) {
+        this.log('the node stopped answering: the set waits until it is back');
+        return;
+      }
+      throw error;
+    }
+  }
+}
+
+class NodeDead extends Error {
+  constructor() {
+    super('node is dead');
+  }
+}

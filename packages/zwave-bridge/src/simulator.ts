@@ -1,0 +1,298 @@
+// A simulated Z-Wave network of door locks, in process: zwave-js's real driver on a mock serial port, a
+// mock controller and mock lock nodes with the User Code, Schedule Entry Lock, Door Lock, Battery and
+// Notification behaviours of `@zwave-js/testing`. Used by the tests and by the demo (DEMO_ZWAVE=true).
+// Nothing here opens a network socket: zwave-js's mock-server binary (which announces itself with mDNS
+// multicast) is never started.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BatteryCCGet, BatteryCCReport } from '@zwave-js/cc/BatteryCC';
+import { NotificationCCReport } from '@zwave-js/cc/NotificationCC';
+import { UserCodeCCReport } from '@zwave-js/cc/UserCodeCC';
+import { DoorLockCCOperationReport, DoorLockMode, DoorLockOperationType, UserIDStatus } from '@zwave-js/cc';
+import { CommandClasses } from '@zwave-js/core';
+import {
+  MockController,
+  MockNode,
+  ccCaps,
+  createMockZWaveRequestFrame,
+  type MockNodeBehavior,
+} from '@zwave-js/testing';
+import type { Driver } from 'zwave-js';
+import {
+  createAndStartDriverWithMockPort,
+  createDefaultMockControllerBehaviors,
+  createDefaultMockNodeBehaviors,
+} from 'zwave-js/Testing';
+
+export interface SimulatedLockOptions {
+  nodeId: number;
+  /** User-code slots (default 30). */
+  userCodes?: number;
+  /** Whether the lock has the Schedule Entry Lock CC (default true). */
+  scheduleEntryLock?: boolean;
+  /** Whether the lock reports user codes masked ("****") (default false). */
+  masksCodes?: boolean;
+  battery?: number;
+  firmware?: string;
+}
+
+/** Access Control notification events (Notification CC type 6) the mock locks report. */
+export const AccessControl = {
+  type: 0x06,
+  manualLock: 0x01,
+  manualUnlock: 0x02,
+  rfLock: 0x03,
+  rfUnlock: 0x04,
+  keypadLock: 0x05,
+  keypadUnlock: 0x06,
+  jammed: 0x0b,
+  newUserCodeAdded: 0x0e,
+  userCodeDeleted: 0x0d,
+  invalidCode: 0x13,
+} as const;
+
+const BATTERY_KEY = 'Latchkey_battery';
+const UNREACHABLE_KEY = 'Latchkey_unreachable';
+
+/** Defined last, so it comes first: an unreachable node neither acknowledges nor answers anything. */
+const unreachable: MockNodeBehavior = {
+  handleCC(_controller, self) {
+    return self.state.get(UNREACHABLE_KEY) === true ? { action: 'stop' } : undefined;
+  },
+};
+
+const respondToBatteryGet: MockNodeBehavior = {
+  handleCC(controller, self, receivedCC) {
+    if (receivedCC instanceof BatteryCCGet) {
+      const level = (self.state.get(BATTERY_KEY) as number | undefined) ?? 100;
+      return { action: 'sendCC', cc: new BatteryCCReport({ nodeId: controller.ownNodeId, level }) };
+    }
+    return undefined;
+  },
+};
+
+/** Locks that answer a user code get with "****" instead of the digits (write-only codes). */
+function maskingBehavior(): MockNodeBehavior {
+  return {
+    transformResponse(_controller, self, receivedCC, response) {
+      if (response.action === 'sendCC' && response.cc instanceof UserCodeCCReport) {
+        const report = response.cc;
+        if (typeof report.userCode === 'string' && report.userCode.length > 0) {
+          return {
+            ...response,
+            cc: new UserCodeCCReport({
+              nodeId: self.controller.ownNodeId,
+              userId: report.userId,
+              userIdStatus: report.userIdStatus,
+              userCode: '*'.repeat(report.userCode.length),
+            }),
+          };
+        }
+      }
+      void receivedCC;
+      return response;
+    },
+  };
+}
+
+export class SimulatedLock {
+  constructor(
+    readonly node: MockNode,
+    private readonly controller: MockController,
+  ) {}
+
+  get nodeId(): number {
+    return this.node.id;
+  }
+
+  /** The code in a slot as the lock holds it, or undefined for an empty slot. */
+  slot(userId: number): string | undefined {
+    const status = this.node.state.get(`UserCode_userIdStatus_${userId}`) as UserIDStatus | undefined;
+    if (status === undefined || status === UserIDStatus.Available) return undefined;
+    return this.node.state.get(`UserCode_userCode_${userId}`) as string | undefined;
+  }
+
+  /** Every occupied slot: user id → code. */
+  slots(): Map<number, string> {
+    const out = new Map<number, string>();
+    const caps = this.node.getCCCapabilities(CommandClasses['User Code']) as
+      { numUsers?: number } | undefined;
+    for (let i = 1; i <= (caps?.numUsers ?? 0); i++) {
+      const code = this.slot(i);
+      if (code !== undefined) out.set(i, code);
+    }
+    return out;
+  }
+
+  /** Someone changes a code on the lock's own keypad (programming mode): the lock reports it. */
+  async setCodeAtLock(userId: number, code: string | undefined): Promise<void> {
+    this.node.state.set(
+      `UserCode_userIdStatus_${userId}`,
+      code === undefined ? UserIDStatus.Available : UserIDStatus.Enabled,
+    );
+    this.node.state.set(`UserCode_userCode_${userId}`, code);
+    await this.notify(
+      code === undefined ? AccessControl.userCodeDeleted : AccessControl.newUserCodeAdded,
+      Uint8Array.from([0x63, 0x03, userId, UserIDStatus.Enabled]),
+    );
+  }
+
+  /** Sends an Access Control notification (e.g. a keypad unlock by user `userId`). */
+  async notify(event: number, eventParameters?: Uint8Array<ArrayBuffer>): Promise<void> {
+    const cc = new NotificationCCReport({
+      nodeId: this.controller.ownNodeId,
+      notificationType: AccessControl.type,
+      notificationEvent: event,
+      ...(eventParameters ? { eventParameters } : {}),
+    });
+    await this.node.sendToController(createMockZWaveRequestFrame(cc, { ackRequested: false }));
+  }
+
+  /** A keypad unlock with the code of slot `userId` (the slot as the event parameter). */
+  async keypadUnlock(userId: number): Promise<void> {
+    this.node.state.set('DoorLock_currentMode', DoorLockMode.Unsecured);
+    await this.notify(
+      AccessControl.keypadUnlock,
+      Uint8Array.from([0x63, 0x03, userId, UserIDStatus.Enabled]),
+    );
+  }
+
+  async reportLockMode(mode: DoorLockMode): Promise<void> {
+    this.node.state.set('DoorLock_currentMode', mode);
+    const cc = new DoorLockCCOperationReport({
+      nodeId: this.controller.ownNodeId,
+      currentMode: mode,
+      outsideHandlesCanOpenDoor: [false, false, false, false],
+      insideHandlesCanOpenDoor: [false, false, false, false],
+      lockTimeout: undefined,
+      operationType: DoorLockOperationType.Constant,
+    } as ConstructorParameters<typeof DoorLockCCOperationReport>[0]);
+    await this.node.sendToController(createMockZWaveRequestFrame(cc, { ackRequested: false }));
+  }
+
+  /** The Door Lock CC's current mode as the mock lock holds it. */
+  get doorLockMode(): DoorLockMode | undefined {
+    return this.node.state.get('DoorLock_currentMode') as DoorLockMode | undefined;
+  }
+
+  setBattery(level: number): void {
+    this.node.state.set(BATTERY_KEY, level);
+  }
+
+  /** Makes the node stop answering (out of range, batteries out); `true` brings it back. */
+  setReachable(reachable: boolean): void {
+    this.node.state.set(UNREACHABLE_KEY, !reachable);
+    this.node.autoAckControllerFrames = reachable;
+  }
+}
+
+export interface SimulatedNetwork {
+  driver: Driver;
+  controller: MockController;
+  locks: SimulatedLock[];
+  lock(nodeId: number): SimulatedLock;
+  destroy(): Promise<void>;
+}
+
+/**
+ * Starts zwave-js's driver on a mock serial port with a mock controller and the given mock locks, and
+ * resolves once the driver is ready (the nodes are then being interviewed).
+ */
+export async function startSimulatedNetwork(locks: SimulatedLockOptions[]): Promise<SimulatedNetwork> {
+  const cacheDir = await mkdtemp(join(tmpdir(), 'latchkey-zwave-sim-'));
+  const { driver, continueStartup, mockPort, serial } = await createAndStartDriverWithMockPort({
+    logConfig: process.env.ZW_LOG
+      ? { enabled: true, level: 'debug', forceConsole: true }
+      : { enabled: false },
+    storage: { cacheDir, lockDir: join(cacheDir, 'locks') },
+    testingHooks: { skipFirmwareIdentification: true },
+    // Fast answers: the mock nodes answer at once, no need to wait for slow radios.
+    timeouts: { report: 1000 },
+  });
+  const controller = await MockController.create({ homeId: 0x7e570001, ownNodeId: 1, mockPort, serial });
+  controller.defineBehavior(...createDefaultMockControllerBehaviors());
+  const simulated: SimulatedLock[] = [];
+  for (const options of locks) {
+    const node = await MockNode.create({
+      id: options.nodeId,
+      controller,
+      capabilities: {
+        // Entry Control / Secure Keypad Door Lock
+        genericDeviceClass: 0x40,
+        specificDeviceClass: 0x03,
+        firmwareVersion: options.firmware ?? '2.1',
+        // Ids no real product uses, so zwave-js's device database applies no compat flags.
+        manufacturerId: 0xffff,
+        productType: 0xffff,
+        productId: 0x0100 + options.nodeId,
+        commandClasses: [
+          CommandClasses.Version,
+          CommandClasses['Manufacturer Specific'],
+          ccCaps({ ccId: CommandClasses['User Code'], version: 2, numUsers: options.userCodes ?? 30 }),
+          ccCaps({
+            ccId: CommandClasses['Door Lock'],
+            version: 4,
+            supportedOperationTypes: [DoorLockOperationType.Constant],
+            supportedDoorLockModes: [DoorLockMode.Unsecured, DoorLockMode.Secured],
+          }),
+          CommandClasses.Battery,
+          ccCaps({
+            ccId: CommandClasses.Notification,
+            version: 8,
+            supportsV1Alarm: false,
+            notificationTypesAndEvents: {
+              [AccessControl.type]: [
+                AccessControl.manualLock,
+                AccessControl.manualUnlock,
+                AccessControl.rfLock,
+                AccessControl.rfUnlock,
+                AccessControl.keypadLock,
+                AccessControl.keypadUnlock,
+                AccessControl.jammed,
+                AccessControl.userCodeDeleted,
+                AccessControl.newUserCodeAdded,
+                AccessControl.invalidCode,
+              ],
+            },
+          }),
+          ...(options.scheduleEntryLock === false
+            ? []
+            : [
+                ccCaps({
+                  ccId: CommandClasses['Schedule Entry Lock'],
+                  version: 3,
+                  numWeekDaySlots: 7,
+                  numYearDaySlots: 1,
+                  numDailyRepeatingSlots: 0,
+                }),
+              ]),
+        ],
+      },
+    });
+    controller.addNode(node);
+    node.defineBehavior(...createDefaultMockNodeBehaviors(), respondToBatteryGet);
+    if (options.masksCodes) node.defineBehavior(maskingBehavior());
+    node.defineBehavior(unreachable);
+    const lock = new SimulatedLock(node, controller);
+    if (options.battery !== undefined) lock.setBattery(options.battery);
+    simulated.push(lock);
+  }
+  const ready = new Promise<void>((resolve) => driver.once('driver ready', () => resolve()));
+  continueStartup();
+  await ready;
+  return {
+    driver,
+    controller,
+    locks: simulated,
+    lock(nodeId) {
+      const found = simulated.find((l) => l.nodeId === nodeId);
+      if (!found) throw new Error(`no simulated lock ${nodeId}`);
+      return found;
+    },
+    async destroy() {
+      await driver.destroy();
+      await rm(cacheDir, { recursive: true, force: true });
+    },
+  };
+}
