@@ -66,6 +66,8 @@ import { searchRoutes } from './features/search/search.routes';
 import { bulkAccessRoutes } from './features/bulk-access/bulk-access.routes';
 import { platformRoutes } from './features/platform/platform.routes';
 import { supportRoutes } from './features/support/support.routes';
+import { clientErrorRoutes } from './features/client-errors/client-errors.routes';
+import { accessRequestRoutes } from './features/access-requests/access-requests.routes';
 import { zoneRoutes } from './features/zones/zones.routes';
 import { collectionRoutes } from './features/collections/collections.routes';
 import { registerSupport } from './features/support/support.plugin';
@@ -260,6 +262,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     bulkAccessRoutes,
     platformRoutes,
     supportRoutes,
+    accessRequestRoutes,
     zoneRoutes,
     reportRoutes,
     contentRoutes,
@@ -269,6 +272,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   }
   // The API console and the /test/api page's routes; the seal check counts on the rate limits.
   await app.register(devToolsRoutes, { prefix: API_BASE_PATH, limits: limitStore });
+  // Client error reports: anyone may send one, so they are limited per address.
+  await app.register(clientErrorRoutes, { prefix: API_BASE_PATH, limits: limitStore });
 
   const servesWeb = await registerSpa(app, config.WEB_DIST, API_BASE_PATH);
   if (!servesWeb)

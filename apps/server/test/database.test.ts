@@ -28,6 +28,7 @@ describe('migrations', () => {
     expect([...applied].sort()).toEqual(applied); // dated names sort in the order they apply
     expect(await migrateToLatest(db)).toEqual([]);
     expect(Object.keys(await shapeOf(db)).sort()).toEqual([
+      'access_requests',
       'account_offers',
       'account_tokens',
       'alert_rules',
@@ -36,6 +37,7 @@ describe('migrations', () => {
       'billing_profiles',
       'bills',
       'checkouts',
+      'client_errors',
       'collection_changes',
       'commerce_audit',
       'content_page_versions',

@@ -46,6 +46,10 @@ export interface Tenant {
   /** A support request its basic user filed, with an image (made only with `support`). */
   supportRequestId: string;
   supportImageId: string;
+  /** A client error report the portal's admin's page sent (no portal's: platform staff read them). */
+  clientErrorId: string;
+  /** The basic user's waiting request for access to the lock. */
+  accessRequestId: string;
 }
 
 /** Portal A (the caller's: `user` is its basic user's session), portal B (another tenant's) and staff. */
@@ -143,6 +147,20 @@ async function makeTenant(t: TestApp, portalName: string | undefined, rentals: b
     deviceIds: [deviceId],
   });
   const reportSchedule = await post('/api3/portal/report/schedules', { kind: 'health', frequency: 'weekly' });
+  const clientError = await t.request({
+    method: 'POST',
+    url: '/api3/clientErrors',
+    payload: { message: `TypeError: ${portalName ?? 'portal A'} broke`, stack: '', route: '/app' },
+    remoteAddress: randomAddress(),
+  });
+  if (clientError.statusCode !== 202) throw new Error(`fixture client error failed: ${clientError.body}`);
+  const accessRequest = await t.request({
+    method: 'POST',
+    url: '/api3/portal/accessRequest',
+    token: member.token,
+    payload: { deviceId, note: 'Weekends too, please' },
+  });
+  if (accessRequest.statusCode !== 201) throw new Error(`fixture access request failed: ${accessRequest.body}`);
   const zone = await post('/api3/portal/zone', { name: 'Main building', timeZone: 'UTC' });
   await post(`/api3/zone/${zone._id}/devices`, { add: [deviceId] });
   const rental = rentals
@@ -167,6 +185,8 @@ async function makeTenant(t: TestApp, portalName: string | undefined, rentals: b
       inviteId: invite._id,
       alertRuleId: alertRule._id,
       reportScheduleId: reportSchedule._id,
+      clientErrorId: clientError.json()._id,
+      accessRequestId: accessRequest.json()._id,
       zoneId: zone._id,
       billId: await closedBillFor(t, admin.portalId),
       ...rental,

@@ -43,3 +43,5 @@ export * from './platform.schemas';
 export * from './support.schemas';
 export * from './zones.schemas';
 export * from './collections.schemas';
+export * from './client-errors.schemas';
+export * from './access-requests.schemas';

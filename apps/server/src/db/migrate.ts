@@ -37,6 +37,7 @@ import * as listingPrice from './migrations/2026-11-27-0036-listing-price';
 import * as credentialSetBodies from './migrations/2026-11-27-0039-credential-set-bodies';
 import * as zones from './migrations/2026-11-27-0044-zones';
 import * as collections from './migrations/2026-11-27-0042-collections';
+import * as clientErrorsAccessRequests from './migrations/2026-11-27-0043-client-errors-access-requests-threads';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-0039-credential-set-bodies': credentialSetBodies,
   '2026-11-27-0044-zones': zones,
   '2026-11-27-0042-collections': collections,
+  '2026-11-27-0043-client-errors-access-requests-threads': clientErrorsAccessRequests,
 };
 
 /** The names of every migration, in order. */

@@ -1152,6 +1152,53 @@ export interface CollectionChangesTable {
   tx: ColumnType<string | number | null, never, never>;
 }
 
+/** A client error report, one row per fingerprint (features/client-errors, issue 21). */
+export interface ClientErrorsTable {
+  id: string;
+  fingerprint: string;
+  message: string;
+  top_frame: string;
+  stack: string;
+  route: string;
+  build: string;
+  user_agent: string;
+  count: number;
+  status: import('@latchkey/shared').ClientErrorStatus;
+  first_seen: Timestamp;
+  last_seen: Timestamp;
+  resolved_at: Timestamp | null;
+  resolved_by: string | null;
+}
+export type ClientErrorRow = Selectable<ClientErrorsTable>;
+
+/** A person's request for access to a lock (features/access-requests, issue 21). */
+export interface AccessRequestsTable {
+  id: string;
+  portal_id: string;
+  device_id: string;
+  user_id: string;
+  note: string;
+  status: import('@latchkey/shared').AccessRequestStatus;
+  schedule_json: string | null;
+  reason: string;
+  answered_by: string | null;
+  answered_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type AccessRequestRow = Selectable<AccessRequestsTable>;
+
+/** The collections' change log (features/collections; db/migrations/…-0042-collections.ts), kept by triggers. */
+export interface CollectionChangesTable {
+  seq: ColumnType<number | string, never, never>;
+  portal_id: string;
+  collection: string;
+  record_id: string;
+  changed_at: string;
+  deleted: number;
+  tx: ColumnType<string | number | null, never, never>;
+}
+
 export interface DB {
   users: UsersTable;
   portals: PortalsTable;
@@ -1231,4 +1278,6 @@ export interface DB {
   support_requests: SupportRequestsTable;
   support_messages: SupportMessagesTable;
   support_images: SupportImagesTable;
+  client_errors: ClientErrorsTable;
+  access_requests: AccessRequestsTable;
 }

@@ -97,6 +97,8 @@ export type IdKind =
   | 'checkoutId'
   | 'supportRequestId'
   | 'supportImageId'
+  | 'clientErrorId'
+  | 'accessRequestId'
   | 'reportScheduleId'
   | 'zoneId';
 
