@@ -66,6 +66,8 @@ import { searchRoutes } from './features/search/search.routes';
 import { bulkAccessRoutes } from './features/bulk-access/bulk-access.routes';
 import { platformRoutes } from './features/platform/platform.routes';
 import { supportRoutes } from './features/support/support.routes';
+import { registerReaders } from './features/readers/readers.plugin';
+import { readerRoutes } from './features/readers/readers.routes';
 import { clientErrorRoutes } from './features/client-errors/client-errors.routes';
 import { accessRequestRoutes } from './features/access-requests/access-requests.routes';
 import { zoneRoutes } from './features/zones/zones.routes';
@@ -210,6 +212,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   registerAlerts(app, config);
   registerRental(app, config, limitStore);
   registerSupport(app, config, limitStore);
+  registerReaders(app, config);
   registerCalendars(app, config);
   registerReviews(app, config);
   await registerPayments(app, config);
@@ -266,6 +269,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     zoneRoutes,
     reportRoutes,
     contentRoutes,
+    readerRoutes,
     collectionRoutes,
   ]) {
     await app.register(routes, { prefix: API_BASE_PATH });

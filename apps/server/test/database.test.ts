@@ -85,6 +85,8 @@ describe('migrations', () => {
       'portal_plan_periods',
       'portals',
       'products',
+      'reader_enrollments',
+      'readers',
       'recovery_codes',
       'report_schedules',
       'reseller_links',

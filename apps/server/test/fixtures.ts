@@ -32,6 +32,9 @@ export interface Tenant {
   alertRuleId: string;
   /** A scheduled report (features/reports), mailed weekly to the owner. */
   reportScheduleId: string;
+  /** A paired desk reader (features/readers), and an enrollment it was asked for (for the basic user). */
+  readerId: string;
+  enrollmentId: string;
   /** A zone (features/zones) holding the lock. */
   zoneId: string;
   billId: string;
@@ -147,6 +150,17 @@ async function makeTenant(t: TestApp, portalName: string | undefined, rentals: b
     deviceIds: [deviceId],
   });
   const reportSchedule = await post('/api3/portal/report/schedules', { kind: 'health', frequency: 'weekly' });
+  const reader = await post('/api3/portal/reader', { name: 'Front desk', kind: 'both' });
+  // The reader says it is online as the broker would hand it over; enrollments need it online.
+  await t.app.readers.handle({
+    readerId: reader.reader._id,
+    topic: 'status',
+    payload: Buffer.from(JSON.stringify({ online: true, firmware: 'fixture', ts: new Date().toISOString() })),
+  });
+  const enrollment = await post(`/api3/portal/reader/${reader.reader._id}/enroll`, {
+    kind: 'rfid',
+    userId: member.userId,
+  });
   const clientError = await t.request({
     method: 'POST',
     url: '/api3/clientErrors',
@@ -185,6 +199,8 @@ async function makeTenant(t: TestApp, portalName: string | undefined, rentals: b
       inviteId: invite._id,
       alertRuleId: alertRule._id,
       reportScheduleId: reportSchedule._id,
+      readerId: reader.reader._id,
+      enrollmentId: enrollment._id,
       clientErrorId: clientError.json()._id,
       accessRequestId: accessRequest.json()._id,
       zoneId: zone._id,

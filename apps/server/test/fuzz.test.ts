@@ -449,6 +449,9 @@ function pathValue(operation: Operation, name: string): string {
     // No support request in the fuzz fixtures either (its 404 is documented).
     supportRequestId: fx.portalId,
     supportImageId: fx.portalId,
+    // No desk reader in the fuzz fixtures (features/readers): an id that names none (404).
+    readerId: fx.portalId,
+    enrollmentId: fx.portalId,
     // No client error report or access request in the fuzz fixtures (issue 21): ids that name none (404).
     clientErrorId: fx.portalId,
     accessRequestId: fx.portalId,

@@ -10,6 +10,7 @@ export const USAGE = `locksim: simulated Latchkey locks speaking device protocol
 Usage:
   npm run locksim -- --url mqtt://127.0.0.1:1883 --lock <deviceId>:<secret> [--lock ...]
   npm run locksim -- --url mqtt://127.0.0.1:1883 --locks-file locks.json
+  npm run locksim -- --url mqtt://127.0.0.1:1883 --reader <readerId>:<secret>   (a desk reader: --reader --help)
 
 Options:
   --url <url>             broker URL (default mqtt://127.0.0.1:1883)

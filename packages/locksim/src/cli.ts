@@ -9,6 +9,8 @@ import {
   type StdinCommand,
 } from './cli-commands';
 import { LockFleet } from './lock-fleet';
+import { wantsReader } from './reader-cli-commands';
+import { runReaderCli } from './reader-cli';
 import type { SimulatedLock } from './simulated-lock';
 
 // A thin shell over LockFleet: parse, print what the locks report, turn stdin lines into calls.
@@ -200,4 +202,6 @@ async function main(): Promise<void> {
   });
 }
 
-await main();
+// `--reader <id>:<secret>` runs a desk enrollment reader instead of locks (reader-cli.ts).
+if (wantsReader(process.argv.slice(2))) await runReaderCli(process.argv.slice(2));
+else await main();

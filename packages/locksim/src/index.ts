@@ -4,3 +4,5 @@ export * from './lock-model';
 export * from './lock-memory';
 export * from './cli-commands';
 export * from './event-flood';
+export * from './simulated-reader';
+export * from './reader-cli-commands';

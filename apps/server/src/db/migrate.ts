@@ -38,6 +38,7 @@ import * as credentialSetBodies from './migrations/2026-11-27-0039-credential-se
 import * as zones from './migrations/2026-11-27-0044-zones';
 import * as collections from './migrations/2026-11-27-0042-collections';
 import * as clientErrorsAccessRequests from './migrations/2026-11-27-0043-client-errors-access-requests-threads';
+import * as readers from './migrations/2026-11-27-0045-readers';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-0044-zones': zones,
   '2026-11-27-0042-collections': collections,
   '2026-11-27-0043-client-errors-access-requests-threads': clientErrorsAccessRequests,
+  '2026-11-27-0045-readers': readers,
 };
 
 /** The names of every migration, in order. */

@@ -1101,6 +1101,42 @@ export interface ReportSchedulesTable {
 }
 export type ReportScheduleRow = Selectable<ReportSchedulesTable>;
 
+/** A desk enrollment reader paired with a portal (features/readers, issue 21 item 5). */
+export interface ReadersTable {
+  id: string;
+  portal_id: string;
+  name: string;
+  kind: import('@latchkey/shared').ReaderKind;
+  /** sha256 of the secret, as devices.secret_hash. */
+  secret_hash: string;
+  /** 1 after an online status, 0 after the last will or a goodbye. */
+  online: ColumnType<number, number | undefined, number>;
+  firmware: string | null;
+  last_seen_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type ReaderRow = Selectable<ReadersTable>;
+
+/** A card or finger an admin asked a reader for (features/readers). */
+export interface ReaderEnrollmentsTable {
+  id: string;
+  portal_id: string;
+  reader_id: string;
+  kind: import('@latchkey/shared').EnrollmentKind;
+  user_id: string | null;
+  /** waiting | read | failed | cancelled (expired is waiting past expires_at). */
+  state: string;
+  value: string | null;
+  error: string | null;
+  created_by: string | null;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
+  updated_at: Timestamp;
+}
+export type ReaderEnrollmentRow = Selectable<ReaderEnrollmentsTable>;
+
 /** A person's support request in their portal (features/support, issue 20 item 4). */
 export interface SupportRequestsTable {
   id: string;
@@ -1278,6 +1314,8 @@ export interface DB {
   support_requests: SupportRequestsTable;
   support_messages: SupportMessagesTable;
   support_images: SupportImagesTable;
+  readers: ReadersTable;
+  reader_enrollments: ReaderEnrollmentsTable;
   client_errors: ClientErrorsTable;
   access_requests: AccessRequestsTable;
 }

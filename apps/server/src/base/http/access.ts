@@ -99,6 +99,8 @@ export type IdKind =
   | 'supportImageId'
   | 'clientErrorId'
   | 'accessRequestId'
+  | 'readerId'
+  | 'enrollmentId'
   | 'reportScheduleId'
   | 'zoneId';
 

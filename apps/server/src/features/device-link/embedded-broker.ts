@@ -6,8 +6,14 @@ import {
   deviceTopic,
   LOCK_TOPICS,
   parseDeviceTopic,
+  parseReaderTopic,
+  READER_SERVER_TOPICS,
+  READER_TOPICS,
+  readerTopic,
   SERVER_TOPICS,
   type LockTopic,
+  type ReaderServerTopic,
+  type ReaderTopic,
   type ServerTopic,
 } from '@latchkey/shared';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
@@ -16,7 +22,12 @@ import type { Database } from '../../db/database';
 import { hashDeviceSecret } from '../devices/devices.service';
 import { AddressGuard, PacketTooLargeError, SizeLimitedConnection } from './broker-guard';
 import { findLockById } from './device-link.repository';
-import { BrokerStartError, type DeviceTransport, type LockMessage } from './device-transport';
+import {
+  BrokerStartError,
+  type DeviceTransport,
+  type LockMessage,
+  type ReaderGate,
+} from './device-transport';
 import { findRetainedByTopic } from './retained-by-topic';
 
 const DEFAULT_PORT = 1883;
@@ -88,6 +99,11 @@ export class EmbeddedBroker implements DeviceTransport {
   /** Every open connection, logged in or not (closing the broker ends only logged-in ones). */
   private readonly sockets = new Set<net.Socket>();
   private readonly guard: AddressGuard;
+  /** Enrollment readers (features/readers): who may log in as one, and where their messages go. */
+  private readerGate: ReaderGate | null = null;
+  /** The reader each authenticated reader connection belongs to (never also a lock's). */
+  private readonly readerOf = new WeakMap<Client, string>();
+  private readonly readerConnections = new Map<string, Set<Client>>();
 
   constructor(
     private readonly db: Database,
@@ -115,6 +131,18 @@ export class EmbeddedBroker implements DeviceTransport {
         );
       },
       authorizePublish: (client, packet, done) => {
+        const readerId = client ? this.readerOf.get(client) : undefined;
+        if (readerId !== undefined) {
+          // A reader: only its own reader topics, never a lock's or another reader's.
+          const topic = parseReaderTopic(packet.topic);
+          const mine =
+            topic !== null &&
+            topic.readerId === readerId &&
+            (READER_TOPICS as readonly string[]).includes(topic.topic);
+          if (mine) return done(null);
+          this.log.warn({ readerId, topic: packet.topic }, 'mqtt: reader publish refused by the topic ACL');
+          return done(new Error('not authorized'));
+        }
         const deviceId = client ? this.deviceOf.get(client) : undefined;
         const parsed = parseDeviceTopic(packet.topic);
         const allowed =
@@ -129,10 +157,25 @@ export class EmbeddedBroker implements DeviceTransport {
       // Only a lock's own server topics reach it, whatever a session holds (defence in depth: the
       // client id is bound to the lock at CONNECT).
       authorizeForward: (client, packet) => {
+        const readerId = this.readerOf.get(client);
+        if (readerId !== undefined)
+          return parseReaderTopic(packet.topic)?.readerId === readerId ? packet : undefined;
         const parsed = parseDeviceTopic(packet.topic);
         return parsed !== null && parsed.deviceId === this.deviceOf.get(client) ? packet : undefined;
       },
       authorizeSubscribe: (client, subscription, done) => {
+        const readerId = this.readerOf.get(client);
+        if (readerId !== undefined) {
+          const mine = READER_SERVER_TOPICS.some(
+            (topic) => subscription.topic === readerTopic(readerId, topic),
+          );
+          if (mine) return done(null, subscription);
+          this.log.warn(
+            { readerId, topic: subscription.topic },
+            'mqtt: reader subscription refused by the topic ACL',
+          );
+          return done(null, null);
+        }
         const deviceId = this.deviceOf.get(client);
         const allowed =
           deviceId !== undefined &&
@@ -144,6 +187,32 @@ export class EmbeddedBroker implements DeviceTransport {
       },
       published: (packet, client, done) => {
         // The server's own publications (client null) need no handling.
+        const readerId = client ? this.readerOf.get(client) : undefined;
+        const gate = this.readerGate;
+        if (readerId !== undefined && gate) {
+          const topic = parseReaderTopic(packet.topic);
+          if (!topic || topic.readerId !== readerId) return done();
+          gate
+            .handle({
+              readerId,
+              topic: topic.topic as ReaderTopic,
+              payload: Buffer.from(packet.payload),
+              otherLiveConnection: [...(this.readerConnections.get(readerId) ?? [])].some(
+                (other) => other !== client && other.connected && !other.closed,
+              ),
+            })
+            .then(
+              () => done(),
+              (error: unknown) => {
+                this.log.error(
+                  { err: error, readerId, topic: packet.topic },
+                  'mqtt: could not handle a reader message',
+                );
+                done(error as Error);
+              },
+            );
+          return;
+        }
         const deviceId = client ? this.deviceOf.get(client) : undefined;
         const parsed = parseDeviceTopic(packet.topic);
         if (!deviceId || !parsed || parsed.deviceId !== deviceId) return done();
@@ -259,6 +328,7 @@ export class EmbeddedBroker implements DeviceTransport {
     }
     if (!username || !password) return this.failedLogin(address, username, 'device id and secret required');
     const device = await findLockById(this.db, username);
+    if (!device && this.readerGate) return this.authenticateReader(client, address, username, password);
     if (!device || !sameSecret(device.secret_hash, password)) {
       return this.failedLogin(address, username, 'unknown lock or wrong secret');
     }
@@ -270,6 +340,25 @@ export class EmbeddedBroker implements DeviceTransport {
     this.deviceOf.set(client, device.id);
     let set = this.connections.get(device.id);
     if (!set) this.connections.set(device.id, (set = new Set()));
+    set.add(client);
+    return null;
+  }
+
+  /** A login that is no lock's: an enrollment reader's, on the same terms (features/readers). */
+  private async authenticateReader(
+    client: Client,
+    address: string,
+    username: string,
+    password: Buffer,
+  ): Promise<AuthenticateError | null> {
+    const known = await this.readerGate!.authenticate(username, password.toString('utf8'));
+    if (!known) return this.failedLogin(address, username, 'unknown lock or wrong secret');
+    if (client.id !== username) {
+      return this.failedLogin(address, username, 'client id is not the device id', IDENTIFIER_REJECTED);
+    }
+    this.readerOf.set(client, username);
+    let set = this.readerConnections.get(username);
+    if (!set) this.readerConnections.set(username, (set = new Set()));
     set.add(client);
     return null;
   }
@@ -294,6 +383,13 @@ export class EmbeddedBroker implements DeviceTransport {
   }
 
   private forget(client: Client): void {
+    const readerId = this.readerOf.get(client);
+    if (readerId !== undefined) {
+      const readers = this.readerConnections.get(readerId);
+      readers?.delete(client);
+      if (readers?.size === 0) this.readerConnections.delete(readerId);
+      return;
+    }
     const deviceId = this.deviceOf.get(client);
     if (!deviceId) return;
     const set = this.connections.get(deviceId);
@@ -327,6 +423,26 @@ export class EmbeddedBroker implements DeviceTransport {
   clearRetained(deviceId: string, topic: ServerTopic): Promise<void> {
     // An empty retained message removes the retained one (MQTT 3.1.1 §3.3.1.3).
     return this.publish(deviceId, topic, '', { retain: true });
+  }
+
+  attachReaders(gate: ReaderGate): void {
+    this.readerGate = gate;
+  }
+
+  publishToReader(readerId: string, topic: ReaderServerTopic, payload: string): Promise<void> {
+    const broker = this.broker;
+    if (!broker) return Promise.reject(new Error('the embedded broker is not running'));
+    return new Promise((resolve, reject) => {
+      broker.publish(
+        { cmd: 'publish', topic: readerTopic(readerId, topic), payload, qos: 1, retain: false, dup: false },
+        (error) => (error ? reject(error) : resolve()),
+      );
+    });
+  }
+
+  disconnectReader(readerId: string): void {
+    for (const client of this.readerConnections.get(readerId) ?? []) client.close();
+    this.readerConnections.delete(readerId);
   }
 
   disconnect(deviceId: string): void {
