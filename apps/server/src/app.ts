@@ -66,6 +66,7 @@ import { searchRoutes } from './features/search/search.routes';
 import { bulkAccessRoutes } from './features/bulk-access/bulk-access.routes';
 import { platformRoutes } from './features/platform/platform.routes';
 import { supportRoutes } from './features/support/support.routes';
+import { apiKeyRoutes } from './features/api-keys/api-keys.routes';
 import { registerReaders } from './features/readers/readers.plugin';
 import { readerRoutes } from './features/readers/readers.routes';
 import { clientErrorRoutes } from './features/client-errors/client-errors.routes';
@@ -201,7 +202,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   registerErrorHandling(app, API_BASE_PATH);
   registerQueryTextCheck(app, API_BASE_PATH);
-  app.decorate('routeRegistry', registerAccessControl(app, API_BASE_PATH));
+  app.decorate(
+    'routeRegistry',
+    registerAccessControl(app, API_BASE_PATH, { store: limitStore, perMinute: config.API_KEY_LIMIT_PER_MINUTE }),
+  );
   registerSealedBodies(app);
   registerBinaryAnswers(app, API_BASE_PATH);
   await registerSecurityHeaders(app, config.CORS_ORIGINS, config.SESSION_RECORDER_URL);
@@ -269,6 +273,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     zoneRoutes,
     reportRoutes,
     contentRoutes,
+    apiKeyRoutes,
     readerRoutes,
     collectionRoutes,
   ]) {

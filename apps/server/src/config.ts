@@ -41,6 +41,8 @@ const envSchema = z.object({
   LOGIN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   LOGIN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   SIGNUP_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
+  /** Requests one API key may make per minute (features/api-keys), counted in Redis with REDIS_URL. */
+  API_KEY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** smtp://user:pass@host:port or smtps://…; without it, mail stays in the dev mailbox (the outbox). */
   SMTP_URL: z
     .string()

@@ -32,6 +32,7 @@ describe('migrations', () => {
       'account_offers',
       'account_tokens',
       'alert_rules',
+      'api_keys',
       'audit_log',
       'auth_epoch',
       'billing_profiles',

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { API_KEY_SCOPES } from '@latchkey/shared';
 import type { RegisteredRoute } from '../src/base/http/access';
 import { closedBillFor } from './billing-helpers';
 import { makeMember, makeOwner, makeStaff } from './factories';
@@ -32,6 +33,9 @@ export interface Tenant {
   alertRuleId: string;
   /** A scheduled report (features/reports), mailed weekly to the owner. */
   reportScheduleId: string;
+  /** An API key of the portal with every scope (features/api-keys), and its secret. */
+  apiKeyId: string;
+  apiKey: string;
   /** A paired desk reader (features/readers), and an enrollment it was asked for (for the basic user). */
   readerId: string;
   enrollmentId: string;
@@ -150,6 +154,7 @@ async function makeTenant(t: TestApp, portalName: string | undefined, rentals: b
     deviceIds: [deviceId],
   });
   const reportSchedule = await post('/api3/portal/report/schedules', { kind: 'health', frequency: 'weekly' });
+  const apiKey = await post('/api3/portal/apikeys', { name: 'Every scope', scopes: [...API_KEY_SCOPES] });
   const reader = await post('/api3/portal/reader', { name: 'Front desk', kind: 'both' });
   // The reader says it is online as the broker would hand it over; enrollments need it online.
   await t.app.readers.handle({
@@ -199,6 +204,8 @@ async function makeTenant(t: TestApp, portalName: string | undefined, rentals: b
       inviteId: invite._id,
       alertRuleId: alertRule._id,
       reportScheduleId: reportSchedule._id,
+      apiKeyId: apiKey.key._id,
+      apiKey: apiKey.secret,
       readerId: reader.reader._id,
       enrollmentId: enrollment._id,
       clientErrorId: clientError.json()._id,

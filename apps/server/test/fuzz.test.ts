@@ -438,6 +438,8 @@ function pathValue(operation: Operation, name: string): string {
     keyId: fx.keyId,
     alertRuleId: fx.alertRuleId,
     reportScheduleId: fx.reportScheduleId,
+    // No API key in the fuzz fixtures: an id that names none (404).
+    apiKeyId: fx.portalId,
     zoneId: fx.zoneId,
     listingId: fx.listingId,
     categoryId: fx.categoryId,

@@ -1,3 +1,4 @@
+import { API_KEY_SCOPES } from '@latchkey/shared';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RegisteredRoute } from '../src/base/http/access';
@@ -108,6 +109,24 @@ export async function specifyRoutes(feature: string, spec: FeatureSpec = {}): Pr
   });
   afterAll(() => t.close());
 
+  /** Keys of portal A with every scope but an area's (features/api-keys), made once per area. */
+  const keysWithout = new Map<string, Promise<string>>();
+  const keyWithout = (area: string) => {
+    let key = keysWithout.get(area);
+    if (!key) {
+      key = t
+        .request({
+          method: 'POST',
+          url: '/api3/portal/apikeys',
+          token: portals.a.admin,
+          payload: { name: `All but ${area}`, scopes: API_KEY_SCOPES.filter((s) => !s.startsWith(`${area}:`)) },
+        })
+        .then((response) => response.json().secret as string);
+      keysWithout.set(area, key);
+    }
+    return key;
+  };
+
   const named = [
     ...Object.keys(spec.examples ?? {}),
     ...(spec.asBasicUser ?? []),
@@ -208,6 +227,29 @@ export async function specifyRoutes(feature: string, spec: FeatureSpec = {}): Pr
           const response = await call({ token: portals.a.admin, side: 'foreign' });
           expect([403, 404], `answered ${response.statusCode}`).toContain(response.statusCode);
           expect(response.body).not.toContain(FOREIGN_PORTAL_NAME);
+        });
+      }
+
+      // API keys (features/api-keys): a key needs its scope for the route's area, acts only in its
+      // own portal, and is refused on routes without an area and on account and platform routes.
+      if (signedIn && route.access.kind === 'portal' && route.apiArea) {
+        const area = route.apiArea;
+        it(`403 for an API key of the portal without ${area} scopes`, async () => {
+          const response = await call({ token: await keyWithout(area) });
+          expect(response.statusCode, response.body).toBe(403);
+          expect(response.json().error.code).toBe('api_key_scope_missing');
+        });
+        if (namesRecords(route)) {
+          it("403 or 404 for another portal's API key, never this portal's data", async () => {
+            const response = await call({ token: portals.b.apiKey });
+            expect([403, 404], `answered ${response.statusCode}: ${response.body}`).toContain(response.statusCode);
+          });
+        }
+      } else if (signedIn) {
+        it('403 for an API key, whatever its scopes (no key may use this route)', async () => {
+          const response = await call({ token: portals.a.apiKey });
+          expect(response.statusCode, response.body).toBe(403);
+          expect(response.json().error.code).toBe('api_key_not_allowed');
         });
       }
 

@@ -131,8 +131,32 @@ export interface AuditLogTable {
   after_json: string | null;
   ip: string | null;
   created_at: Timestamp;
+  /** The API key that made the change (actor_user_id is then null): features/api-keys. */
+  api_key_id: string | null;
 }
 export type AuditLogRow = Selectable<AuditLogTable>;
+
+/** A portal's API keys (features/api-keys): the secret is never stored, only its SHA-256. */
+export interface ApiKeysTable {
+  id: string;
+  portal_id: string;
+  name: string;
+  /** The 8 public characters after `lk_live_`, unique: how a presented key is found. */
+  prefix: string;
+  /** Hex SHA-256 of the whole key as presented. */
+  secret_hash: string;
+  /** JSON array of scopes (`devices:read`…). */
+  scopes_json: string;
+  /** JSON array of IPs and CIDR ranges; empty: any address. */
+  allowed_addresses_json: string;
+  created_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+  last_used_ip: string | null;
+  revoked_at: Timestamp | null;
+}
+export type ApiKeyRow = Selectable<ApiKeysTable>;
 
 /** Sealed-envelope nonces already opened, kept until they are too old to be accepted anyway. */
 export interface SealNoncesTable {
@@ -1243,6 +1267,7 @@ export interface DB {
   member_counts: MemberCountsTable;
   auth_epoch: AuthEpochTable;
   audit_log: AuditLogTable;
+  api_keys: ApiKeysTable;
   seal_nonces: SealNoncesTable;
   devices: DevicesTable;
   zones: ZonesTable;

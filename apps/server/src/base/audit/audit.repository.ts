@@ -16,6 +16,8 @@ export interface AuditEntry {
   before?: unknown;
   after?: unknown;
   ip?: string | null;
+  /** The API key that made the change, if one did (features/api-keys); actorUserId is then null. */
+  apiKeyId?: string | null;
 }
 
 /** Entities whose id is the person's own id. */
@@ -37,6 +39,7 @@ export async function appendAuditEntry(db: Database, portalId: string, entry: Au
       before_json: entry.before === undefined ? null : JSON.stringify(entry.before),
       after_json: entry.after === undefined ? null : JSON.stringify(entry.after),
       ip: entry.ip ?? null,
+      api_key_id: entry.apiKeyId ?? null,
       created_at: nowIso(),
     })
     .execute();
@@ -50,7 +53,9 @@ export function recordChange(
 ): Promise<void> {
   return appendAuditEntry(db, context.portalId, {
     ...change,
-    actorUserId: context.actorUserId,
+    // A change made with an API key is the key's, not a person's (docs/decisions.md "API keys").
+    actorUserId: context.apiKeyId ? null : context.actorUserId,
+    apiKeyId: context.apiKeyId ?? null,
     ip: context.ip,
   });
 }
@@ -87,6 +92,7 @@ export async function listAuditEntries(
     .leftJoin('memberships as m', (join) =>
       join.onRef('m.user_id', '=', 'a.actor_user_id').onRef('m.portal_id', '=', 'a.portal_id'),
     )
+    .leftJoin('api_keys as k', 'k.id', 'a.api_key_id')
     .where('a.portal_id', '=', portalId);
   const { filter = {} } = query;
   if (filter.entityType) base = base.where('a.entity_type', '=', filter.entityType);
@@ -113,6 +119,8 @@ export async function listAuditEntries(
       .selectAll('a')
       .select([
         'u.email as actor_email',
+        'k.name as api_key_name',
+        'k.prefix as api_key_prefix',
         memberNameColumn('first_name').as('actor_first_name'),
         memberNameColumn('last_name').as('actor_last_name'),
       ])

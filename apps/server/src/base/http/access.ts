@@ -1,7 +1,16 @@
-import { PORTAL_OVERRIDE_HEADER } from '@latchkey/shared';
+import {
+  API_KEY_AREA_OF_FEATURE,
+  PORTAL_OVERRIDE_HEADER,
+  scopeFor,
+  scopesGrant,
+  type ApiKeyArea,
+} from '@latchkey/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { resolveActingPortal } from '../tenancy/acting-portal';
 import { authenticateSession } from '../identity/sessions';
+import { apiKeyActor, authenticateApiKey, looksLikeApiKey, noteApiKeyUse } from '../identity/api-key-auth';
+import { consume, type RateLimitStore } from '../rate-limits/rate-limiters';
 import { AppError } from './errors';
 import type { ActingPortal, RequestAuth } from './request-auth';
 
@@ -27,7 +36,7 @@ export const access = {
   platform: { kind: 'platform' },
 } as const satisfies Record<string, RouteAccess>;
 
-export type { ActingPortal, RequestAuth } from './request-auth';
+export type { ActingPortal, RequestApiKey, RequestAuth } from './request-auth';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -38,6 +47,12 @@ declare module 'fastify' {
     example?: RouteExample;
     /** What the path's `:id` (and `:imageId`) names: required where the path has one (see IdKind). */
     ids?: Partial<Record<'id' | 'imageId', IdKind>>;
+    /**
+     * The API key area of a portal route (its scope: `<area>:read` for GET, `<area>:write` else),
+     * when it is not its feature's (API_KEY_AREA_OF_FEATURE); null refuses keys. The registry fills
+     * in the area it settles on, so every route's config carries it (http/openapi.ts reads it).
+     */
+    apiArea?: ApiKeyArea | null;
   }
   interface FastifyRequest {
     auth: RequestAuth | null;
@@ -102,7 +117,8 @@ export type IdKind =
   | 'readerId'
   | 'enrollmentId'
   | 'reportScheduleId'
-  | 'zoneId';
+  | 'zoneId'
+  | 'apiKeyId';
 
 /** Path parameters whose name does not say what they name. */
 const UNNAMED_IDS = ['id', 'imageId'] as const;
@@ -119,6 +135,8 @@ export interface RegisteredRoute {
   example?: RouteExample;
   /** What its `:id` (and `:imageId`) names (config.ids). */
   ids: Partial<Record<'id' | 'imageId', IdKind>>;
+  /** The area whose scope an API key needs on this portal route; null: keys are refused. */
+  apiArea?: ApiKeyArea | null;
   /** The route's request schemas (zod), so tests can check every field (safe-text-registry.test.ts). */
   schema: RouteRequestSchemas;
 }
@@ -160,6 +178,8 @@ export interface ChangeContext {
   ip: string;
   /** The reseller the actor acts through in this portal (ActingPortal.viaResellerId), if so. */
   viaResellerId?: string;
+  /** The API key the change is made with (audited as the key; actorUserId is its stand-in's id). */
+  apiKeyId?: string;
 }
 
 /** The change context of a portal request, for services that write the admin change log. */
@@ -170,6 +190,7 @@ export function changeContext(request: FastifyRequest): ChangeContext {
     actorUserId: signedIn(request).user.id,
     ip: request.ip,
     ...(acting.viaResellerId && { viaResellerId: acting.viaResellerId }),
+    ...(request.auth?.apiKey && { apiKeyId: request.auth.apiKey.id }),
   };
 }
 
@@ -180,13 +201,33 @@ function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
+/** API keys' per-key limit: where it counts (Redis with REDIS_URL) and how many requests a minute. */
+export interface ApiKeyLimits {
+  store: RateLimitStore;
+  perMinute: number;
+}
+
+/** The area whose scope a key needs on a route: its own (config.apiArea), else its feature's. */
+function apiAreaOf(access: RouteAccess, feature: string, declared: ApiKeyArea | null | undefined) {
+  if (access.kind !== 'portal') return null;
+  if (declared !== undefined) return declared;
+  return API_KEY_AREA_OF_FEATURE[feature] ?? null;
+}
+
 /**
  * Keeps the route registry and enforces each route's access before validation, so an
  * anonymous call gets 401 and a wrong role 403 whatever its body.
  */
-export function registerAccessControl(app: FastifyInstance, apiPrefix: string): RegisteredRoute[] {
+export function registerAccessControl(
+  app: FastifyInstance,
+  apiPrefix: string,
+  apiKeyLimits?: ApiKeyLimits,
+): RegisteredRoute[] {
   const registry: RegisteredRoute[] = [];
   app.decorateRequest('auth', null);
+  const keyLimiter: RateLimiterAbstract | null = apiKeyLimits
+    ? apiKeyLimits.store.limiter({ keyPrefix: 'api-key', points: apiKeyLimits.perMinute, duration: 60 })
+    : null;
 
   // A function, not an arrow: Fastify calls it with the instance the route is registered on.
   app.addHook('onRoute', function (route) {
@@ -199,6 +240,7 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
       sealed?: boolean;
       example?: RouteExample;
       ids?: Partial<Record<'id' | 'imageId', IdKind>>;
+      apiArea?: ApiKeyArea | null;
     };
     if (!config.access) {
       throw new Error(`Route ${String(route.method)} ${route.url} declares no access (config.access)`);
@@ -218,6 +260,8 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
         `Route ${String(route.method)} ${route.url} belongs to no feature (routesOfFeature in its plugin)`,
       );
     }
+    const apiArea = apiAreaOf(config.access, feature, config.apiArea);
+    route.config = { ...route.config, apiArea };
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
       const { body, querystring, params, headers } = (route.schema ?? {}) as RouteRequestSchemas;
@@ -229,6 +273,7 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
         sealed: config.sealed === true,
         ...(config.example && { example: config.example }),
         ids: config.ids ?? {},
+        apiArea,
         schema: { body, querystring, params, headers },
       });
     }
@@ -240,6 +285,7 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
 
     const token = bearerToken(request);
     if (!token) throw AppError.unauthorized();
+    if (looksLikeApiKey(token)) return authenticateKeyRequest(request, token, routeAccess);
     const person = await authenticateSession(app.db, app.secrets.jwtKey, token);
     const { user, impersonator } = person;
     // In a support session the staff member has the person's rights, not their own.
@@ -251,7 +297,7 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
       typeof override === 'string' ? override : null,
       person.memberships,
     );
-    request.auth = { user, isSuperAdmin, memberships, acting, impersonator };
+    request.auth = { user, isSuperAdmin, memberships, acting, impersonator, apiKey: null };
 
     if (routeAccess.kind === 'platform' && !isSuperAdmin) {
       throw AppError.forbidden('Only platform staff may do this');
@@ -263,6 +309,44 @@ export function registerAccessControl(app: FastifyInstance, apiPrefix: string): 
       }
     }
   });
+
+  /**
+   * A request made with an API key (docs/decisions.md "API keys"): it acts in its key's portal as
+   * an admin, only on portal routes whose area its scopes grant; never on account or platform routes
+   * nor in another portal. Rate-limited per key; its last use written at most once a minute.
+   */
+  async function authenticateKeyRequest(request: FastifyRequest, token: string, routeAccess: RouteAccess) {
+    const key = await authenticateApiKey(app.db, token, request.ip);
+    if (keyLimiter) await consume(keyLimiter, key.row.id);
+    if (routeAccess.kind !== 'portal') {
+      throw new AppError(
+        'api_key_not_allowed',
+        'API keys may not be used here: only on portal routes (sign in as a person)',
+        403,
+      );
+    }
+    const override = request.headers[PORTAL_OVERRIDE_HEADER];
+    if (typeof override === 'string' && override !== key.portal.id) {
+      throw new AppError('api_key_not_allowed', "An API key acts only in its own portal", 403);
+    }
+    const area = request.routeOptions.config.apiArea;
+    if (!area) {
+      throw new AppError('api_key_not_allowed', 'API keys may not be used on this route', 403);
+    }
+    const needed = scopeFor(area, request.method);
+    if (!scopesGrant(key.scopes, needed)) {
+      throw new AppError('api_key_scope_missing', `This API key lacks the scope ${needed}`, 403);
+    }
+    request.auth = {
+      user: apiKeyActor(key.row),
+      isSuperAdmin: false,
+      memberships: [],
+      acting: { portal: key.portal, role: 'admin', viaPlatformRole: false },
+      impersonator: null,
+      apiKey: { id: key.row.id, name: key.row.name, prefix: key.row.prefix, scopes: key.scopes },
+    };
+    await noteApiKeyUse(app.db, key.row, request.ip);
+  }
 
   return registry;
 }

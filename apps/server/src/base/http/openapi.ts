@@ -1,6 +1,6 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { PORTAL_OVERRIDE_HEADER } from '@latchkey/shared';
+import { PORTAL_OVERRIDE_HEADER, scopeFor, type ApiKeyArea } from '@latchkey/shared';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { RouteAccess } from './access';
@@ -63,7 +63,20 @@ export async function registerOpenApi(app: FastifyInstance, apiPrefix: string): 
           '`{ "error": { "code", "message", "details"? } }`.',
       },
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          // features/api-keys: an operation a key may call names its scope (`security` and
+          // `x-latchkey-scope`); one without takes no key.
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'lk_live_<prefix>_<secret>',
+            description:
+              "A portal's API key (Settings → API keys): `Authorization: Bearer lk_live_…`. It acts in " +
+              'its portal as an admin limited to its scopes, `<area>:read` (GET) or `<area>:write` ' +
+              '(write implies read), named by each operation in `x-latchkey-scope`.',
+          },
+        },
       },
     },
     transform: (input) => {
@@ -72,11 +85,17 @@ export async function registerOpenApi(app: FastifyInstance, apiPrefix: string): 
         access?: RouteAccess;
         sealed?: boolean;
         binaryAnswer?: boolean;
+        apiArea?: ApiKeyArea | null;
       };
       const schema = output.schema as Record<string, unknown>;
       for (const part of ['body', 'querystring', 'params', 'headers']) fixNullables(schema[part]);
       if (schema.response) Object.values(schema.response).forEach(fixNullables);
       if (config.access && config.access.kind !== 'public') schema.security = [{ bearerAuth: [] }];
+      if (config.apiArea) {
+        const scope = scopeFor(config.apiArea, [input.route.method].flat()[0] ?? 'GET');
+        schema.security = [{ bearerAuth: [] }, { apiKey: [scope] }];
+        schema['x-latchkey-scope'] = scope;
+      }
       if (config.sealed) schema.description = SEALED_NOTE;
       const responses = schema.response as Record<string, JsonSchema> | undefined;
       const ok = responses?.['200'];

@@ -26,4 +26,19 @@ export interface RequestAuth {
   acting: ActingPortal | null;
   /** Platform staff acting as this person in a support session, or null. */
   impersonator: UserRow | null;
+  /**
+   * The API key the request was made with, or null for a person's session. With a key, `user` is
+   * the key's stand-in (never stored, no memberships), `acting` its portal as an admin, and what
+   * the key may do is limited by its scopes (http/access.ts).
+   */
+  apiKey: RequestApiKey | null;
+}
+
+/** An API key as a request made with it knows it (features/api-keys). */
+export interface RequestApiKey {
+  id: string;
+  name: string;
+  /** The 8 public characters after `lk_live_`. */
+  prefix: string;
+  scopes: string[];
 }

@@ -8,7 +8,14 @@ export function toAuditEntry(row: AuditRow): AuditEntry {
   return {
     _id: row.id,
     actor:
-      row.actor_user_id && row.actor_email
+      // A change made with an API key names the key: "API key 'PMS sync' (lk_live_ab12cd34)".
+      row.api_key_id && row.api_key_name
+        ? {
+            _id: row.api_key_id,
+            email: '',
+            name: `API key '${row.api_key_name}' (lk_live_${row.api_key_prefix})`,
+          }
+        : row.actor_user_id && row.actor_email
         ? {
             _id: row.actor_user_id,
             email: row.actor_email,
