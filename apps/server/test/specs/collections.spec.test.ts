@@ -12,10 +12,20 @@ const examples: Record<string, RequestExample> = {};
 const given = (key: string, body: unknown) => {
   if (!exampleConfig(body).example) examples[key] = () => ({ payload: body });
 };
+/** A `{deviceId}`-style example filled from the calling side's fixtures. */
+const filled =
+  (body: unknown): RequestExample =>
+  (tenant) => ({
+    payload: JSON.parse(
+      JSON.stringify(body).replace(/"\{(\w+)\}"/g, (_, key: string) =>
+        JSON.stringify(tenant[key as keyof typeof tenant]),
+      ),
+    ) as unknown,
+  });
 for (const c of COLLECTIONS) {
   if (c.list) given(`POST /api3/${c.name}`, {});
   if (c.ls) given(`POST /api3/${c.name}/ls`, {});
-  if (c.create) given(`POST /api3/${c.name}/new`, c.create.example);
+  if (c.create) examples[`POST /api3/${c.name}/new`] = filled(c.create.example);
   if (c.save) given(`POST /api3/${c.name}/:id`, c.save.example);
   for (const [method, definition] of Object.entries(c.methods ?? {}))
     given(`POST /api3/${c.name}/${method}/:id`, definition.example);
@@ -24,6 +34,23 @@ for (const c of COLLECTIONS) {
 await specifyRoutes('collections', {
   examples,
   answers: {
+    'POST /api3/accessRequest/decline/:id': {
+      status: [200, 409],
+      why: 'POST accessRequest/grant/{id} runs before it and answers the fixture request: access-requests.test.ts declines a waiting one',
+    },
+    'POST /api3/accessRequest/withdraw/:id': {
+      status: [404, 409],
+      why: 'the walk calls as the admin, who did not ask (404 to anyone but the person), and the request is answered by then: access-requests.test.ts withdraws',
+    },
+    // Deletions run last, longer paths first (route-spec.ts walkOrder).
+    'DELETE /api3/rfid/:id': {
+      status: [204, 404],
+      why: 'DELETE userPortal/{id} runs before it and takes the card’s holder out of the portal, which revokes their card: collections-changes.test.ts deletes a card',
+    },
+    'DELETE /api3/fingerPrint/:id': {
+      status: [204, 404],
+      why: 'DELETE crudDevices/{id} may run before it (paths of one length) and deletes the lock the finger was enrolled at: collections-changes.test.ts deletes a fingerprint',
+    },
     'POST /api3/device/unlock/:id': {
       status: [409],
       why: 'the fixtures’ locks never connected, so the command is refused at once (lock_offline): collections.test.ts opens a connected lock',

@@ -149,14 +149,51 @@ const DEVICE_COLUMNS = [
   'online',
   'lock_state',
   'firmware',
+  'deleted_at',
 ];
 
 /** The feeds of the collections of features/collections' first set (issue 21, item 3). */
 const FEEDS: ChangeFeed[] = [
-  { collection: 'device', table: 'devices', recordColumn: 'id', columns: DEVICE_COLUMNS },
+  // A deleted lock keeps its row (its history stays) with deleted_at set: a tombstone.
+  ...(['device', 'crudDevices'] as const).map((collection): ChangeFeed => ({
+    collection,
+    table: 'devices',
+    recordColumn: 'id',
+    columns: DEVICE_COLUMNS,
+    deletedWhen: (row) => `${row}.deleted_at is not null`,
+  })),
   // Who reaches a lock directly: a basic user's `device` list changes with it.
-  { collection: 'device', table: 'device_users', recordColumn: 'device_id', parentTable: 'devices' },
-  { collection: 'crudDevices', table: 'devices', recordColumn: 'id', columns: DEVICE_COLUMNS },
+  {
+    collection: 'device',
+    table: 'device_users',
+    recordColumn: 'device_id',
+    parentTable: 'devices',
+    where: (row) => `${row}.deleted_at is null`,
+  },
+  // What locks report (features/events): added, and gone with their lock.
+  { collection: 'history', table: 'device_events', recordColumn: 'id' },
+  { collection: 'lockout', table: 'lockouts', recordColumn: 'id' },
+  { collection: 'lockout', table: 'lockout_devices', recordColumn: 'lockout_id', parentTable: 'lockouts' },
+  { collection: 'userGroup', table: 'groups', recordColumn: 'id' },
+  { collection: 'userGroup', table: 'group_users', recordColumn: 'group_id', parentTable: 'groups' },
+  { collection: 'userGroup', table: 'group_devices', recordColumn: 'group_id', parentTable: 'groups' },
+  // Cards and fingerprints are credentials of their kind; a revoked one is deleted for clients.
+  ...(['rfid', 'fingerprint'] as const).map((kind): ChangeFeed => ({
+    collection: kind === 'rfid' ? 'rfid' : 'fingerPrint',
+    table: 'credentials',
+    recordColumn: 'id',
+    where: (row) => `${row}.kind = '${kind}'`,
+    deletedWhen: (row) => `${row}.revoked_at is not null`,
+  })),
+  {
+    collection: 'fingerPrint',
+    table: 'credential_devices',
+    recordColumn: 'credential_id',
+    parentTable: 'credentials',
+    where: (row) => `${row}.kind = 'fingerprint' and ${row}.revoked_at is null`,
+  },
+  // A person's membership of the portal (features/members), named by the person's id.
+  { collection: 'userPortal', table: 'memberships', recordColumn: 'user_id' },
 ];
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,11 @@
 import { crudDevicesCollection } from './crud-devices.collection';
 import { deviceCollection } from './device.collection';
+import { userPortalCollection } from './user-portal.collection';
+import { userGroupCollection } from './user-group.collection';
+import { rfidCollection } from './rfid.collection';
+import { lockoutCollection } from './lockout.collection';
+import { historyCollection } from './history.collection';
+import { fingerPrintCollection } from './finger-print.collection';
 import type { AnyCollection } from './registry';
 
 /**
@@ -10,4 +16,10 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   // features/devices, features/device-link
   deviceCollection,
   crudDevicesCollection,
+  historyCollection,
+  lockoutCollection,
+  userGroupCollection,
+  rfidCollection,
+  fingerPrintCollection,
+  userPortalCollection,
 ];

@@ -20,8 +20,11 @@
  *    `addCollectionChangeTriggers` (db/migrations/2026-11-27-0042-collections.ts) for each table, with
  *    the collection's name and how a row names the record and its portal.
  * 4. Give each body operation an `example` (a valid body; `{deviceId}`-style placeholders are filled
- *    by the registry-driven specs) and run test/specs/collections.spec.test.ts and
- *    test/collections-isolation.test.ts: they walk every registered collection.
+ *    by the registry-driven specs) and run test/specs/collections.spec.test.ts,
+ *    test/collections-changes.test.ts and test/collections-isolation.test.ts: they walk every
+ *    registered collection. A collection with `ls` but without all of create, save and remove needs
+ *    its lifecycle (make, change, delete one record) in LIFECYCLES of collections-changes.test.ts:
+ *    add one entry there (the test names the collections that lack one).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
