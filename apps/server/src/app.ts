@@ -66,6 +66,8 @@ import { searchRoutes } from './features/search/search.routes';
 import { bulkAccessRoutes } from './features/bulk-access/bulk-access.routes';
 import { platformRoutes } from './features/platform/platform.routes';
 import { supportRoutes } from './features/support/support.routes';
+import { registerWebhooks } from './features/webhooks/webhooks.plugin';
+import { webhookRoutes } from './features/webhooks/webhooks.routes';
 import { apiKeyRoutes } from './features/api-keys/api-keys.routes';
 import { registerReaders } from './features/readers/readers.plugin';
 import { readerRoutes } from './features/readers/readers.routes';
@@ -216,6 +218,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   registerAlerts(app, config);
   registerRental(app, config, limitStore);
   registerSupport(app, config, limitStore);
+  registerWebhooks(app, config);
   registerReaders(app, config);
   registerCalendars(app, config);
   registerReviews(app, config);
@@ -269,6 +272,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     bulkAccessRoutes,
     platformRoutes,
     supportRoutes,
+    webhookRoutes,
     accessRequestRoutes,
     zoneRoutes,
     reportRoutes,

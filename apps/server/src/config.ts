@@ -195,6 +195,20 @@ const envSchema = z.object({
    * must not reach the server's own network); tests and development turn it on for a local server.
    */
   ICAL_ALLOW_PRIVATE_HOSTS: booleanVar.default(false),
+  /**
+   * Let webhook endpoints be http:// addresses and reach private, loopback and link-local
+   * addresses (features/webhooks). Off in production; tests and local set-ups target 127.0.0.1.
+   */
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: booleanVar.default(false),
+  /** How often a server looks for due webhook deliveries (new ones wake it at once); 0 turns delivery off. */
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
+  /** How long one webhook attempt may take before it counts as failed. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /** Comma-separated delays (ms) of the retry schedule; empty: the Svix schedule (tests shorten it). */
+  WEBHOOK_RETRY_SCHEDULE_MS: z
+    .string()
+    .regex(/^(\s*\d+\s*(,\s*\d+\s*)*)?$/, 'must be comma-separated milliseconds')
+    .default(''),
   /** How often stays that ended are looked for, to mail their guests the review link; 0 turns it off. */
   REVIEW_MAIL_CHECK_MS: z.coerce.number().int().min(0).default(600_000),
   FEATURES: z

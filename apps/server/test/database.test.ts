@@ -110,6 +110,10 @@ describe('migrations', () => {
       'user_device_schedules',
       'user_images',
       'users',
+      'webhook_attempts',
+      'webhook_credential_states',
+      'webhook_deliveries',
+      'webhook_endpoints',
       'zones',
     ]);
     await db.destroy();

@@ -33,6 +33,9 @@ export interface Tenant {
   alertRuleId: string;
   /** A scheduled report (features/reports), mailed weekly to the owner. */
   reportScheduleId: string;
+  /** A webhook endpoint (features/webhooks) taking only test events, and its test delivery. */
+  webhookEndpointId: string;
+  webhookDeliveryId: string;
   /** An API key of the portal with every scope (features/api-keys), and its secret. */
   apiKeyId: string;
   apiKey: string;
@@ -154,6 +157,11 @@ async function makeTenant(t: TestApp, portalName: string | undefined, rentals: b
     deviceIds: [deviceId],
   });
   const reportSchedule = await post('/api3/portal/report/schedules', { kind: 'health', frequency: 'weekly' });
+  const webhookEndpoint = await post('/api3/portal/webhooks', {
+    url: 'https://receiver.example.invalid/hooks',
+    eventTypes: ['webhook.test'],
+  });
+  const webhookDelivery = await post(`/api3/portal/webhooks/${webhookEndpoint._id}/test`, {});
   const apiKey = await post('/api3/portal/apikeys', { name: 'Every scope', scopes: [...API_KEY_SCOPES] });
   const reader = await post('/api3/portal/reader', { name: 'Front desk', kind: 'both' });
   // The reader says it is online as the broker would hand it over; enrollments need it online.
@@ -204,6 +212,8 @@ async function makeTenant(t: TestApp, portalName: string | undefined, rentals: b
       inviteId: invite._id,
       alertRuleId: alertRule._id,
       reportScheduleId: reportSchedule._id,
+      webhookEndpointId: webhookEndpoint._id,
+      webhookDeliveryId: webhookDelivery._id,
       apiKeyId: apiKey.key._id,
       apiKey: apiKey.secret,
       readerId: reader.reader._id,
@@ -353,6 +363,8 @@ export function paramKind(route: RegisteredRoute, name: string): keyof Tenant | 
     entryId: 'accessListId',
     feedId: 'feedId',
     reviewId: 'reviewId',
+    // A webhook endpoint's delivery (features/webhooks: replay).
+    webhookDeliveryId: 'webhookDeliveryId',
     token: 'unknown',
     feed: 'unknown',
     email: 'unknown',

@@ -419,6 +419,8 @@ function pathValue(operation: Operation, name: string): string {
     feedId: fx.feedId,
     feed: fx.exportFeed,
     reviewId: fx.reviewId,
+    // A webhook delivery (features/webhooks' replay): none in the fuzz fixtures (404).
+    webhookDeliveryId: fx.portalId,
     // A content page's topic (features/content): the deployment's default privacy notice.
     topic: 'privacy',
   };
@@ -451,6 +453,9 @@ function pathValue(operation: Operation, name: string): string {
     // No support request in the fuzz fixtures either (its 404 is documented).
     supportRequestId: fx.portalId,
     supportImageId: fx.portalId,
+    // No webhook endpoint in the fuzz fixtures (features/webhooks): ids that name none (404).
+    webhookEndpointId: fx.portalId,
+    webhookDeliveryId: fx.portalId,
     // No desk reader in the fuzz fixtures (features/readers): an id that names none (404).
     readerId: fx.portalId,
     enrollmentId: fx.portalId,

@@ -23,6 +23,7 @@ export const NOTIFICATION_KINDS = [
   'lock_refused',
   'sync_failed',
   'payment_failed',
+  'webhook_failing',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

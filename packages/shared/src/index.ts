@@ -42,6 +42,7 @@ export * from './reports.schemas';
 export * from './content.schemas';
 export * from './platform.schemas';
 export * from './support.schemas';
+export * from './webhooks.schemas';
 export * from './api-keys.schemas';
 export * from './zones.schemas';
 export * from './collections.schemas';

@@ -36,6 +36,7 @@ import * as content from './migrations/2026-11-27-0035-content';
 import * as listingPrice from './migrations/2026-11-27-0036-listing-price';
 import * as credentialSetBodies from './migrations/2026-11-27-0039-credential-set-bodies';
 import * as apiKeys from './migrations/2026-11-27-0040-api-keys';
+import * as webhooks from './migrations/2026-11-27-0041-webhooks';
 import * as zones from './migrations/2026-11-27-0044-zones';
 import * as collections from './migrations/2026-11-27-0042-collections';
 import * as clientErrorsAccessRequests from './migrations/2026-11-27-0043-client-errors-access-requests-threads';
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-0036-listing-price': listingPrice,
   '2026-11-27-0039-credential-set-bodies': credentialSetBodies,
   '2026-11-27-0040-api-keys': apiKeys,
+  '2026-11-27-0041-webhooks': webhooks,
   '2026-11-27-0044-zones': zones,
   '2026-11-27-0042-collections': collections,
   '2026-11-27-0043-client-errors-access-requests-threads': clientErrorsAccessRequests,

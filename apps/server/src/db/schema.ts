@@ -1201,6 +1201,70 @@ export interface SupportImagesTable {
 }
 export type SupportImageRow = Selectable<SupportImagesTable>;
 
+/** A portal's webhook endpoint (features/webhooks, issue 21 item 2). */
+export interface WebhookEndpointsTable {
+  id: string;
+  portal_id: string;
+  url: string;
+  description: string;
+  /** JSON array of event types; null: every type. */
+  event_types: string | null;
+  enabled: number;
+  /** 'failing' when the server disabled it (every delivery failed for 5 days); null otherwise. */
+  disabled_reason: string | null;
+  /** `whsec_` + base64 of 32 random bytes. */
+  secret: string;
+  /** After a rotation, the previous secret still signs until previous_secret_until. */
+  previous_secret: string | null;
+  previous_secret_until: Timestamp | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+
+/** One event for one endpoint: its message id is the `webhook-id` of every attempt. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  portal_id: string;
+  endpoint_id: string;
+  message_id: string;
+  event_type: string;
+  /** The body sent, as sent: `{ type, timestamp, data }`. */
+  payload: string;
+  status: import('@latchkey/shared').WebhookDeliveryStatus;
+  attempt_count: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp | null;
+  manual: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+/** One attempt to deliver (the delivery log). */
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  endpoint_id: string;
+  portal_id: string;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  duration_ms: number;
+  response: string | null;
+  error: string | null;
+  ok: number;
+  manual: number;
+}
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+
+/** What a lock last said of a credential ('confirmed' or its reason), for the credential events. */
+export interface WebhookCredentialStatesTable {
+  portal_id: string;
+  device_id: string;
+  credential_id: string;
+  state: string;
+}
+
 /** The collections' change log (features/collections; db/migrations/…-0042-collections.ts), kept by triggers. */
 export interface CollectionChangesTable {
   seq: ColumnType<number | string, never, never>;
@@ -1339,6 +1403,10 @@ export interface DB {
   support_requests: SupportRequestsTable;
   support_messages: SupportMessagesTable;
   support_images: SupportImagesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_credential_states: WebhookCredentialStatesTable;
   readers: ReadersTable;
   reader_enrollments: ReaderEnrollmentsTable;
   client_errors: ClientErrorsTable;

@@ -112,6 +112,8 @@ export type IdKind =
   | 'checkoutId'
   | 'supportRequestId'
   | 'supportImageId'
+  | 'webhookEndpointId'
+  | 'webhookDeliveryId'
   | 'clientErrorId'
   | 'accessRequestId'
   | 'readerId'

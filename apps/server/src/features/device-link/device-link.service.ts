@@ -40,6 +40,8 @@ import type { DeviceTransport, LockMessage } from './device-transport';
 import { PeriodicJob } from '../../base/jobs/periodic-job';
 import type { LockRefusal } from '../alerts/notices';
 import { isHeartbeatOnly, SeenLocks } from './seen-locks';
+import { emitDomainEvent } from '../../base/events/domain-events';
+import './device-link-events';
 
 /** How often the recompute outbox is checked for locks a stopped server left (credential-recompute.ts). */
 const RECOMPUTE_SWEEP_MS = 5_000;
@@ -349,7 +351,8 @@ export class DeviceLink {
     }
     const listener = this.listener;
     for (const lock of marked) {
-      if (!listener) break;
+      this.announceStatus(lock.portal_id, lock.id, { online: true, battery: lock.battery });
+      if (!listener) continue;
       await listener
         .statusChanged(lock.portal_id, lock.id, { online: true, battery: lock.battery })
         .catch((error: unknown) =>
@@ -357,6 +360,22 @@ export class DeviceLink {
         );
     }
     return marked.length;
+  }
+
+  /** Tells the features that stand on the device link (webhooks) that a lock's record changed; never fails the report. */
+  private announceStatus(
+    portalId: string,
+    deviceId: string,
+    previous: { online: boolean; battery: number | null },
+  ) {
+    void emitDomainEvent(this.db, 'LockStatusChanged', {
+      portalId,
+      deviceId,
+      previous,
+      now: new Date(),
+    }).catch((error: unknown) =>
+      this.log.error({ err: error }, 'device link: a status listener failed; the lock is not affected'),
+    );
   }
 
   /** One message from a lock. Bad payloads are logged and dropped; they never stop the link. */
@@ -416,12 +435,17 @@ export class DeviceLink {
       if (!otherLiveConnection) {
         await markLockOffline(this.db, device.portal_id, device.id);
         this.notify((listener) => listener.statusChanged(device.portal_id, device.id, previous));
+        if (previous.online) this.announceStatus(device.portal_id, device.id, previous);
       }
       return;
     }
     // A heartbeat that changes nothing but the time is written with the others of its second.
     if (isHeartbeatOnly(device, status)) this.seenLocks.add(device.id);
-    else await this.reports.saveStatus(device, status);
+    else {
+      await this.reports.saveStatus(device, status);
+      if (!previous.online || previous.battery !== status.battery)
+        this.announceStatus(device.portal_id, device.id, previous);
+    }
     this.notify((listener) => listener.statusChanged(device.portal_id, device.id, previous));
     const upToDate = await bringLockUpToDate(this.db, device, status.credentialsVersion, {
       channel: this.channel,

@@ -8,6 +8,8 @@ import type { DeviceEventsTable } from '../../db/schema';
 import { insertDeviceEvents } from '../events/events.repository';
 import { resolveEventPeople } from './credential-holders';
 import { findLiveLocks } from './device-link.repository';
+import { emitDomainEvent } from '../../base/events/domain-events';
+import './device-link-events';
 
 /**
  * The database refused a value rather than failing: PostgreSQL's data exceptions (SQLSTATE class
@@ -298,6 +300,9 @@ async function storeBatch(
       },
     });
   });
+  // Heard in this transaction (features/webhooks writes its deliveries here).
+  if (stored.length > 0)
+    await emitDomainEvent(db, 'LockEventsStored', { events: stored, now: new Date(receivedAt) });
   const claimed = new Set<string>();
   const answers = batch.map(({ deviceId, events }) => {
     if (!locks.has(deviceId)) return null;

@@ -3,6 +3,8 @@ import type { Database } from '../../db/database';
 import type { DeviceRow } from '../../db/schema';
 import { saveCredentialsAcks, saveLockStatuses, type StatusToSave } from './lock-reports.repository';
 import type { AckToRecord } from './lock-reports.repository';
+import { emitDomainEvent } from '../../base/events/domain-events';
+import './device-link-events';
 
 /**
  * How long reports wait for others to join their transaction. A change that reaches 10,000 locks
@@ -82,7 +84,13 @@ export class LockReports {
         const recorded = await this.db.transaction().execute(async (trx) => {
           // A lock's latest status wins; its acks are recorded in the order they came.
           await saveLockStatuses(trx, [...new Map(statuses.map((s) => [s.item.deviceId, s.item])).values()]);
-          return recordInOrder(trx, acks);
+          const taken = await recordInOrder(trx, acks);
+          // Heard in this transaction (features/webhooks: credential.confirmed / rejected).
+          if (taken.size > 0) {
+            const recordedAcks = acks.filter((ack) => taken.has(ack)).map((ack) => ack.item);
+            await emitDomainEvent(trx, 'CredentialsAcked', { acks: recordedAcks, now: new Date() });
+          }
+          return taken;
         });
         for (const status of statuses) status.done();
         for (const ack of acks) ack.done(recorded.has(ack));

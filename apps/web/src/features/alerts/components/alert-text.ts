@@ -16,6 +16,7 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   lock_refused: 'Lock refused',
   sync_failed: 'Lock command failed',
   payment_failed: 'Payment problem',
+  webhook_failing: 'Webhook disabled',
 };
 
 /** What a rule watches for, in a sentence: "When a lock stays offline longer than 30 minutes, at any lock." */
