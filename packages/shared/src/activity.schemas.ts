@@ -4,6 +4,7 @@ import { DEVICE_COMMAND_STATUSES } from './device-link.schemas';
 import { COMMAND_ERRORS } from './device-protocol';
 import { activityQuerySchema, DEVICE_EVENT_TYPES, deviceEventSchema } from './events.schemas';
 import { idSchema } from './safe-input';
+import { zoneFilterParam } from './zones.schemas';
 
 // The activity feed: admin changes and lock events in one list (kept apart from events.schemas,
 // which the device protocol imports: the commands' outcomes come from the device link's schemas).
@@ -23,6 +24,8 @@ export const activityFiltersSchema = z.object({
   /** Only what concerns this person: changes about them or made by them, and their lock events. */
   userId: idSchema.optional(),
   kind: activityKindSchema.optional(),
+  /** Only what concerns the locks of this zone and its sub-zones ('none': the locks in no zone). */
+  zoneId: zoneFilterParam.optional(),
 });
 export type ActivityFilters = z.output<typeof activityFiltersSchema>;
 

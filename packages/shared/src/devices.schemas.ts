@@ -65,6 +65,8 @@ export const deviceSchema = z.object({
   lockState: lockStateSchema.nullable().optional(),
   firmware: z.string().nullable().optional(),
   createdAt: z.iso.datetime(),
+  /** The zone the lock is in (features/zones); null: none. */
+  zoneId: z.string().nullable().optional(),
 });
 export type Device = z.infer<typeof deviceSchema>;
 
@@ -107,8 +109,8 @@ export type DeviceUpdate = z.infer<typeof deviceUpdateSchema>;
 
 export const devicesQuerySchema = keysetListQuerySchema({
   sortBy: ['name', 'model', 'timeZone', 'battery', 'lastSeenAt', 'createdAt'],
-  /** `online` takes 'true' or 'false' (the offline screen). */
-  filterBy: ['model', 'timeZone', 'online'],
+  /** `online` takes 'true' or 'false' (the offline screen); `zone` a zone id (with its sub-zones) or 'none'. */
+  filterBy: ['model', 'timeZone', 'online', 'zone'],
   defaultSortBy: 'name',
   sortKeys: {
     name: 'text',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateInput, idSchema } from './safe-input';
+import { zoneFilterParam } from './zones.schemas';
 
 /**
  * Reports (brief `POST portal/report`, screen `deviceanduserreports`; issue 20 item 5): an admin
@@ -69,6 +70,8 @@ export const reportFiltersSchema = z.strictObject({
   deviceIds: z.array(idSchema).max(100).default([]),
   groupIds: z.array(idSchema).max(50).default([]),
   userIds: z.array(idSchema).max(100).default([]),
+  /** Only the locks of this zone and its sub-zones ('none': the locks in no zone; features/zones). */
+  zoneId: zoneFilterParam.optional(),
 });
 export type ReportFilters = z.output<typeof reportFiltersSchema>;
 

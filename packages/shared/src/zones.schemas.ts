@@ -99,3 +99,6 @@ export type ZoneLockoutInput = z.input<typeof zoneLockoutInputSchema>;
 
 /** The optional zone filter of the dashboard and the activity lists: a zone id or NO_ZONE_FILTER. */
 export const zoneFilterParam = z.union([idSchema, z.literal(NO_ZONE_FILTER)]);
+
+/** A list's optional zone filter in its query string (GET portal/dashboard). */
+export const zoneScopedQuerySchema = z.object({ zoneId: zoneFilterParam.optional() });

@@ -72,6 +72,8 @@ export async function listAuditEntries(
       entityType?: string;
       entityId?: string;
       deviceId?: string;
+      /** Only changes about the locks of these zones (null: the locks in no zone; base/zones). */
+      zoneIds?: string[] | null;
       userId?: string;
       action?: string;
       actorUserId?: string;
@@ -98,6 +100,16 @@ export async function listAuditEntries(
   if (filter.entityType) base = base.where('a.entity_type', '=', filter.entityType);
   if (filter.entityId) base = base.where('a.entity_id', '=', filter.entityId);
   if (filter.deviceId) base = base.where('a.device_id', '=', filter.deviceId);
+  if (filter.zoneIds !== undefined) {
+    const zoneIds = filter.zoneIds;
+    base = base.where('a.device_id', 'in', (eb) =>
+      eb
+        .selectFrom('devices as zd')
+        .select('zd.id')
+        .where('zd.portal_id', '=', portalId)
+        .where((w) => (zoneIds === null ? w('zd.zone_id', 'is', null) : w('zd.zone_id', 'in', zoneIds))),
+    );
+  }
   if (filter.userId) base = base.where('a.user_id', '=', filter.userId);
   if (filter.action) base = base.where('a.action', '=', filter.action);
   if (filter.actorUserId) base = base.where('a.actor_user_id', '=', filter.actorUserId);

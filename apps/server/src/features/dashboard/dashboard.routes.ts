@@ -1,4 +1,4 @@
-import { portalDashboardSchema, waitingRequestsSchema } from '@latchkey/shared';
+import { portalDashboardSchema, waitingRequestsSchema, zoneScopedQuerySchema } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { access, actingPortal, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
@@ -14,11 +14,12 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: access.portalAdmin },
       schema: {
         tags: ['portal'],
-        summary: 'The portal with its member counts',
+        summary: 'The portal with its member counts (the lock counts and lists of one zone with zoneId)',
+        querystring: zoneScopedQuerySchema,
         response: { 200: portalDashboardSchema, ...errorResponses },
       },
     },
-    async (request) => getPortalDashboard(app.db, actingPortal(request)),
+    async (request) => getPortalDashboard(app.db, actingPortal(request), request.query),
   );
 
   app.get(

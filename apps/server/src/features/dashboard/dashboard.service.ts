@@ -7,6 +7,7 @@ import { countMembers } from '../../base/tenancy/memberships.repository';
 import { toPortal } from '../../base/tenancy/portal.presenter';
 import { countDevices, listLowBatteryDevices, listOfflineDevices } from '../devices/devices.repository';
 import { countGroups } from '../groups/groups.repository';
+import { zoneFilter } from '../../base/zones/zone-scope';
 
 // The dashboard stands on the features it counts (people, locks, groups); none of them imports it.
 
@@ -17,15 +18,23 @@ const toDashboardDevice = (d: DeviceRow) => ({
   lastSeenAt: toIso(d.last_seen_at),
 });
 
-/** The dashboard: the portal, its people and locks, and the locks that need attention. */
-export async function getPortalDashboard(db: Database, acting: ActingPortal): Promise<PortalDashboard> {
+/**
+ * The dashboard: the portal, its people and locks, and the locks that need attention; with a zone,
+ * the lock counts and lists are that zone's (and its sub-zones'), people and groups the portal's.
+ */
+export async function getPortalDashboard(
+  db: Database,
+  acting: ActingPortal,
+  query: { zoneId?: string } = {},
+): Promise<PortalDashboard> {
   const portalId = acting.portal.id;
+  const zoneIds = await zoneFilter(db, portalId, query.zoneId);
   const [groups, devices, groupCount, lowBattery, offline] = await Promise.all([
     countMembers(db, portalId),
-    countDevices(db, portalId),
+    countDevices(db, portalId, zoneIds),
     countGroups(db, portalId),
-    listLowBatteryDevices(db, portalId),
-    listOfflineDevices(db, portalId, 10),
+    listLowBatteryDevices(db, portalId, undefined, zoneIds),
+    listOfflineDevices(db, portalId, 10, zoneIds),
   ]);
   const sum = (match: (g: (typeof groups)[number]) => boolean) =>
     groups.filter(match).reduce((total, g) => total + toCount(g.count), 0);

@@ -16,5 +16,6 @@ export function toDevice(row: DeviceRow): Device {
     lockState: row.lock_state,
     firmware: row.firmware,
     createdAt: toIso(row.created_at),
+    zoneId: row.zone_id ?? null,
   };
 }

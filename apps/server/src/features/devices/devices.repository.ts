@@ -14,6 +14,13 @@ function liveDevices(db: Database, portalId: string) {
   return db.selectFrom('devices').where('portal_id', '=', portalId).where('deleted_at', 'is', null);
 }
 
+/** Live locks, only those of these zones with a zone filter (null: in no zone; base/zones zoneFilter). */
+function liveDevicesIn(db: Database, portalId: string, zoneIds?: string[] | null) {
+  const base = liveDevices(db, portalId);
+  if (zoneIds === null) return base.where('zone_id', 'is', null);
+  return zoneIds ? base.where('zone_id', 'in', zoneIds) : base;
+}
+
 export function findDevice(db: Database, portalId: string, deviceId: string): Promise<DeviceRow | undefined> {
   return liveDevices(db, portalId).selectAll().where('id', '=', deviceId).executeTakeFirst();
 }
@@ -96,7 +103,7 @@ const nullableSorts: ReadonlySet<DeviceSortField> = new Set(['battery', 'lastSee
 const instantSorts: ReadonlySet<DeviceSortField> = new Set(['lastSeenAt', 'createdAt']);
 
 export type DeviceSortField = keyof typeof sortColumns;
-export type DeviceFilterField = 'model' | 'timeZone' | 'online';
+export type DeviceFilterField = 'model' | 'timeZone' | 'online' | 'zone';
 
 /**
  * One page of a portal's locks, the total matching, and the cursor of the page after (keyset
@@ -107,6 +114,8 @@ export async function listDevices(
   db: Database,
   portalId: string,
   query: KeysetListQuery<DeviceSortField, DeviceFilterField>,
+  /** The zones of a `zone` filter (base/zones zoneFilter: the zone and its sub-zones; null: none). */
+  zoneIds?: string[] | null,
 ) {
   let base = liveDevices(db, portalId);
   if (query.search) {
@@ -129,6 +138,9 @@ export async function listDevices(
   }
   if (query.filterBy === 'online') {
     base = base.where('online', '=', query.filterValue === 'true' ? 1 : 0);
+  } else if (query.filterBy === 'zone') {
+    if (zoneIds === null) base = base.where('zone_id', 'is', null);
+    else if (zoneIds) base = base.where('zone_id', 'in', zoneIds);
   } else if (query.filterBy && query.filterValue !== undefined) {
     base = base.where(query.filterBy === 'model' ? 'model' : 'time_zone', '=', query.filterValue as never);
   }
@@ -186,8 +198,13 @@ export async function listDevices(
 }
 
 /** Locks whose last reported battery is below `level`, or below their own low level. */
-export function listLowBatteryDevices(db: Database, portalId: string, level?: number) {
-  return liveDevices(db, portalId)
+export function listLowBatteryDevices(
+  db: Database,
+  portalId: string,
+  level?: number,
+  zoneIds?: string[] | null,
+) {
+  return liveDevicesIn(db, portalId, zoneIds)
     .selectAll()
     .where('battery', 'is not', null)
     .where((eb) =>
@@ -223,8 +240,8 @@ export function listGroupsOfDevice(db: Database, portalId: string, deviceId: str
 }
 
 /** How many live locks a portal has, how many are offline and how many run low. */
-export async function countDevices(db: Database, portalId: string) {
-  const row = await liveDevices(db, portalId)
+export async function countDevices(db: Database, portalId: string, zoneIds?: string[] | null) {
+  const row = await liveDevicesIn(db, portalId, zoneIds)
     .select((eb) => [
       eb.fn.countAll().as('total'),
       eb.fn.sum(eb.case().when('online', '=', 0).then(1).else(0).end()).as('offline'),
@@ -237,8 +254,8 @@ export async function countDevices(db: Database, portalId: string) {
 }
 
 /** Up to `limit` locks not connected now, never-seen ones first, then longest unseen. */
-export function listOfflineDevices(db: Database, portalId: string, limit: number) {
-  return liveDevices(db, portalId)
+export function listOfflineDevices(db: Database, portalId: string, limit: number, zoneIds?: string[] | null) {
+  return liveDevicesIn(db, portalId, zoneIds)
     .selectAll()
     .where('online', '=', 0)
     .orderBy(sql`case when last_seen_at is null then 0 else 1 end`)

@@ -8,6 +8,7 @@ import type { ChangeContext } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
 import { recordChange } from '../../base/audit/audit.repository';
 import { changeAccess } from '../../base/access-changes/touched-locks';
+import { zoneFilter } from '../../base/zones/zone-scope';
 import { assertMayAddLocks, type LockAllowance } from '../subscriptions/plan-allowance';
 import { assertPortalMayGrow } from '../subscriptions/portal-standing.service';
 import { toDevice } from './device.presenter';
@@ -131,6 +132,8 @@ export async function removeDevice(db: Database, context: ChangeContext, deviceI
 }
 
 export async function getDevicesPage(db: Database, portalId: string, query: DevicesQuery) {
-  const { rows, total, next } = await listDevices(db, portalId, query);
+  // Another portal's zone is a 404, as an unknown one.
+  const zoneIds = query.filterBy === 'zone' ? await zoneFilter(db, portalId, query.filterValue) : undefined;
+  const { rows, total, next } = await listDevices(db, portalId, query, zoneIds);
   return { items: rows.map(toDevice), total: toCount(total), ...(next && { next: encodeListCursor(next) }) };
 }

@@ -76,6 +76,8 @@ export async function listDeviceEvents(
     limit: number;
     descending: boolean;
     deviceId?: string;
+    /** Only the locks of these zones (null: the locks in no zone; base/zones zoneFilter). */
+    zoneIds?: string[] | null;
     userId?: string;
     /** The credential presented (a key's history). */
     credentialId?: string;
@@ -97,6 +99,8 @@ export async function listDeviceEvents(
     )
     .where('e.portal_id', '=', portalId);
   if (query.deviceId) base = base.where('e.device_id', '=', query.deviceId);
+  if (query.zoneIds === null) base = base.where('d.zone_id', 'is', null);
+  else if (query.zoneIds) base = base.where('d.zone_id', 'in', query.zoneIds);
   if (query.userId) base = base.where('e.user_id', '=', query.userId);
   if (query.credentialId) base = base.where('e.credential_id', '=', query.credentialId);
   if (query.type) base = base.where('e.type', '=', query.type as DeviceEventType);

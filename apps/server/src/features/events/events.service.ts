@@ -16,6 +16,7 @@ import { listAuditEntries, type AuditRow } from '../../base/audit/audit.reposito
 import { csvDocument } from '../../base/http/csv';
 import { AppError } from '../../base/http/errors';
 import { findDevice } from '../devices/devices.repository';
+import { zoneFilter } from '../../base/zones/zone-scope';
 import { findMember, findMembers } from '../../base/tenancy/memberships.repository';
 import {
   findCommandOutcomes,
@@ -76,8 +77,8 @@ interface SourceFilters {
   events: Omit<Parameters<typeof listDeviceEvents>[2], 'skip' | 'limit' | 'descending' | 'before'> | null;
 }
 
-/** The feed's filters (lock, person, kind) as a filter on each source. */
-function feedFilters(filters: ActivityFilters): SourceFilters {
+/** The feed's filters (lock, zone, person, kind) as a filter on each source. */
+function feedFilters(filters: ActivityFilters, zoneIds?: string[] | null): SourceFilters {
   const { deviceId, userId, kind } = filters;
   const changes = kind === undefined || kind === 'change' || kind === 'command';
   const events = kind === undefined || (kind !== 'change' && kind !== 'command');
@@ -85,11 +86,12 @@ function feedFilters(filters: ActivityFilters): SourceFilters {
     changes: changes
       ? {
           deviceId,
+          ...(zoneIds !== undefined && { zoneIds }),
           involvingUserId: userId,
           ...(kind && { actionPrefix: { prefix: 'device.command.', not: kind === 'change' } }),
         }
       : null,
-    events: events ? { deviceId, userId, type: kind } : null,
+    events: events ? { deviceId, userId, type: kind, ...(zoneIds !== undefined && { zoneIds }) } : null,
   };
 }
 
@@ -179,8 +181,10 @@ export async function getActivity(
 }
 
 /** GET portal/activity: the portal's feed, narrowed to a lock, a person and/or a kind. */
-export function getActivityFeed(db: Database, portalId: string, query: ActivityFeedQuery) {
-  return mergedActivity(db, portalId, query, feedFilters(query));
+export async function getActivityFeed(db: Database, portalId: string, query: ActivityFeedQuery) {
+  // Another portal's zone is a 404 (base/zones).
+  const zoneIds = await zoneFilter(db, portalId, query.zoneId);
+  return mergedActivity(db, portalId, query, feedFilters(query, zoneIds));
 }
 
 export const ACTIVITY_CSV_COLUMNS = ['time', 'source', 'what', 'lock', 'person', 'by', 'result', 'detail'];
@@ -220,11 +224,12 @@ function csvRow(item: ActivityItem): unknown[] {
  * ACTIVITY_EXPORT_LIMIT rows; every cell formula-safe (base/http/csv.ts).
  */
 export async function exportActivityCsv(db: Database, portalId: string, filters: ActivityFilters) {
+  const zoneIds = await zoneFilter(db, portalId, filters.zoneId);
   const { items } = await mergedActivity(
     db,
     portalId,
     { limit: ACTIVITY_EXPORT_LIMIT },
-    feedFilters(filters),
+    feedFilters(filters, zoneIds),
   );
   return csvDocument(ACTIVITY_CSV_COLUMNS, items.map(csvRow));
 }

@@ -14,6 +14,8 @@ export interface ReportScope {
   deviceIds: string[];
   groupIds: string[];
   userIds: string[];
+  /** The zones of the zone filter (base/zones zoneFilter: null, the locks in no zone). */
+  zoneIds?: string[] | null;
 }
 
 export const scopeOf = (filters: ReportFilters): ReportScope => ({
@@ -66,8 +68,21 @@ type Builder = ExpressionBuilder<DB & { e: DB['device_events'] } & { d: DB['devi
 
 /** A lock column matches the scope's locks (its own and its groups'); true when none are given. */
 function lockCondition(eb: Builder, portalId: string, scope: ReportScope, column: 'e.device_id' | 'd.id') {
-  if (scope.deviceIds.length === 0 && scope.groupIds.length === 0) return eb.lit(true);
-  return eb.or([
+  const { zoneIds } = scope;
+  const inZone =
+    zoneIds === undefined
+      ? null
+      : eb(
+          column,
+          'in',
+          eb
+            .selectFrom('devices as zd')
+            .select('zd.id')
+            .where('zd.portal_id', '=', portalId)
+            .where((w) => (zoneIds === null ? w('zd.zone_id', 'is', null) : w('zd.zone_id', 'in', zoneIds))),
+        );
+  if (scope.deviceIds.length === 0 && scope.groupIds.length === 0) return inZone ?? eb.lit(true);
+  const named = eb.or([
     ...(scope.deviceIds.length ? [eb(column, 'in', scope.deviceIds)] : []),
     ...(scope.groupIds.length
       ? [
@@ -83,6 +98,7 @@ function lockCondition(eb: Builder, portalId: string, scope: ReportScope, column
         ]
       : []),
   ]);
+  return inZone ? eb.and([named, inZone]) : named;
 }
 
 /** A person column matches the scope's people (named and their groups'); true when none are given. */

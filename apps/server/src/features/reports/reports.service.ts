@@ -21,6 +21,7 @@ import type { Database } from '../../db/database';
 import { toIso } from '../../db/mappers';
 import type { DeviceRow } from '../../db/schema';
 import { AppError } from '../../base/http/errors';
+import { zoneFilter } from '../../base/zones/zone-scope';
 import { findPortalById } from '../../base/tenancy/portals.repository';
 import { findMembers } from '../../base/tenancy/memberships.repository';
 import { listAccessPaths } from '../access/access.repository';
@@ -102,7 +103,11 @@ export async function prepareReport(
 ): Promise<ReportContext> {
   const portal = await findPortalById(db, portalId);
   if (!portal) throw AppError.notFound('Portal');
-  const scope = scopeOf(request.filters);
+  // A zone of another portal is a 404 (base/zones), as a lock or a group.
+  const scope = {
+    ...scopeOf(request.filters),
+    zoneIds: await zoneFilter(db, portalId, request.filters.zoneId),
+  };
   const named = await namesInPortal(db, portalId, scope);
   if (named.locks.length < new Set(scope.deviceIds).size) throw AppError.notFound('Lock');
   if (named.groups.length < new Set(scope.groupIds).size) throw AppError.notFound('Group');
@@ -345,7 +350,10 @@ async function* healthPages(db: Database, portalId: string, context: ReportConte
 /** People who reach no lock (of the scope's locks, when given) or hold expired credentials. */
 async function* peoplePages(db: Database, portalId: string, context: ReportContext) {
   const people = await scopedPeople(db, portalId, context.scope);
-  const hasLockScope = context.scope.deviceIds.length > 0 || context.scope.groupIds.length > 0;
+  const hasLockScope =
+    context.scope.deviceIds.length > 0 ||
+    context.scope.groupIds.length > 0 ||
+    context.scope.zoneIds !== undefined;
   const [members, paths, expired, scopedLocks] = await Promise.all([
     findMembers(db, portalId),
     listAccessPaths(db, portalId, {}),
