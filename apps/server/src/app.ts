@@ -206,7 +206,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   registerQueryTextCheck(app, API_BASE_PATH);
   app.decorate(
     'routeRegistry',
-    registerAccessControl(app, API_BASE_PATH, { store: limitStore, perMinute: config.API_KEY_LIMIT_PER_MINUTE }),
+    registerAccessControl(app, API_BASE_PATH, {
+      store: limitStore,
+      perMinute: config.API_KEY_LIMIT_PER_MINUTE,
+    }),
   );
   registerSealedBodies(app);
   registerBinaryAnswers(app, API_BASE_PATH);

@@ -44,7 +44,11 @@ describe('making keys', () => {
     const { key, secret } = await createKey({ name: 'PMS sync', scopes: ['devices:read'] });
     expect(secret).toMatch(API_KEY_PATTERN);
     expect(key.prefix).toBe(secret.slice(0, 'lk_live_'.length + 8));
-    const row = await t.app.db.selectFrom('api_keys').selectAll().where('id', '=', key._id).executeTakeFirstOrThrow();
+    const row = await t.app.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', key._id)
+      .executeTakeFirstOrThrow();
     expect(row.secret_hash).toBe(crypto.createHash('sha256').update(secret).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(secret.split('_').at(-1));
     const list = await t.request({ method: 'GET', url: '/api3/portal/apikeys', token: owner.token });
@@ -64,7 +68,12 @@ describe('making keys', () => {
       { name: 'x', scopes: ['devices:read'], allowedAddresses: ['not-an-ip'] },
       { name: 'x', scopes: ['devices:read'], allowedAddresses: ['10.0.0.0/33'] },
     ]) {
-      const response = await t.request({ method: 'POST', url: '/api3/portal/apikeys', token: owner.token, payload });
+      const response = await t.request({
+        method: 'POST',
+        url: '/api3/portal/apikeys',
+        token: owner.token,
+        payload,
+      });
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
     }
     expect(await t.app.db.selectFrom('api_keys').select('id').execute()).toEqual(before);
@@ -183,7 +192,9 @@ describe('revocation, expiry, addresses, limits', () => {
     const { key, secret } = await createKey({ name: 'Used', scopes: ['devices:read'] });
     await asKey(t, secret, { remoteAddress: '203.0.113.5' });
     await asKey(t, secret, { remoteAddress: '203.0.113.6' });
-    const { keys } = (await t.request({ method: 'GET', url: '/api3/portal/apikeys', token: owner.token })).json();
+    const { keys } = (
+      await t.request({ method: 'GET', url: '/api3/portal/apikeys', token: owner.token })
+    ).json();
     const listed = keys.find((k: { _id: string }) => k._id === key._id);
     expect(listed.lastUsedIp).toBe('203.0.113.5');
     expect(Date.now() - new Date(listed.lastUsedAt).getTime()).toBeLessThan(60_000);

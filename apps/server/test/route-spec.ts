@@ -119,7 +119,10 @@ export async function specifyRoutes(feature: string, spec: FeatureSpec = {}): Pr
           method: 'POST',
           url: '/api3/portal/apikeys',
           token: portals.a.admin,
-          payload: { name: `All but ${area}`, scopes: API_KEY_SCOPES.filter((s) => !s.startsWith(`${area}:`)) },
+          payload: {
+            name: `All but ${area}`,
+            scopes: API_KEY_SCOPES.filter((s) => !s.startsWith(`${area}:`)),
+          },
         })
         .then((response) => response.json().secret as string);
       keysWithout.set(area, key);
@@ -242,7 +245,9 @@ export async function specifyRoutes(feature: string, spec: FeatureSpec = {}): Pr
         if (namesRecords(route)) {
           it("403 or 404 for another portal's API key, never this portal's data", async () => {
             const response = await call({ token: portals.b.apiKey });
-            expect([403, 404], `answered ${response.statusCode}: ${response.body}`).toContain(response.statusCode);
+            expect([403, 404], `answered ${response.statusCode}: ${response.body}`).toContain(
+              response.statusCode,
+            );
           });
         }
       } else if (signedIn) {

@@ -329,7 +329,7 @@ export function registerAccessControl(
     }
     const override = request.headers[PORTAL_OVERRIDE_HEADER];
     if (typeof override === 'string' && override !== key.portal.id) {
-      throw new AppError('api_key_not_allowed', "An API key acts only in its own portal", 403);
+      throw new AppError('api_key_not_allowed', 'An API key acts only in its own portal', 403);
     }
     const area = request.routeOptions.config.apiArea;
     if (!area) {

@@ -42,7 +42,8 @@ export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: apiKeyCreatedSchema, ...errorResponses },
       },
     },
-    async (request, reply) => reply.status(201).send(await createApiKey(app.db, changeContext(request), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await createApiKey(app.db, changeContext(request), request.body)),
   );
 
   app.post(
