@@ -89,7 +89,7 @@ function registerCollection(app: Parameters<FastifyPluginAsyncZod>[0], collectio
   const base = `/${name}`;
   const tags = [`collection: ${name}`];
   // The API-key area of every route of this collection (api-keys: `<area>:read` / `<area>:write`).
-  const area = { apiArea: collection.area } as object;
+  const area = { apiArea: collection.area };
   const ids = { id: idKind };
 
   if (collection.ls) {

@@ -1,11 +1,11 @@
 import { crudDevicesCollection } from './crud-devices.collection';
 import { deviceCollection } from './device.collection';
-import { userPortalCollection } from './user-portal.collection';
-import { userGroupCollection } from './user-group.collection';
-import { rfidCollection } from './rfid.collection';
-import { lockoutCollection } from './lockout.collection';
-import { historyCollection } from './history.collection';
 import { fingerPrintCollection } from './finger-print.collection';
+import { historyCollection } from './history.collection';
+import { lockoutCollection } from './lockout.collection';
+import { rfidCollection } from './rfid.collection';
+import { userGroupCollection } from './user-group.collection';
+import { userPortalCollection } from './user-portal.collection';
 import type { AnyCollection } from './registry';
 
 /**

@@ -26,6 +26,7 @@
  *    its lifecycle (make, change, delete one record) in LIFECYCLES of collections-changes.test.ts:
  *    add one entry there (the test names the collections that lack one).
  */
+import type { ApiKeyArea } from '@latchkey/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ChangeContext, IdKind } from '../../base/http/access';
@@ -94,8 +95,11 @@ export interface CollectionDefinition<
   name: string;
   /** The feature folder behind it (docs, and the mapping table in docs/decisions.md). */
   feature: string;
-  /** The API-key area its routes need (`<area>:read` / `<area>:write`; route config `apiArea`). */
-  area: string;
+  /**
+   * The API-key area its routes need (route config `apiArea`): `<area>:read` for GET
+   * {collection}/{id}, `<area>:write` for its POST and DELETE routes (base/http/access.ts).
+   */
+  area: ApiKeyArea;
   /** What `{id}` names, so the registry-driven specs fill it with the right record. */
   idKind: IdKind;
   /** What GET {collection}/{id} answers. */
