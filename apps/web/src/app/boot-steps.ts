@@ -1,6 +1,7 @@
 import { LOCALE, NOTIFICATION_TIMEOUT_MS } from '@latchkey/shared';
 import { notifications } from '@mantine/notifications';
 import { paths } from '@/config/paths';
+import { installErrorReporting } from '@/features/client-errors/api/report-client-error';
 import { api } from '@/lib/api-client';
 import { navigateTo, setNavigator } from '@/lib/navigation';
 import { queryClient } from '@/lib/query-client';
@@ -29,6 +30,8 @@ function setupHttpClient(): void {
       void queryClient.invalidateQueries();
     },
   });
+  // Uncaught errors and unhandled rejections are reported to platform staff (issue 21, `error`).
+  installErrorReporting();
 }
 
 /**

@@ -74,6 +74,7 @@ describe('route guards', () => {
       People: '/app/user',
       Groups: '/app/group',
       Cards: '/app/cards',
+      'Access requests': '/app/access-requests',
       Lockouts: '/app/lockout',
       Keys: '/app/keys',
       'Company codes': '/app/access-codes',

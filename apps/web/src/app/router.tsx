@@ -29,6 +29,8 @@ import {
   IconBuildingSkyscraper,
   IconToggleRight,
   IconActivityHeartbeat,
+  IconBug,
+  IconHandStop,
 } from '@tabler/icons-react';
 import { createBrowserRouter, redirect, type LoaderFunction, type NonIndexRouteObject } from 'react-router';
 import { paths, type ScreenPath } from '@/config/paths';
@@ -737,6 +739,21 @@ function screenRoutes(): ScreenRoute[] {
         Component: async () => (await import('@/features/my-access/components/qr-page')).QrPage,
       },
     },
+    {
+      // People asking for a lock (issue 21, the `accessRequest` collection).
+      path: paths.app.accessRequests,
+      layout: 'app',
+      handle: {
+        title: 'Access requests',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Access requests', icon: IconHandStop, group: 'people' },
+      },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/access-requests/components/access-requests-page')).AccessRequestsPage,
+      },
+    },
     // The platform console (issue 20, item 1): platform staff's home, where the admin host lands.
     {
       path: paths.app.platform,
@@ -876,6 +893,20 @@ function screenRoutes(): ScreenRoute[] {
       },
     },
     {
+      // The web app's uncaught errors, one row per fingerprint (issue 21, the `error` collection).
+      path: paths.app.platformErrors,
+      layout: 'app',
+      handle: {
+        title: 'Client errors',
+        roles: PLATFORM,
+        nav: { label: 'Client errors', icon: IconBug, group: 'platform' },
+      },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/client-errors/components/client-errors-page')).ClientErrorsPage,
+      },
+    },
+    {
       // Any signed-in person: the help topics and the legal pages.
       path: paths.app.help,
       layout: 'app',
@@ -937,6 +968,20 @@ function screenRoutes(): ScreenRoute[] {
       handle: { title: 'QR code', requiresPortal: true, nav: { label: 'QR code', icon: IconQrcode } },
       lazy: {
         Component: async () => (await import('@/features/my-access/components/qr-page')).QrPage,
+      },
+    },
+    {
+      // Ask an admin for a lock (issue 21, the `accessRequest` collection).
+      path: paths.user.accessRequests,
+      layout: 'user',
+      handle: {
+        title: 'Access requests',
+        requiresPortal: true,
+        nav: { label: 'Access requests', icon: IconHandStop },
+      },
+      lazy: {
+        Component: async () =>
+          (await import('@/features/access-requests/components/ask-access-page')).AskAccessPage,
       },
     },
     {

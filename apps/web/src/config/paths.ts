@@ -152,6 +152,10 @@ export const paths = {
     supportRequest: screenPath('/app/support/request/:requestId'),
     /** Platform staff's support inbox (`?portalId=` one portal's). */
     platformSupport: screenPath('/app/platform/support'),
+    /** Platform staff's list of the web app's uncaught errors (issue 21, the `error` collection). */
+    platformErrors: screenPath('/app/platform/errors'),
+    /** Admins: people asking for a lock (issue 21, the `accessRequest` collection). */
+    accessRequests: screenPath('/app/access-requests'),
     settings: screenPath('/app/settings'),
     /** The settings under the brief's other names: settingsProfile, and profile (old mails). */
     settingsProfile: screenPath('/app/settingsProfile'),
@@ -169,6 +173,8 @@ export const paths = {
     settings: screenPath('/user/settingsProfile'),
     /** Their own credentials on each lock, in their own area (/sync/user forwards them here). */
     sync: screenPath('/user/sync'),
+    /** Ask an admin for a lock, and see the answers (issue 21). */
+    accessRequests: screenPath('/user/access'),
   },
 
   /** Locks' credential sync, in the /app frame. */

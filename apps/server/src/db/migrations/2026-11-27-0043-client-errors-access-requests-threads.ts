@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { timestampType } from '../column-types';
+import { addCollectionChangeTriggers, dropCollectionChangeTriggers } from './2026-11-27-0042-collections';
 
 // Frozen: never edit a migration that has shipped; add a new one.
 // Issue 21: client error reports (the `error` collection: one row per fingerprint, for platform
@@ -7,6 +8,8 @@ import { timestampType } from '../column-types';
 // `aithread` collection is the support requests' threads (no table of its own) and `calendarEvent`
 // is read from the stays, owner blocks, lockouts and invites (docs/decisions.md "Collections with no
 // feature yet").
+const ACCESS_REQUEST_FEED = { collection: 'accessRequest', table: 'access_requests', recordColumn: 'id' };
+
 export async function up(db: Kysely<any>): Promise<void> {
   const ts = timestampType(db);
 
@@ -64,9 +67,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('access_requests')
     .columns(['portal_id', 'user_id', 'created_at'])
     .execute();
+  // The accessRequest collection's changes for POST accessRequest/ls (features/collections).
+  await addCollectionChangeTriggers(db, ACCESS_REQUEST_FEED);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await dropCollectionChangeTriggers(db, ACCESS_REQUEST_FEED);
   await db.schema.dropTable('access_requests').execute();
   await db.schema.dropTable('client_errors').execute();
 }

@@ -1,3 +1,4 @@
+import { accessRequestCollection } from './access-request.collection';
 import { crudDevicesCollection } from './crud-devices.collection';
 import { deviceCollection } from './device.collection';
 import { fingerPrintCollection } from './finger-print.collection';
@@ -22,4 +23,6 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   rfidCollection,
   fingerPrintCollection,
   userPortalCollection,
+  // features/access-requests (issue 21)
+  accessRequestCollection,
 ];

@@ -1,6 +1,8 @@
 import { Button, Center, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
+import { useEffect } from 'react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { reportError } from '@/features/client-errors/api/report-client-error';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 
@@ -8,6 +10,10 @@ import { errorMessage } from '@/lib/errors';
 export function RouteError() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // A screen that broke is reported to platform staff (once per error per page load).
+  useEffect(() => {
+    if (!isRouteErrorResponse(error)) reportError(error);
+  }, [error]);
 
   return (
     <Center mih="100dvh" p="md" component="main">
