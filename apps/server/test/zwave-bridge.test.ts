@@ -83,6 +83,7 @@ describe('the Z-Wave bridge against the simulator and the real server', () => {
     network = await startSimulatedNetwork([
       { nodeId: 2, userCodes: 30, battery: 81, firmware: '3.4' },
       { nodeId: 3, userCodes: 10, scheduleEntryLock: false },
+      { nodeId: 4, userCodes: 10, masksCodes: true },
     ]);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-zwave-'));
     bridge = new ZWaveBridge({
@@ -96,12 +97,13 @@ describe('the Z-Wave bridge against the simulator and the real server', () => {
         tickMs: 250,
         retryDelayMs: 50,
         pingMs: 500,
+        echoMs: 1000,
       },
     });
     bridge.on('log', (message) => logs.push(message));
     bridge.on('lock', (l, nodeId) => deviceOfNode.set(nodeId, l.deviceId));
     bridge.start();
-    await waitFor(() => deviceOfNode.size === 2, 'both lock nodes to be registered', 60_000);
+    await waitFor(() => deviceOfNode.size === 3, 'the three lock nodes to be registered', 150_000);
   }, 180_000);
 
   afterAll(async () => {
@@ -189,6 +191,39 @@ describe('the Z-Wave bridge against the simulator and the real server', () => {
       return found.length > 0 && found;
     }, 'the change reported');
     expect(rows[0]).toMatchObject({ type: 'tamper', method: 'code' });
+  });
+
+  it('writes a code once to a lock that masks codes, and restores it when it is changed at the lock', async () => {
+    const lockC = deviceOfNode.get(4)!;
+    const masked = network.lock(4);
+    masked.resetUserCodeWrites();
+    expect((await request('PUT', `/api3/user/${member.userId}/device/${lockC}`)).statusCode).toBeLessThan(
+      300,
+    );
+    const s = await confirmed(4);
+    expect(s.credentials.find((c) => c.kind === 'code')).toMatchObject({ state: 'confirmed' });
+    const [slot] = [...masked.slots().keys()];
+    expect(masked.slot(slot!)).toBe('481516');
+    // The lock answers "******": the bridge takes its own write as confirmed and does not write again.
+    const userCodeSets = () => masked.userCodeWrites();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await link(4).idle();
+    expect(userCodeSets()).toBe(1);
+    // A code changed at the keypad is reported by the lock; the bridge restores the portal's.
+    await masked.setCodeAtLock(slot!, '135790');
+    await waitFor(() => masked.slot(slot!) === '481516', 'the masked code restored');
+    // Restored once: the slot emptied (remove before add), then the portal's code written.
+    expect(userCodeSets()).toBe(3);
+  });
+
+  it('notices with the user-code checksum a code changed at the lock without a report, and restores it', async () => {
+    const lockA = network.lock(2);
+    const [slot] = [...lockA.slots().keys()];
+    // Changed silently (no notification): only the checksum tells.
+    lockA.node.state.set(`UserCode_userCode_${slot}`, '000000');
+    // The node is seen again (as after a restart of the bridge or the node coming back): checked.
+    link(2).checkDriftNow();
+    await waitFor(() => lockA.slot(slot!) === '481516', 'the code restored after the checksum check');
   });
 
   it("keeps a stay's code in the slot only inside the stay on the lock's clock, and an extension applies at once", async () => {

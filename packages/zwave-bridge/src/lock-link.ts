@@ -13,6 +13,7 @@ import {
   type DeviceStatus,
   type LockEvent,
 } from '@latchkey/shared';
+import { CRC16_CCITT } from '@zwave-js/core';
 import { planSlots, type SlotPlan } from './slots';
 import type { BridgeStore } from './store';
 import {
@@ -35,6 +36,8 @@ export interface LockLinkOptions {
   /** How often the bridge re-plans the slots, so windows open and close at their edges. */
   tickMs?: number;
   heartbeatMs?: number;
+  /** A lock's "code added/deleted" report this soon after the bridge wrote the slot is that write's echo. */
+  echoMs?: number;
   /** How often a dead node is pinged, so it is back as soon as it answers. */
   pingMs?: number;
   /** Attempts per slot write before the entry is given up as refused by the lock. */
@@ -82,6 +85,10 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
   /** Until when RF lock/unlock notifications are ours (a command we sent), not someone else's. */
   private ownRfUntil = 0;
   private lastStatus = '';
+  /** Set by a "lock jammed" notification, until the lock next moves. */
+  private jammed = false;
+  /** Whether the lock's slots must be checked against what the bridge wrote (start, node back). */
+  private checkDrift = true;
 
   constructor(private readonly options: LockLinkOptions) {
     super();
@@ -107,6 +114,7 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
     lock.on('alive', () => {
       this.log(`node ${lock.nodeId} is alive again`);
       this.publishStatus();
+      this.checkDrift = true;
       this.kick();
     });
     lock.on('changed', () => this.publishStatus());
@@ -204,6 +212,12 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
     });
   }
 
+  /** Compares the lock's user-code checksum with what the bridge wrote, on the next sync (now). */
+  checkDriftNow(): void {
+    this.checkDrift = true;
+    this.kick();
+  }
+
   /** Resolves once no sync is running (tests and shutdown). */
   async idle(): Promise<void> {
     while (this.running) await this.running;
@@ -255,7 +269,7 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
     return {
       online: true,
       battery: lock.battery() ?? 100,
-      lockState: lock.lockState(),
+      lockState: this.jammed ? 'jammed' : lock.lockState(),
       firmware: `${lock.firmware} (Z-Wave node ${lock.nodeId}, bridge ${BRIDGE_VERSION})`.slice(0, 64),
       credentialsVersion: this.appliedVersion,
       ts: this.now().toISOString(),
@@ -315,6 +329,7 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
   private async onAccess(n: AccessNotification) {
     const E = AccessControlEvent;
     const ownRf = Date.now() < this.ownRfUntil;
+    if (n.event !== E.jammed && n.event <= E.autoLock) this.jammed = false;
     switch (n.event) {
       case E.keypadUnlock:
       case E.keypadLock:
@@ -361,6 +376,7 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
         });
         break;
       case E.jammed:
+        this.jammed = true;
         this.publishStatus();
         this.sendEvent({ type: 'tamper', method: null, credentialId: null, reason: null, commandId: null });
         break;
@@ -372,7 +388,8 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
           n.userId !== null && n.userId > 0
             ? [n.userId]
             : Array.from({ length: this.capabilities.userCodes }, (_, i) => i + 1);
-        const mine = (slot: number) => Date.now() - (this.recentWrites.get(slot) ?? 0) < 5000;
+        const mine = (slot: number) =>
+          Date.now() - (this.recentWrites.get(slot) ?? 0) < (this.options.echoMs ?? 5000);
         // Every such slot is read again; on a lock that masks codes (nothing to compare), the report
         // itself marks the slot changed, unless it is the echo of the bridge's own write.
         for (const slot of slots) {
@@ -412,13 +429,10 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
       await lock.setLocked(command.action === 'lock');
     } catch (error) {
       this.log(`the Door Lock CC did not take ${command.action}: ${String(error)}`);
-      answer({
-        commandId: command.commandId,
-        ok: false,
-        error: lock.lockState() === 'jammed' ? 'jammed' : 'busy',
-      });
+      answer({ commandId: command.commandId, ok: false, error: this.jammed ? 'jammed' : 'busy' });
       return;
     }
+    this.jammed = false;
     answer({ commandId: command.commandId, ok: true });
     const remote = command.userId ? `remote:${command.userId}` : null;
     const holds = remote !== null && this.set?.entries.some((e) => e.credentialId === remote);
@@ -451,6 +465,28 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
     throw last instanceof Error ? last : new Error(String(last));
   }
 
+  /**
+   * Compares the lock's user-code checksum with what the bridge wrote (where the lock supports it):
+   * a difference means codes were changed at the lock (or the lock was reset), so every slot is read
+   * again, reported and restored.
+   */
+  private async compareChecksum(): Promise<void> {
+    this.checkDrift = false;
+    if (!this.capabilities.userCodeChecksum) return;
+    const expected = expectedChecksum(
+      this.options.store.memory(this.deviceId).written,
+      this.capabilities.userCodes,
+    );
+    if (expected === undefined) return;
+    const actual = await this.withRetries('reading the user-code checksum', () =>
+      this.options.lock.checksum(),
+    );
+    if (actual !== undefined && actual !== expected) {
+      this.log('the user-code checksum differs from what the bridge wrote: reading every slot');
+      for (let slot = 1; slot <= this.capabilities.userCodes; slot++) this.unknownSlots.add(slot);
+    }
+  }
+
   private async reconcile(): Promise<void> {
     const set = this.set;
     const { lock, store } = this.options;
@@ -463,6 +499,7 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
     });
 
     try {
+      if (this.checkDrift) await this.compareChecksum();
       // Slots whose content is unknown are read first (first start, or changed at the lock).
       for (const slot of [...this.unknownSlots].sort((a, b) => a - b)) {
         const read = await this.withRetries(`reading slot ${slot}`, () => lock.readSlot(slot));
@@ -543,6 +580,22 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
       throw error;
     }
   }
+}
+
+/**
+ * The User Code CC v2 checksum of what the bridge wrote: CRC-16-CCITT over (slot, status, code) of
+ * every occupied slot, as the lock computes it. Undefined when a written code is not known (masked).
+ */
+export function expectedChecksum(written: Record<string, string | null>, slots: number): number | undefined {
+  const parts: number[] = [];
+  for (let slot = 1; slot <= slots; slot++) {
+    const code = written[String(slot)];
+    if (code === undefined) return undefined;
+    if (code === null) continue;
+    if (code.startsWith('*')) return undefined;
+    parts.push(slot >> 8, slot & 0xff, 0x01, ...Buffer.from(code, 'ascii'));
+  }
+  return parts.length === 0 ? 0 : CRC16_CCITT(Uint8Array.from(parts));
 }
 
 class NodeDead extends Error {

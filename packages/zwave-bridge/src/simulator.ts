@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatteryCCGet, BatteryCCReport } from '@zwave-js/cc/BatteryCC';
 import { NotificationCCReport } from '@zwave-js/cc/NotificationCC';
-import { UserCodeCCReport } from '@zwave-js/cc/UserCodeCC';
+import { UserCodeCCExtendedUserCodeSet, UserCodeCCReport, UserCodeCCSet } from '@zwave-js/cc/UserCodeCC';
 import { DoorLockCCOperationReport, DoorLockMode, DoorLockOperationType, UserIDStatus } from '@zwave-js/cc';
 import { CommandClasses } from '@zwave-js/core';
 import {
@@ -124,6 +124,18 @@ export class SimulatedLock {
     }
     return out;
   }
+
+  /** How many User Code Set commands the lock received since the count was last reset. */
+  userCodeWrites(): number {
+    return this.codeWrites;
+  }
+
+  resetUserCodeWrites(): void {
+    this.codeWrites = 0;
+  }
+
+  /** Counted by the simulator's own behaviour (see countCodeWrites). */
+  codeWrites = 0;
 
   /** Someone changes a code on the lock's own keypad (programming mode): the lock reports it. */
   async setCodeAtLock(userId: number, code: string | undefined): Promise<void> {
@@ -271,10 +283,20 @@ export async function startSimulatedNetwork(locks: SimulatedLockOptions[]): Prom
       },
     });
     controller.addNode(node);
+    const lock = new SimulatedLock(node, controller);
     node.defineBehavior(...createDefaultMockNodeBehaviors(), respondToBatteryGet);
     if (options.masksCodes) node.defineBehavior(maskingBehavior());
+    node.defineBehavior({
+      handleCC(_controller, self, receivedCC) {
+        if (
+          (receivedCC instanceof UserCodeCCSet || receivedCC instanceof UserCodeCCExtendedUserCodeSet) &&
+          self.state.get(UNREACHABLE_KEY) !== true
+        )
+          lock.codeWrites++;
+        return undefined;
+      },
+    });
     node.defineBehavior(unreachable);
-    const lock = new SimulatedLock(node, controller);
     if (options.battery !== undefined) lock.setBattery(options.battery);
     simulated.push(lock);
   }

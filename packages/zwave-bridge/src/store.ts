@@ -67,6 +67,12 @@ export class BridgeStore {
     this.save();
   }
 
+  /** Forgets what was written to every lock (a lock reset: every slot is read again). */
+  forgetSlots(): void {
+    for (const memory of Object.values(this.data.locks)) memory.written = {};
+    this.save();
+  }
+
   private save(): void {
     const tmp = `${this.file}.tmp`;
     writeFileSync(tmp, JSON.stringify(this.data, null, 2), { mode: 0o600 });
