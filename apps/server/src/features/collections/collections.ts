@@ -7,6 +7,7 @@ import { lockoutCollection } from './lockout.collection';
 import { rfidCollection } from './rfid.collection';
 import { userGroupCollection } from './user-group.collection';
 import { userPortalCollection } from './user-portal.collection';
+import { zoneCollection } from './zone.collection';
 import type { AnyCollection } from './registry';
 
 /**
@@ -25,4 +26,6 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   userPortalCollection,
   // features/access-requests (issue 21)
   accessRequestCollection,
+  // features/zones (issue 21, item 4)
+  zoneCollection,
 ];
