@@ -11,6 +11,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Migrates one database for the whole run, which every TestApp copies (test-app.ts).
     globalSetup: ['./test/global-setup.ts'],
+    // Passwords hash at 1 MiB and one pass instead of 19 MiB and two (src/features/auth/password.ts):
+    // a test checks the production parameters, and the end-to-end run serves the build as it is.
+    env: { LATCHKEY_TEST_CHEAP_PASSWORD_HASH: '1' },
     // The server's modules are loaded once per worker, not once per test file (3.6 s each): every
     // file builds its own apps on its own database, and what the modules keep for the process
     // (domain-event listeners, the decoy hash) serves every app alike.

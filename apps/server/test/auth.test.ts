@@ -48,6 +48,25 @@ describe('POST auth/create', () => {
     ]);
   });
 
+  it('stores the password as argon2id at 19 MiB and two passes, and signs in with it', async () => {
+    // The suite hashes cheaply (apps/server/vitest.config.ts); a server runs without that variable.
+    const cheap = process.env.LATCHKEY_TEST_CHEAP_PASSWORD_HASH;
+    delete process.env.LATCHKEY_TEST_CHEAP_PASSWORD_HASH;
+    try {
+      const { email } = await t.signUp({ password: 'the production hash' });
+      const user = await t.app.db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
+      expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      expect((await t.login(email, 'the production hash')).statusCode).toBe(200);
+      expect((await t.login(email, 'not the production hash')).statusCode).toBe(401);
+    } finally {
+      if (cheap !== undefined) process.env.LATCHKEY_TEST_CHEAP_PASSWORD_HASH = cheap;
+    }
+  });
+
   it('answers 409 for an email that exists, whatever its case', async () => {
     const { email } = await t.signUp();
     const response = await t.request({
