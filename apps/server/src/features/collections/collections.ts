@@ -1,4 +1,5 @@
 import { accessRequestCollection } from './access-request.collection';
+import { aithreadCollection } from './aithread.collection';
 import { crudDevicesCollection } from './crud-devices.collection';
 import { deviceCollection } from './device.collection';
 import { fingerPrintCollection } from './finger-print.collection';
@@ -26,6 +27,8 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   userPortalCollection,
   // features/access-requests (issue 21)
   accessRequestCollection,
+  // features/support: a support request's thread (issue 21)
+  aithreadCollection,
   // features/zones (issue 21, item 4)
   zoneCollection,
 ];
