@@ -47,6 +47,10 @@ await specifyRoutes('collections', {
       status: [204, 404],
       why: 'DELETE userPortal/{id} runs before it and takes the card’s holder out of the portal, which revokes their card: collections-changes.test.ts deletes a card',
     },
+    'DELETE /api3/lockInvite/:id': {
+      status: [204, 404],
+      why: 'DELETE crudDevices/{id} runs before it (a longer path) and deletes the lock, with its guest invites: collections-changes.test.ts deletes an invite',
+    },
     'DELETE /api3/fingerPrint/:id': {
       status: [204, 404],
       why: 'DELETE crudDevices/{id} may run before it (paths of one length) and deletes the lock the finger was enrolled at: collections-changes.test.ts deletes a fingerprint',

@@ -119,6 +119,7 @@ export type IdKind =
   | 'readerId'
   | 'enrollmentId'
   | 'reportScheduleId'
+  | 'inviteId'
   | 'zoneId'
   | 'apiKeyId';
 

@@ -172,6 +172,13 @@ const FEEDS: ChangeFeed[] = [
   },
   // What locks report (features/events): added, and gone with their lock.
   { collection: 'history', table: 'device_events', recordColumn: 'id' },
+  // A guest invite is deleted by setting deleted_at (its credential is revoked).
+  {
+    collection: 'lockInvite',
+    table: 'device_invites',
+    recordColumn: 'id',
+    deletedWhen: (row) => `${row}.deleted_at is not null`,
+  },
   { collection: 'lockout', table: 'lockouts', recordColumn: 'id' },
   { collection: 'lockout', table: 'lockout_devices', recordColumn: 'lockout_id', parentTable: 'lockouts' },
   { collection: 'userGroup', table: 'groups', recordColumn: 'id' },

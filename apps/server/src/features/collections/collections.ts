@@ -8,6 +8,7 @@ import { lockoutCollection } from './lockout.collection';
 import { rfidCollection } from './rfid.collection';
 import { userGroupCollection } from './user-group.collection';
 import { userPortalCollection } from './user-portal.collection';
+import { lockInviteCollection } from './lock-invite.collection';
 import { zoneCollection } from './zone.collection';
 import type { AnyCollection } from './registry';
 
@@ -25,6 +26,7 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   rfidCollection,
   fingerPrintCollection,
   userPortalCollection,
+  lockInviteCollection,
   // features/access-requests (issue 21)
   accessRequestCollection,
   // features/support: a support request's thread (issue 21)
