@@ -18,7 +18,10 @@ const nodeModulesExternal = {
   name: 'node-modules-external',
   setup(builder) {
     builder.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path.startsWith('@latchkey/') ? undefined : { path: args.path, external: true },
+      // latchkey-zwave (packages/zwave-bridge, the DEMO_ZWAVE demo) ships TypeScript sources too.
+      args.path.startsWith('@latchkey/') || args.path.startsWith('latchkey-zwave')
+        ? undefined
+        : { path: args.path, external: true },
     );
   },
 };

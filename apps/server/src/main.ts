@@ -63,6 +63,13 @@ async function main(): Promise<void> {
     config.DEMO_LOCKS && !config.MQTT_URL
       ? await startDemoLocks(app.deviceLink.transport.url, config.DATA_DIR, app.log)
       : null;
+  // DEMO_ZWAVE: two simulated Z-Wave locks behind the Z-Wave bridge (docs/bridges/zwave.md).
+  const demoZWave =
+    config.DEMO_ZWAVE && !config.MQTT_URL
+      ? await (
+          await import('./demo/demo-zwave')
+        ).startDemoZWave(app.db, app.deviceLink.transport.url, config.DATA_DIR, app.log)
+      : null;
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -85,6 +92,7 @@ async function main(): Promise<void> {
     lingering.unref();
     // The simulated locks leave first (their last will marks them offline), then the server.
     (demoLocks ? demoLocks.stop() : Promise.resolve())
+      .then(() => demoZWave?.stop())
       .then(() => app.close())
       .then(
         () => process.exit(0),

@@ -35,6 +35,8 @@ export interface SimulatedLockOptions {
   masksCodes?: boolean;
   battery?: number;
   firmware?: string;
+  /** Whether the bolt is thrown at start (default true). */
+  locked?: boolean;
 }
 
 /** Access Control notification events (Notification CC type 6) the mock locks report. */
@@ -298,6 +300,10 @@ export async function startSimulatedNetwork(locks: SimulatedLockOptions[]): Prom
     });
     node.defineBehavior(unreachable);
     if (options.battery !== undefined) lock.setBattery(options.battery);
+    node.state.set(
+      'DoorLock_currentMode',
+      options.locked === false ? DoorLockMode.Unsecured : DoorLockMode.Secured,
+    );
     simulated.push(lock);
   }
   const ready = new Promise<void>((resolve) => driver.once('driver ready', () => resolve()));
