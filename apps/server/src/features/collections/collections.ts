@@ -9,6 +9,7 @@ import { rfidCollection } from './rfid.collection';
 import { userGroupCollection } from './user-group.collection';
 import { userPortalCollection } from './user-portal.collection';
 import { lockInviteCollection } from './lock-invite.collection';
+import { syncUserCollection } from './sync-user.collection';
 import { zoneCollection } from './zone.collection';
 import type { AnyCollection } from './registry';
 
@@ -27,6 +28,7 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   fingerPrintCollection,
   userPortalCollection,
   lockInviteCollection,
+  syncUserCollection,
   // features/access-requests (issue 21)
   accessRequestCollection,
   // features/support: a support request's thread (issue 21)
