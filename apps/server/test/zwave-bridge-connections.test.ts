@@ -36,6 +36,20 @@ describe('a bridge with more locks than MQTT_MAX_CONNECTIONS_PER_IP', () => {
   const logs: string[] = [];
   const deviceOfNode = new Map<number, string>();
 
+  /** A portal API key with the devices scope, as an admin makes one in Settings → API keys. */
+  async function apiKey(adminToken: string): Promise<string> {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api3/portal/apikeys',
+      token: adminToken,
+      payload: { name: 'Z-Wave bridge', scopes: ['devices:write'] },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const secret = response.json().secret as string;
+    expect(secret).toMatch(/^lk_live_/);
+    return secret;
+  }
+
   beforeAll(async () => {
     t = await TestApp.start({ MQTT_MAX_CONNECTIONS_PER_IP: '3' });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -48,7 +62,7 @@ describe('a bridge with more locks than MQTT_MAX_CONNECTIONS_PER_IP', () => {
       driver: network.driver,
       dataDir,
       mqttUrl: t.app.deviceLink.transport.url,
-      registrar: new HttpRegistrar(serverUrl, token, 'UTC'),
+      registrar: new HttpRegistrar(serverUrl, await apiKey(token), 'UTC'),
       link: { reconnectPeriodMs: 300 },
     });
     bridge.on('log', (message) => logs.push(message));

@@ -68,6 +68,20 @@ describe('the Z-Wave bridge against the simulator and the real server', () => {
     }, `node ${nodeId} to confirm its set`);
   }
 
+  /** A portal API key with the devices scope, as an admin makes one in Settings → API keys. */
+  async function apiKey(adminToken: string): Promise<string> {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api3/portal/apikeys',
+      token: adminToken,
+      payload: { name: 'Z-Wave bridge', scopes: ['devices:write'] },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const secret = response.json().secret as string;
+    expect(secret).toMatch(/^lk_live_/);
+    return secret;
+  }
+
   beforeAll(async () => {
     t = await TestApp.start({ LOGIN_LIMIT_PER_IP: '1000' });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -90,8 +104,8 @@ describe('the Z-Wave bridge against the simulator and the real server', () => {
       driver: network.driver,
       dataDir,
       mqttUrl: t.app.deviceLink.transport.url,
-      // The admin's bearer token stands where an operator gives an API key of the devices scope.
-      registrar: new HttpRegistrar(serverUrl, admin.token, 'Europe/Berlin'),
+      // What an operator gives the bridge: a portal API key with the devices scope.
+      registrar: new HttpRegistrar(serverUrl, await apiKey(admin.token), 'Europe/Berlin'),
       link: {
         now: () => new Date(Date.now() + clockOffsetMs),
         tickMs: 250,
