@@ -3,6 +3,7 @@ import {
   IconBell,
   IconCalendarEvent,
   IconDialpad,
+  IconDeviceDesktop,
   IconHelp,
   IconLifebuoy,
   IconQrcode,
@@ -473,6 +474,19 @@ function screenRoutes(): ScreenRoute[] {
       },
       lazy: {
         Component: async () => (await import('@/features/cards/components/cards-page')).CardsPage,
+      },
+    },
+    {
+      path: paths.app.readers,
+      layout: 'app',
+      handle: {
+        title: 'Desk readers',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Desk readers', icon: IconDeviceDesktop, group: 'people' },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/readers/components/readers-page')).ReadersPage,
       },
     },
     {

@@ -102,6 +102,8 @@ export const paths = {
     groups: screenPath('/app/group'),
     group: screenPath('/app/group/:groupId'),
     cards: screenPath('/app/cards'),
+    /** Desk enrollment readers (issue 21, item 5). */
+    readers: screenPath('/app/readers'),
     lockouts: screenPath('/app/lockout'),
     lockout: screenPath('/app/lockout/:lockoutId'),
     /** `new` as the id creates one. */

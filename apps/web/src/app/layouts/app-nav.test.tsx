@@ -35,7 +35,7 @@ describe('the signed-in navigation', () => {
       'Company codes',
       'Sync center',
     ]);
-    expect(labels('People')).toEqual(['People', 'Groups', 'Cards', 'Access requests']);
+    expect(labels('People')).toEqual(['People', 'Groups', 'Cards', 'Desk readers', 'Access requests']);
     expect(labels('Rentals')).toEqual(['Listings', 'Rental center', 'Reviews']);
     expect(labels('Billing & shop')).toEqual(['Billing', 'Plan', 'Shop']);
     expect(labels('Settings')).toEqual(['Settings', 'Change log', 'About', 'Help & support']);

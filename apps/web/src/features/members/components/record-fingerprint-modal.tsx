@@ -27,6 +27,7 @@ import {
 } from '@/lib/validity';
 import { useMemberDevices } from '../api/get-member-devices';
 import { useRecordFingerprint } from '../api/record-fingerprint';
+import { ReaderCapture } from '@/features/readers/components/reader-capture';
 
 interface FingerprintValues extends ValidityValues {
   deviceId: string | null;
@@ -171,6 +172,12 @@ function RecordFingerprintForm({ member, onRecorded, onCancel }: RecordFingerpri
             {...form.getInputProps('templateId')}
           />
         </SimpleGrid>
+        {/* "Scan a finger now": a paired desk reader fills the template id (features/readers). */}
+        <ReaderCapture
+          kind="fingerprint"
+          userId={member._id}
+          onCaptured={(templateId) => form.setFieldValue('templateId', templateId)}
+        />
         <TextInput
           label={LABELS.name}
           description="Optional: how to tell this fingerprint apart."

@@ -10,6 +10,7 @@ import { fromField } from '@/lib/validity';
 import { currentPortalTimeZone } from '@/lib/zoned-time';
 import { displayName } from '@/lib/session';
 import { useRegisterRfid } from '../api/register-rfid';
+import { ReaderCapture } from '@/features/readers/components/reader-capture';
 
 interface CardValues {
   uid: string;
@@ -101,6 +102,8 @@ function RegisterCardForm({ member, onRegistered, onCancel }: RegisterCardFormPr
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           {...form.getInputProps('uid')}
         />
+        {/* "Tap a card now": a paired desk reader fills the UID (features/readers). */}
+        <ReaderCapture kind="rfid" userId={member._id} onCaptured={(uid) => form.setFieldValue('uid', uid)} />
         <TextInput
           label={LABELS.name}
           description="Optional: how to tell this card apart (“Blue key fob”)."
