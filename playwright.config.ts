@@ -99,6 +99,8 @@ export default defineConfig({
         PLAN_LOCK_LIMITS: 'false',
         // A guest whose stay ended is mailed the review link within a second (rental-center.spec.ts).
         REVIEW_MAIL_CHECK_MS: '1000',
+        // Webhook endpoints on 127.0.0.1: e2e/webhooks.spec.ts runs its receiver in the test process.
+        WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
       },
     },
   ],

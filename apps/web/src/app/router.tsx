@@ -642,6 +642,15 @@ function screenRoutes(): ScreenRoute[] {
       lazy: settingsScreen(),
     },
     {
+      // Outgoing webhooks (issue 21, item 2), linked from the settings screen.
+      path: paths.app.webhooks,
+      layout: 'app',
+      handle: { title: 'Webhooks', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () => (await import('@/features/webhooks/components/webhooks-page')).WebhooksPage,
+      },
+    },
+    {
       path: paths.app.changeLog,
       layout: 'app',
       handle: {

@@ -9,6 +9,7 @@ import { PortalsSection } from './portals-section';
 import { ProfileForm } from './profile-form';
 import { SessionsSection } from './sessions-section';
 import { TwoFactorSection } from './two-factor-section';
+import { WebhooksSettingsLink } from '@/features/webhooks/components/webhooks-settings-link';
 
 /**
  * /app/settings, /app/profile and /user/settingsProfile: the signed-in person's own account:
@@ -38,6 +39,7 @@ export function SettingsPage() {
       <TwoFactorSection />
       <PortalsSection session={session} />
       <SessionsSection session={session} />
+      <WebhooksSettingsLink session={session} />
     </Stack>
   );
 }
