@@ -16,6 +16,7 @@ import {
   IconReportAnalytics,
   IconLock,
   IconLockCancel,
+  IconBuildingCommunity,
   IconBuildingStore,
   IconReceipt,
   IconRefreshDot,
@@ -487,6 +488,27 @@ function screenRoutes(): ScreenRoute[] {
       },
       lazy: {
         Component: async () => (await import('@/features/readers/components/readers-page')).ReadersPage,
+      },
+    },
+    {
+      path: paths.app.zones,
+      layout: 'app',
+      handle: {
+        title: 'Zones',
+        roles: ADMIN,
+        requiresPortal: true,
+        nav: { label: 'Zones', icon: IconBuildingCommunity, group: 'locks' },
+      },
+      lazy: {
+        Component: async () => (await import('@/features/zones/components/zones-page')).ZonesPage,
+      },
+    },
+    {
+      path: paths.app.zone,
+      layout: 'app',
+      handle: { title: 'Zone', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () => (await import('@/features/zones/components/zone-page')).ZonePage,
       },
     },
     {

@@ -104,6 +104,9 @@ export const paths = {
     cards: screenPath('/app/cards'),
     /** Desk enrollment readers (issue 21, item 5). */
     readers: screenPath('/app/readers'),
+    /** Zones (issue 21, item 4): the portal's places and their locks. */
+    zones: screenPath('/app/zones'),
+    zone: screenPath('/app/zones/:zoneId'),
     lockouts: screenPath('/app/lockout'),
     lockout: screenPath('/app/lockout/:lockoutId'),
     /** `new` as the id creates one. */

@@ -40,6 +40,7 @@ import { useLockOptions } from '@/features/devices/api/get-devices';
 import { PersonSelect } from '@/features/people-picker/components/person-select';
 import { exportActivityCsv } from '../api/export-activity';
 import { useActivity } from '../api/get-activity';
+import { ZoneFilter } from '@/features/zones/components/zone-filter';
 
 /** The kinds the feed narrows to, as people say them. */
 const KIND_LABELS: Record<ActivityKind, string> = {
@@ -216,12 +217,14 @@ function useActivityFilters() {
   const lock = params.get('lock') ?? '';
   const person = params.get('person') ?? '';
   const kind = params.get('kind') ?? '';
+  const zone = params.get('zone') ?? '';
   const filters: ActivityFilters = {
     ...(ID.test(lock) && { deviceId: lock }),
+    ...(ID.test(zone) && { zoneId: zone }),
     ...(ID.test(person) && { userId: person }),
     ...(KIND_SET.has(kind) && { kind: kind as ActivityKind }),
   };
-  const set = (name: 'lock' | 'person' | 'kind', value: string | null) =>
+  const set = (name: 'lock' | 'person' | 'kind' | 'zone', value: string | null) =>
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
@@ -239,7 +242,7 @@ function ActivityFilterBar({
   set,
 }: {
   filters: ActivityFilters;
-  set: (name: 'lock' | 'person' | 'kind', value: string | null) => void;
+  set: (name: 'lock' | 'person' | 'kind' | 'zone', value: string | null) => void;
 }) {
   const locks = useLockOptions();
   const lockData = (locks.data?.items ?? []).map((lock) => ({ value: lock._id, label: lock.name }));
@@ -268,6 +271,8 @@ function ActivityFilterBar({
         onChange={(value) => set('kind', value)}
         clearable
       />
+      {/* The locks of a zone and its sub-zones (features/zones); hidden while the portal has none. */}
+      <ZoneFilter value={filters.zoneId ?? null} onChange={(value) => set('zone', value)} />
     </SimpleGrid>
   );
 }

@@ -1,5 +1,7 @@
 import { Grid, Paper, Skeleton, SimpleGrid, Stack } from '@mantine/core';
+import { useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/page-header';
+import { ZoneFilter } from '@/features/zones/components/zone-filter';
 import { QueryError } from '@/components/query-error';
 import { useDashboard } from '../api/get-dashboard';
 import { LatestMembers } from './latest-members';
@@ -31,7 +33,10 @@ function DashboardSkeleton() {
 
 /** /app/dashboard (admin): the portal at a glance. */
 export function DashboardPage() {
-  const { data, error, isPending, refetch } = useDashboard();
+  // A zone narrows the lock counts and the locks that need attention (features/zones).
+  const [search, setSearch] = useSearchParams();
+  const zoneId = search.get('zone') ?? undefined;
+  const { data, error, isPending, refetch } = useDashboard(zoneId);
 
   if (isPending) return <DashboardSkeleton />;
   if (error) {
@@ -45,7 +50,27 @@ export function DashboardPage() {
   const { portal, counts } = data;
   return (
     <Stack gap="lg">
-      <PageHeader title={portal.name} description={`${subscriptionText(portal)} · ${portal.timeZone}`} />
+      <PageHeader
+        title={portal.name}
+        description={`${subscriptionText(portal)} · ${portal.timeZone}`}
+        aside={
+          <ZoneFilter
+            label="Locks of zone"
+            value={zoneId ?? null}
+            onChange={(value) =>
+              setSearch(
+                (params) => {
+                  if (value) params.set('zone', value);
+                  else params.delete('zone');
+                  return params;
+                },
+                { replace: true },
+              )
+            }
+            w={220}
+          />
+        }
+      />
       <NeedsAnswer />
       <LockStats counts={counts} />
       <MemberStats counts={counts} />

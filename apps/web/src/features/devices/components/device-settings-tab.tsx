@@ -29,6 +29,7 @@ import { formatDate, timeZones } from '@/lib/format';
 import { useDeleteDevice } from '../api/delete-device';
 import { deviceKeys } from '../api/query-keys';
 import { useUpdateDevice } from '../api/update-device';
+import { LockZonePicker } from '@/features/zones/components/lock-zone-picker';
 import { modelLabel } from './device-status';
 
 interface SettingsValues {
@@ -167,6 +168,7 @@ export function DeviceSettingsTab({ device }: { device: Device }) {
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <SectionCard title="Settings">
           <SettingsForm device={device} />
+          <LockZonePicker key={device.zoneId ?? 'none'} device={device} />
         </SectionCard>
         <SectionCard title="About this lock">
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">

@@ -1,5 +1,5 @@
 import type { Device, DeviceCreated } from '@latchkey/shared';
-import { Alert, Anchor, Button, Group, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Box, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconBatteryOff, IconDialpad, IconLock, IconLockPlus, IconShieldLock } from '@tabler/icons-react';
@@ -26,6 +26,7 @@ import { AddDeviceModal } from './add-device-modal';
 import { BatteryLevel, LastSeen, MODEL_OPTIONS, modelLabel } from './device-status';
 import { LockBrokerAddress } from './lock-broker-address';
 import { ListPage } from '@/components/list-page';
+import { ZoneFilter } from '@/features/zones/components/zone-filter';
 
 const SORT_FIELDS = ['name', 'model', 'timeZone', 'battery', 'lastSeenAt', 'createdAt'] as const;
 type DeviceSort = (typeof SORT_FIELDS)[number];
@@ -103,7 +104,13 @@ export function DevicesPage() {
   const list = useListParams<DeviceSort>({ sortFields: SORT_FIELDS, defaultSort: 'name' });
   const selection = useRowSelection();
   const model = list.param('model');
-  const params = { ...list.query, ...(model ? { filterBy: 'model' as const, filterValue: model } : {}) };
+  // One filter at a time (the list's filterBy): a model, else a zone (with its sub-zones).
+  const zone = model ? '' : list.param('zone');
+  const params = {
+    ...list.query,
+    ...(model ? { filterBy: 'model' as const, filterValue: model } : {}),
+    ...(zone ? { filterBy: 'zone' as const, filterValue: zone } : {}),
+  };
   const devices = useDevices(params);
   const [adding, { open: openAdd, close: closeAdd }] = useDisclosure(false);
   const [addingCodeLock, { open: openAddCodeLock, close: closeAddCodeLock }] = useDisclosure(false);
@@ -118,7 +125,7 @@ export function DevicesPage() {
       message: `${result.device.name} was added.`,
     });
   };
-  const filtered = Boolean(list.search || model);
+  const filtered = Boolean(list.search || model || zone);
 
   const addButton = (
     <Button leftSection={<IconLockPlus size={18} aria-hidden="true" />} onClick={openAdd}>
@@ -160,19 +167,29 @@ export function DevicesPage() {
         </BulkBar>
       }
       filters={
-        <ListFilters
-          list={list}
-          searchLabel="Search locks"
-          searchPlaceholder="Name or serial"
-          filter={{
-            param: 'model',
-            label: 'Model',
-            placeholder: 'All models',
-            data: MODEL_OPTIONS,
-            value: model || null,
-            width: 240,
-          }}
-        />
+        <Group gap="sm" align="flex-start" wrap="wrap">
+          <Box style={{ flex: '1 1 480px' }}>
+            <ListFilters
+              list={list}
+              searchLabel="Search locks"
+              searchPlaceholder="Name or serial"
+              filter={{
+                param: 'model',
+                label: 'Model',
+                placeholder: 'All models',
+                data: MODEL_OPTIONS,
+                value: model || null,
+                width: 240,
+              }}
+            />
+          </Box>
+          <ZoneFilter
+            value={zone || null}
+            onChange={(value) => list.setParams({ zone: value, model: null })}
+            w={220}
+            mb="md"
+          />
+        </Group>
       }
       query={devices}
       loadingLabel="Loading locks"
@@ -192,7 +209,7 @@ export function DevicesPage() {
           title="No locks match"
           description="Try another name or serial, or another model."
           showAll="Show all locks"
-          onShowAll={() => list.setParams({ model: null, search: null })}
+          onShowAll={() => list.setParams({ model: null, zone: null, search: null })}
         />
       }
       list={list}

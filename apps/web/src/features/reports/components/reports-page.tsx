@@ -41,6 +41,7 @@ import { useGroupOptions } from '@/features/groups/api/get-groups';
 import { PersonSelect } from '@/features/people-picker/components/person-select';
 import { downloadReport, useReport, type ReportQuery } from '../api/get-report';
 import { filtersOf, type ReportFilterState } from './report-filters';
+import { ZoneFilter } from '@/features/zones/components/zone-filter';
 import { ReportSchedules } from './report-schedules';
 
 // The charts load with their own chunk (recharts), after the table, only on this screen.
@@ -88,6 +89,7 @@ function FilterFields({
         clearable
         nothingFoundMessage="No group has that name"
       />
+      <ZoneFilter value={value.zoneId ?? null} onChange={(zoneId) => onChange({ ...value, zoneId })} />
       <Stack gap={6}>
         <PersonSelect
           key={personKey}
