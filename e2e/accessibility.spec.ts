@@ -114,7 +114,7 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
       '/app/user',
       '/app/group',
       '/app/cards',
-      // Desk readers (issue 21, item 5); e2e/readers.spec.ts scans the list with a reader and the waiting card form.
+      // Desk readers (issue 21, item 5); e2e/readers.spec.ts scans the list with a reader and the secret dialog.
       '/app/readers',
       '/app/lockout',
       '/app/keys',
