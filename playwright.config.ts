@@ -99,6 +99,9 @@ export default defineConfig({
         PLAN_LOCK_LIMITS: 'false',
         // A guest whose stay ended is mailed the review link within a second (rental-center.spec.ts).
         REVIEW_MAIL_CHECK_MS: '1000',
+        // Stays waiting for their locks are checked every second, not every 5 s: rental.spec.ts
+        // watches three checks pass without an access mail, then the mail once the lock confirms.
+        STAY_ACCESS_CHECK_MS: '1000',
         // Webhook endpoints on 127.0.0.1: e2e/webhooks.spec.ts runs its receiver in the test process.
         WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
       },

@@ -34,3 +34,18 @@ export function callApiAsPage(page: Page, path: string, init: { method?: string;
     { path, init },
   );
 }
+
+/**
+ * Waits for the page's running CSS transitions to end: Mantine fades colours over 100-150 ms when
+ * the colour scheme changes, and contrast is measured once they have.
+ */
+export async function colourTransitionsEnded(page: Page) {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation instanceof CSSTransition)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+}

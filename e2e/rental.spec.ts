@@ -151,8 +151,9 @@ test('a visitor requests a stay, the owner approves it, the guest is mailed once
   await expect(page.getByText('Waiting for the lock').first()).toBeVisible();
   const stayId = page.url().split('/').pop()!;
 
-  // No access mail while no lock has confirmed, however many checks pass (every 5 s).
-  await page.waitForTimeout(8_000);
+  // No access mail while no lock has confirmed, however many checks pass (every second here:
+  // STAY_ACCESS_CHECK_MS in playwright.config.ts).
+  await page.waitForTimeout(3_000);
   const early = (await (await fetch(`${process.env.E2E_MAILBOX_URL}/messages`)).json()) as {
     to: string[];
     subject: string;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Download } from '@playwright/test';
 import { axeViolations, COLOUR_RULES } from './axe';
-import { demo, signIn } from './helpers';
+import { colourTransitionsEnded, demo, signIn } from './helpers';
 
 // Reports (issue 20, item 5): the demo admin runs the entries report for last week (the demo seeds
 // three weeks of entries at Demo Apartments' locks), sees it with its chart and rows, and downloads
@@ -44,7 +44,7 @@ test('an admin runs the entries report for last week, sees it, and downloads the
   expect.soft(await axeViolations(page)).toEqual([]);
   await page.emulateMedia({ colorScheme: 'dark' });
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
-  await page.waitForTimeout(300); // Mantine's colour transitions end before contrast is measured
+  await colourTransitionsEnded(page); // Mantine's colour transitions end before contrast is measured
   expect.soft(await axeViolations(page, COLOUR_RULES)).toEqual([]);
   await page.emulateMedia({ colorScheme: 'light' });
 
