@@ -1154,6 +1154,382 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api3/aithread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A page of threads with their messages: a person's own, an admin's the portal's (the list query as the body) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        limit?: number;
+                        /** @enum {string} */
+                        mine?: "true" | "false";
+                        skip?: number;
+                        /** @enum {string} */
+                        status?: "open" | "answered" | "closed";
+                        /** @enum {string} */
+                        type?: "lock" | "access" | "billing" | "account" | "other";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                _id: string;
+                                assignee: {
+                                    _id: string;
+                                    name: string;
+                                } | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                description: string;
+                                imageCount: number;
+                                images: {
+                                    _id: string;
+                                    height: number;
+                                    width: number;
+                                }[];
+                                messageCount: number;
+                                messages: {
+                                    _id: string;
+                                    author: {
+                                        _id: string;
+                                        name: string;
+                                    };
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    /** @enum {string} */
+                                    from: "requester" | "portal" | "staff";
+                                    text: string;
+                                }[];
+                                navId: string;
+                                portal: {
+                                    _id: string;
+                                    name: string;
+                                };
+                                requester: {
+                                    _id: string;
+                                    email: string;
+                                    name: string;
+                                };
+                                /** @enum {string} */
+                                status: "open" | "answered" | "closed";
+                                /** @enum {string} */
+                                type: "lock" | "access" | "billing" | "account" | "other";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/aithread/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A support request's thread (as GET portal/support/{id}) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            assignee: {
+                                _id: string;
+                                name: string;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string;
+                            imageCount: number;
+                            images: {
+                                _id: string;
+                                height: number;
+                                width: number;
+                            }[];
+                            messageCount: number;
+                            messages: {
+                                _id: string;
+                                author: {
+                                    _id: string;
+                                    name: string;
+                                };
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @enum {string} */
+                                from: "requester" | "portal" | "staff";
+                                text: string;
+                            }[];
+                            navId: string;
+                            portal: {
+                                _id: string;
+                                name: string;
+                            };
+                            requester: {
+                                _id: string;
+                                email: string;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            status: "open" | "answered" | "closed";
+                            /** @enum {string} */
+                            type: "lock" | "access" | "billing" | "account" | "other";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/aithread/reply/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a message to the thread (as POST portal/support/{id}/reply) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            assignee: {
+                                _id: string;
+                                name: string;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string;
+                            imageCount: number;
+                            images: {
+                                _id: string;
+                                height: number;
+                                width: number;
+                            }[];
+                            messageCount: number;
+                            messages: {
+                                _id: string;
+                                author: {
+                                    _id: string;
+                                    name: string;
+                                };
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** @enum {string} */
+                                from: "requester" | "portal" | "staff";
+                                text: string;
+                            }[];
+                            navId: string;
+                            portal: {
+                                _id: string;
+                                name: string;
+                            };
+                            requester: {
+                                _id: string;
+                                email: string;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            status: "open" | "answered" | "closed";
+                            /** @enum {string} */
+                            type: "lock" | "access" | "billing" | "account" | "other";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api3/auth": {
         parameters: {
             query?: never;
@@ -12799,6 +13175,582 @@ export interface paths {
                             _id: string;
                             listings: number;
                             name: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/lockInvite/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A guest invite */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            code: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            days: number[];
+                            deviceId: string;
+                            email: string | null;
+                            end: string;
+                            /** Format: date */
+                            endDate: string;
+                            /** Format: date-time */
+                            lastSentAt: string | null;
+                            name: string;
+                            phone: string | null;
+                            sentCount: number;
+                            start: string;
+                            /** Format: date */
+                            startDate: string;
+                            /** @enum {string} */
+                            state: "upcoming" | "active" | "ended";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Change a guest invite (as POST device/{id}/invite/{inviteId}) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code?: string;
+                        days: number[];
+                        /** @default  */
+                        email?: string | "";
+                        end: string;
+                        /** Format: date */
+                        endDate: string;
+                        name: string;
+                        /** @default  */
+                        phone?: string;
+                        /** @default false */
+                        send?: boolean;
+                        start: string;
+                        /** Format: date */
+                        startDate: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            code: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            days: number[];
+                            deviceId: string;
+                            email: string | null;
+                            end: string;
+                            /** Format: date */
+                            endDate: string;
+                            /** Format: date-time */
+                            lastSentAt: string | null;
+                            name: string;
+                            phone: string | null;
+                            sentCount: number;
+                            start: string;
+                            /** Format: date */
+                            startDate: string;
+                            /** @enum {string} */
+                            state: "upcoming" | "active" | "ended";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Delete a guest invite; the guest's code stops working (as DELETE device/{id}/invite/{inviteId}) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/lockInvite/ls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Guest invites added, changed and deleted since a cursor (POST lockInvite/ls: give the answer's next as since next time) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        limit?: number;
+                        /** @description The `next` of the previous ls: only changes after it */
+                        since?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: {
+                                _id: string;
+                                code: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                days: number[];
+                                deviceId: string;
+                                email: string | null;
+                                end: string;
+                                /** Format: date */
+                                endDate: string;
+                                /** Format: date-time */
+                                lastSentAt: string | null;
+                                name: string;
+                                phone: string | null;
+                                sentCount: number;
+                                start: string;
+                                /** Format: date */
+                                startDate: string;
+                                /** @enum {string} */
+                                state: "upcoming" | "active" | "ended";
+                            }[];
+                            /** @description Ids of records deleted since `since`: drop them */
+                            deleted: string[];
+                            /** @description More changes are waiting: call again with `next` at once */
+                            more: boolean;
+                            /** @description Give this as `since` next time */
+                            next: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/lockInvite/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Invite a guest to a lock: a code in a weekly window between two dates (as POST device/{id}/invite) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        deviceId: string;
+                        invite: {
+                            code?: string;
+                            days: number[];
+                            /** @default  */
+                            email?: string | "";
+                            end: string;
+                            /** Format: date */
+                            endDate: string;
+                            name: string;
+                            /** @default  */
+                            phone?: string;
+                            /** @default false */
+                            send?: boolean;
+                            start: string;
+                            /** Format: date */
+                            startDate: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            code: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            days: number[];
+                            deviceId: string;
+                            email: string | null;
+                            end: string;
+                            /** Format: date */
+                            endDate: string;
+                            /** Format: date-time */
+                            lastSentAt: string | null;
+                            name: string;
+                            phone: string | null;
+                            sentCount: number;
+                            start: string;
+                            /** Format: date */
+                            startDate: string;
+                            /** @enum {string} */
+                            state: "upcoming" | "active" | "ended";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/lockInvite/resend/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail the guest their invite again (as GET device/{id}/invite/{inviteId}/resend) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            code: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            days: number[];
+                            deviceId: string;
+                            email: string | null;
+                            end: string;
+                            /** Format: date */
+                            endDate: string;
+                            /** Format: date-time */
+                            lastSentAt: string | null;
+                            name: string;
+                            phone: string | null;
+                            sentCount: number;
+                            start: string;
+                            /** Format: date */
+                            startDate: string;
+                            /** @enum {string} */
+                            state: "upcoming" | "active" | "ended";
                         };
                     };
                 };
@@ -29080,6 +30032,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api3/syncUser/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A person's credentials on each lock they reach (as GET user/{id}/sync; a basic user: themselves) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            locks: {
+                                _id: string;
+                                credentials: {
+                                    credentialId: string;
+                                    holder: string;
+                                    /** @enum {string} */
+                                    kind: "code" | "rfid" | "fingerprint" | "key" | "qr" | "remote";
+                                    /** @enum {string|null} */
+                                    reason: "unsupported_kind" | "invalid_secret" | "storage_full" | null;
+                                    sinceVersion: number;
+                                    /** @enum {string} */
+                                    state: "pending" | "sent" | "confirmed" | "rejected";
+                                    userId: string | null;
+                                }[];
+                                /** Format: date-time */
+                                lastSeenAt: string | null;
+                                name: string;
+                                online: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api3/system/adminUsers": {
         parameters: {
             query?: never;
@@ -33914,6 +34960,330 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api3/zone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every zone, each parent before its sub-zones (as GET portal/zones) (the list query as the body) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                _id: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                depth: number;
+                                description: string;
+                                lockCount: number | null;
+                                name: string;
+                                otherTimeZoneCount: number | null;
+                                parentId: string | null;
+                                timeZone: string;
+                                totalLockCount: number | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/zone/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A zone (as GET portal/zone/{id}) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            depth: number;
+                            description: string;
+                            lockCount: number | null;
+                            name: string;
+                            otherTimeZoneCount: number | null;
+                            parentId: string | null;
+                            timeZone: string;
+                            totalLockCount: number | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Change a zone (as POST portal/zone/{id}) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default  */
+                        description?: string;
+                        name: string;
+                        /** @default null */
+                        parentId?: string | null;
+                        timeZone: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            depth: number;
+                            description: string;
+                            lockCount: number | null;
+                            name: string;
+                            otherTimeZoneCount: number | null;
+                            parentId: string | null;
+                            timeZone: string;
+                            totalLockCount: number | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Delete a zone: its locks become unzoned (as DELETE portal/zone/{id}) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api3/zone/{id}/applyTimeZone": {
         parameters: {
             query?: never;
@@ -34323,6 +35693,209 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/zone/lockOut/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lock out a zone and its sub-zones (as POST zone/{id}/lockout) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default false */
+                        exemptAdmins?: boolean;
+                        /** Format: date-time */
+                        from: string;
+                        name: string;
+                        /**
+                         * Format: date-time
+                         * @default null
+                         */
+                        until?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            active: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            devices: {
+                                _id: string;
+                                name: string;
+                                timeZone: string;
+                            }[];
+                            exemptAdmins: boolean;
+                            /** Format: date-time */
+                            from: string;
+                            name: string;
+                            /** Format: date-time */
+                            until: string | null;
+                            zoneId?: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/zone/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a zone (as POST portal/zone) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default  */
+                        description?: string;
+                        name: string;
+                        /** @default null */
+                        parentId?: string | null;
+                        timeZone: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            depth: number;
+                            description: string;
+                            lockCount: number | null;
+                            name: string;
+                            otherTimeZoneCount: number | null;
+                            parentId: string | null;
+                            timeZone: string;
+                            totalLockCount: number | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
