@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -121,6 +122,33 @@ const envSchema = z.object({
   MQTT_CONNECT_TIMEOUT_S: z.coerce.number().min(0.05).max(300).default(5),
   /** Embedded broker: open connections per remote address (a site's locks may share one address). */
   MQTT_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(100),
+  /**
+   * Embedded broker: addresses with a limit of their own instead, as `address=limit` pairs separated
+   * by commas (`10.0.0.5=600,fd00::7=300`): a bridge (docs/bridges/zwave.md) holds one connection per
+   * lock behind it, so its address is given room without raising the limit for every address.
+   */
+  MQTT_CONNECTIONS_BY_IP: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const limits: Record<string, number> = {};
+      for (const pair of text
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const match = /^(.+)=(\d+)$/.exec(pair);
+        const limit = match ? Number(match[2]) : 0;
+        if (!match || !net.isIP(match[1]!) || limit < 1) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${pair}" is not an address=limit pair (e.g. 10.0.0.5=600)`,
+          });
+          return z.NEVER;
+        }
+        limits[match[1]!] = limit;
+      }
+      return limits;
+    }),
   /** Embedded broker: failed logins per remote address and minute; then its logins wait out the minute. */
   MQTT_FAILED_CONNECTS_PER_IP: z.coerce.number().int().min(1).default(20),
   /**

@@ -321,6 +321,35 @@ describe('broker limits before and after authentication (defect 5)', () => {
   });
 });
 
+describe('an address with a connection limit of its own (MQTT_CONNECTIONS_BY_IP: a bridge)', () => {
+  it('gives that address its own room while every other address keeps the common limit', async () => {
+    const limited = await TestApp.start({
+      MQTT_MAX_CONNECTIONS_PER_IP: '2',
+      MQTT_CONNECTIONS_BY_IP: '127.0.0.4=4',
+      MQTT_CONNECT_TIMEOUT_S: '60',
+    });
+    try {
+      const url = limited.app.deviceLink.transport.url;
+      const bridge = [];
+      for (let i = 0; i < 4; i++) bridge.push(await rawSocket(url, '127.0.0.4'));
+      const overBridge = await rawSocket(url, '127.0.0.4');
+      await whenClosed(overBridge);
+      const others = [await rawSocket(url, '127.0.0.5'), await rawSocket(url, '127.0.0.5')];
+      const overOther = await rawSocket(url, '127.0.0.5');
+      await whenClosed(overOther);
+      expect([...bridge, ...others].every((socket) => !socket.destroyed)).toBe(true);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('refuses to start with a value that is not address=limit pairs', async () => {
+    await expect(TestApp.start({ MQTT_CONNECTIONS_BY_IP: 'bridge-host=600' })).rejects.toThrow(
+      /address=limit/,
+    );
+  });
+});
+
 describe('a connection that does not log in (defect 5)', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -125,14 +125,28 @@ export class AddressGuard {
   private readonly full = new Set<string>();
   private readonly failures: RateLimiterMemory;
 
-  constructor(private readonly limits: { maxConnections: number; failuresPerMinute: number }) {
+  constructor(
+    private readonly limits: {
+      maxConnections: number;
+      failuresPerMinute: number;
+      /** Addresses with a limit of their own (a bridge's: one connection per lock behind it). */
+      maxConnectionsByAddress?: Readonly<Record<string, number>>;
+    },
+  ) {
     this.failures = new RateLimiterMemory({ points: limits.failuresPerMinute, duration: 60 });
+  }
+
+  /** The connections an address may hold: its own limit, else everyone's. */
+  limitFor(address: string): number {
+    const own = this.limits.maxConnectionsByAddress ?? {};
+    // An IPv4 client of a dual-stack listener shows as ::ffff:a.b.c.d.
+    return own[address] ?? own[address.replace(/^::ffff:/, '')] ?? this.limits.maxConnections;
   }
 
   /** Counts a new connection: 'ok', or refused ('first' the first time the address is at its limit). */
   admit(address: string): 'ok' | 'first' | 'quiet' {
     const count = this.open.get(address) ?? 0;
-    if (count >= this.limits.maxConnections) {
+    if (count >= this.limitFor(address)) {
       if (this.full.has(address)) return 'quiet';
       this.full.add(address);
       return 'first';
@@ -146,7 +160,7 @@ export class AddressGuard {
     const count = (this.open.get(address) ?? 1) - 1;
     if (count <= 0) this.open.delete(address);
     else this.open.set(address, count);
-    if (count < this.limits.maxConnections) this.full.delete(address);
+    if (count < this.limitFor(address)) this.full.delete(address);
   }
 
   /** Whether the address has used up its failed logins for this minute. */

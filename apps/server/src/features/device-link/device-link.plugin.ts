@@ -36,6 +36,7 @@ export async function registerDeviceLink(app: FastifyInstance, config: Config): 
         limits: {
           connectTimeoutMs: config.MQTT_CONNECT_TIMEOUT_S * 1000,
           maxConnectionsPerAddress: config.MQTT_MAX_CONNECTIONS_PER_IP,
+          maxConnectionsByAddress: config.MQTT_CONNECTIONS_BY_IP,
           failedConnectsPerAddress: config.MQTT_FAILED_CONNECTS_PER_IP,
         },
       });

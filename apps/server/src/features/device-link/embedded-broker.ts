@@ -57,6 +57,8 @@ export interface BrokerLimits {
   /** A connection that has not sent its CONNECT by then is closed. */
   connectTimeoutMs: number;
   maxConnectionsPerAddress: number;
+  /** Addresses with a limit of their own (MQTT_CONNECTIONS_BY_IP: a bridge's). */
+  maxConnectionsByAddress?: Readonly<Record<string, number>>;
   /** Failed logins per address and minute; more are refused unchecked until the minute ends. */
   failedConnectsPerAddress: number;
 }
@@ -112,6 +114,9 @@ export class EmbeddedBroker implements DeviceTransport {
   ) {
     this.guard = new AddressGuard({
       maxConnections: options.limits.maxConnectionsPerAddress,
+      ...(options.limits.maxConnectionsByAddress && {
+        maxConnectionsByAddress: options.limits.maxConnectionsByAddress,
+      }),
       failuresPerMinute: options.limits.failedConnectsPerAddress,
     });
   }
@@ -296,8 +301,8 @@ export class EmbeddedBroker implements DeviceTransport {
     if (admitted !== 'ok') {
       if (admitted === 'first') {
         this.log.warn(
-          { address, limit: this.options.limits.maxConnectionsPerAddress },
-          'mqtt: address at its connection limit (MQTT_MAX_CONNECTIONS_PER_IP); further connections closed',
+          { address, limit: this.guard.limitFor(address) },
+          'mqtt: address at its connection limit (MQTT_MAX_CONNECTIONS_PER_IP, or its own in MQTT_CONNECTIONS_BY_IP); further connections closed',
         );
       }
       socket.destroy();
