@@ -114,6 +114,8 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
       '/app/user',
       '/app/group',
       '/app/cards',
+      // Access requests (issue 21): people asking for a lock; e2e/access-requests.spec.ts grants one.
+      '/app/access-requests',
       // Desk readers (issue 21, item 5); e2e/readers.spec.ts scans the list with a reader and the secret dialog.
       '/app/readers',
       '/app/lockout',
@@ -206,6 +208,8 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
     await scanFirstDetail(page, '/app/platform', '/app/platform/portals/');
     // Support (issue 20, item 4): staff's inbox.
     await scanPages(page, ['/app/platform/support']);
+    // Client errors (issue 21, the `error` collection); e2e/client-errors.spec.ts opens one.
+    await scanPages(page, ['/app/platform/errors']);
   });
 
   test('the basic-user area', async ({ page }) => {
@@ -217,6 +221,8 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
     await scanFirstDetail(page, '/user', '/user/locks/');
     // Support (issue 20, item 4): their requests, a request's form and a request with its answer.
     await scanPages(page, ['/app/support', '/app/support/lock']);
+    // Access requests (issue 21): the form and their requests.
+    await scanPages(page, ['/user/access']);
     await scanFirstDetail(page, '/app/support', '/app/support/request/');
   });
 
