@@ -118,6 +118,8 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
       '/app/access-requests',
       // Desk readers (issue 21, item 5); e2e/readers.spec.ts scans the list with a reader and the secret dialog.
       '/app/readers',
+      // Zones (issue 21, item 4); e2e/zones.spec.ts scans a zone's page with its locks.
+      '/app/zones',
       '/app/lockout',
       '/app/keys',
       '/app/access-codes',
