@@ -37,10 +37,11 @@ import * as listingPrice from './migrations/2026-11-27-0036-listing-price';
 import * as credentialSetBodies from './migrations/2026-11-27-0039-credential-set-bodies';
 import * as apiKeys from './migrations/2026-11-27-0040-api-keys';
 import * as webhooks from './migrations/2026-11-27-0041-webhooks';
-import * as zones from './migrations/2026-11-27-0044-zones';
 import * as collections from './migrations/2026-11-27-0042-collections';
 import * as clientErrorsAccessRequests from './migrations/2026-11-27-0043-client-errors-access-requests-threads';
+import * as zones from './migrations/2026-11-27-0044-zones';
 import * as readers from './migrations/2026-11-27-0045-readers';
+import * as readerCollections from './migrations/2026-11-27-0047-reader-collections';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
@@ -82,10 +83,11 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-0039-credential-set-bodies': credentialSetBodies,
   '2026-11-27-0040-api-keys': apiKeys,
   '2026-11-27-0041-webhooks': webhooks,
-  '2026-11-27-0044-zones': zones,
   '2026-11-27-0042-collections': collections,
   '2026-11-27-0043-client-errors-access-requests-threads': clientErrorsAccessRequests,
+  '2026-11-27-0044-zones': zones,
   '2026-11-27-0045-readers': readers,
+  '2026-11-27-0047-reader-collections': readerCollections,
 };
 
 /** The names of every migration, in order. */
