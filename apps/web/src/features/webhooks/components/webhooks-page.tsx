@@ -194,18 +194,14 @@ function EndpointCard({ endpoint, onEdit }: { endpoint: WebhookEndpoint; onEdit:
 /** The events a webhook carries, each with its description and an example of its `data`. */
 function EventTypes() {
   return (
-    <SectionCard
-      title="Event types"
-      description={
-        <>
-          Each request is a POST of <Code>{'{ type, timestamp, data }'}</Code> with the Standard Webhooks
-          headers <Code>webhook-id</Code> (the same on every retry), <Code>webhook-timestamp</Code> and{' '}
-          <Code>webhook-signature</Code> (<Code>v1,</Code> + base64 HMAC-SHA256 of id.timestamp.body with the
-          secret after <Code>whsec_</Code>). Failed deliveries are retried at once, after 5 s, 5 min, 30 min,
-          2 h, 5 h, 10 h and 10 h; an endpoint failing for 5 days is disabled.
-        </>
-      }
-    >
+    <SectionCard title="Event types">
+      <Text size="sm" mb="sm">
+        Each request is a POST of <Code>{'{ type, timestamp, data }'}</Code> with the Standard Webhooks
+        headers <Code>webhook-id</Code> (the same on every retry), <Code>webhook-timestamp</Code> and{' '}
+        <Code>webhook-signature</Code> (<Code>v1,</Code> + base64 HMAC-SHA256 of id.timestamp.body with the
+        secret after <Code>whsec_</Code>). Failed deliveries are retried at once, after 5 s, 5 min, 30 min, 2
+        h, 5 h, 10 h and 10 h; an endpoint failing for 5 days is disabled.
+      </Text>
       <Accordion variant="separated">
         {WEBHOOK_EVENT_TYPES.map((event) => (
           <Accordion.Item key={event.type} value={event.type}>
