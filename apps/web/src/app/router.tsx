@@ -664,6 +664,15 @@ function screenRoutes(): ScreenRoute[] {
       lazy: settingsScreen(),
     },
     {
+      // API keys (issue 21, item 1), linked from the settings screen.
+      path: paths.app.apiKeys,
+      layout: 'app',
+      handle: { title: 'API keys', roles: ADMIN, requiresPortal: true },
+      lazy: {
+        Component: async () => (await import('@/features/api-keys/components/api-keys-page')).ApiKeysPage,
+      },
+    },
+    {
       // Outgoing webhooks (issue 21, item 2), linked from the settings screen.
       path: paths.app.webhooks,
       layout: 'app',

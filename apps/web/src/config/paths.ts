@@ -162,6 +162,8 @@ export const paths = {
     /** Admins: people asking for a lock (issue 21, the `accessRequest` collection). */
     accessRequests: screenPath('/app/access-requests'),
     settings: screenPath('/app/settings'),
+    /** Admins: the portal's API keys (issue 21, item 1), linked from the settings screen. */
+    apiKeys: screenPath('/app/settings/api-keys'),
     /** Admins: the portal's outgoing webhooks (issue 21, item 2), linked from the settings screen. */
     webhooks: screenPath('/app/settings/webhooks'),
     /** The settings under the brief's other names: settingsProfile, and profile (old mails). */

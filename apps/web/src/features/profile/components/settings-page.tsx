@@ -1,4 +1,5 @@
 import { Center, Loader, Stack } from '@mantine/core';
+import { ApiKeysSettingsLink } from '@/features/api-keys/components/api-keys-settings-link';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { formatDate } from '@/lib/format';
@@ -39,6 +40,7 @@ export function SettingsPage() {
       <TwoFactorSection />
       <PortalsSection session={session} />
       <SessionsSection session={session} />
+      <ApiKeysSettingsLink session={session} />
       <WebhooksSettingsLink session={session} />
     </Stack>
   );
