@@ -11,6 +11,7 @@ import { userPortalCollection } from './user-portal.collection';
 import { lockInviteCollection } from './lock-invite.collection';
 import { syncUserCollection } from './sync-user.collection';
 import { zoneCollection } from './zone.collection';
+import { listingCollection } from './listing.collection';
 import type { AnyCollection } from './registry';
 
 /**
@@ -35,4 +36,6 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   aithreadCollection,
   // features/zones (issue 21, item 4)
   zoneCollection,
+  // features/listings, reviews, content, shop (issue 21, item 3)
+  listingCollection,
 ];
