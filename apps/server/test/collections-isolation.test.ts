@@ -25,7 +25,7 @@ const secret: { userId: string; deviceId: string; eventId: string } = {
 
 beforeAll(async () => {
   t = await TestApp.start({ API_KEY_LIMIT_PER_MINUTE: '100000' });
-  portals = await makeTwoPortals(t, { rentals: false });
+  portals = await makeTwoPortals(t);
   const { a } = portals;
   secret.userId = (await makeMember(t, a.portalId)).userId;
   const lock = await t.request({

@@ -12,6 +12,7 @@ import { lockInviteCollection } from './lock-invite.collection';
 import { syncUserCollection } from './sync-user.collection';
 import { zoneCollection } from './zone.collection';
 import { listingCollection } from './listing.collection';
+import { listingCategoryCollection } from './listing-category.collection';
 import type { AnyCollection } from './registry';
 
 /**
