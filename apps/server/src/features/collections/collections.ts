@@ -4,6 +4,8 @@ import { crudDevicesCollection } from './crud-devices.collection';
 import { deviceCollection } from './device.collection';
 import { fingerPrintCollection } from './finger-print.collection';
 import { historyCollection } from './history.collection';
+import { listingCollection } from './listing.collection';
+import { listingCategoryCollection } from './listing-category.collection';
 import { lockoutCollection } from './lockout.collection';
 import { rfidCollection } from './rfid.collection';
 import { userGroupCollection } from './user-group.collection';
@@ -11,8 +13,6 @@ import { userPortalCollection } from './user-portal.collection';
 import { lockInviteCollection } from './lock-invite.collection';
 import { syncUserCollection } from './sync-user.collection';
 import { zoneCollection } from './zone.collection';
-import { listingCollection } from './listing.collection';
-import { listingCategoryCollection } from './listing-category.collection';
 import type { AnyCollection } from './registry';
 
 /**
@@ -39,4 +39,5 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   zoneCollection,
   // features/listings, reviews, content, shop (issue 21, item 3)
   listingCollection,
+  listingCategoryCollection,
 ];
