@@ -131,7 +131,42 @@ const LIFECYCLES: Record<string, Lifecycle> = {
       call('POST', `userPortal/${id}`, tenant.admin, { firstName: 'Changed' }).then(() => {}),
     remove: (tenant, id) => call('DELETE', `userPortal/${id}`, tenant.admin).then(() => {}),
   },
+  // features/readers: pairing answers the reader inside `reader` (with its secret).
+  peripheral: {
+    create: async (tenant) =>
+      (await call('POST', 'peripheral/new', tenant.admin, { name: 'Side desk', kind: 'rfid' })).reader
+        ._id as string,
+    change: (tenant, id) =>
+      call('POST', `peripheral/${id}`, tenant.admin, { name: 'Renamed desk' }).then(() => {}),
+    remove: (tenant, id) => call('DELETE', `peripheral/${id}`, tenant.admin).then(() => {}),
+  },
+  // Enrollments are started on a reader that just said it is online, then cancelled; never deleted by hand.
+  rfidPeriph: enrollmentLifecycle('rfidPeriph'),
+  fingerPrintPeriph: enrollmentLifecycle('fingerPrintPeriph'),
 };
+
+function enrollmentLifecycle(collection: 'rfidPeriph' | 'fingerPrintPeriph'): Lifecycle {
+  return {
+    create: async (tenant) => {
+      await t.app.readers.handle({
+        readerId: tenant.readerId,
+        topic: 'status',
+        payload: Buffer.from(JSON.stringify({ online: true, firmware: 'test', ts: new Date().toISOString() })),
+      });
+      const enrollment = await call('POST', `${collection}/new`, tenant.admin, {
+        readerId: tenant.readerId,
+        userId: tenant.userId,
+      });
+      const read = await call('GET', `${collection}/${enrollment._id}`, tenant.admin);
+      expect(read).toMatchObject({ _id: enrollment._id, state: 'waiting', userId: tenant.userId });
+      return enrollment._id as string;
+    },
+    change: async (tenant, id) => {
+      const cancelled = await call('POST', `${collection}/cancel/${id}`, tenant.admin, {});
+      expect(cancelled.state).toBe('cancelled');
+    },
+  };
+}
 
 /** The lifecycle of a collection: its own, or its create/save/delete routes with their examples. */
 function lifecycleOf(collection: AnyCollection): Lifecycle | undefined {

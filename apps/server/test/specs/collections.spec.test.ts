@@ -42,6 +42,18 @@ await specifyRoutes('collections', {
       status: [404, 409],
       why: 'the walk calls as the admin, who did not ask (404 to anyone but the person), and the request is answered by then: access-requests.test.ts withdraws',
     },
+    'POST /api3/rfidPeriph/new': {
+      status: [201, 409],
+      why: 'the fixtures’ reader said it was online once; after the heartbeat window it is offline and the request is refused (409): collections-changes.test.ts enrolls on a reader that just said it is online',
+    },
+    'POST /api3/fingerPrintPeriph/new': {
+      status: [201, 409],
+      why: 'the fixtures’ reader said it was online once; after the heartbeat window it is offline and the request is refused (409): collections-changes.test.ts enrolls on a reader that just said it is online',
+    },
+    'POST /api3/fingerPrintPeriph/cancel/:id': {
+      status: [404],
+      why: 'the fixtures’ enrollment is a card one, which fingerPrintPeriph never cancels: collections-changes.test.ts cancels a fingerprint enrollment',
+    },
     // Deletions run last, longer paths first (route-spec.ts walkOrder).
     'DELETE /api3/rfid/:id': {
       status: [204, 404],

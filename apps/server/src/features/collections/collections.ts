@@ -3,13 +3,17 @@ import { aithreadCollection } from './aithread.collection';
 import { crudDevicesCollection } from './crud-devices.collection';
 import { deviceCollection } from './device.collection';
 import { fingerPrintCollection } from './finger-print.collection';
+import { fingerPrintPeriphCollection } from './finger-print-periph.collection';
 import { historyCollection } from './history.collection';
 import { listingCollection } from './listing.collection';
 import { listingCategoryCollection } from './listing-category.collection';
 import { lockoutCollection } from './lockout.collection';
+import { peripheralCollection } from './peripheral.collection';
 import { rfidCollection } from './rfid.collection';
+import { rfidPeriphCollection } from './rfid-periph.collection';
 import { userGroupCollection } from './user-group.collection';
 import { userPortalCollection } from './user-portal.collection';
+import { userPeriphCollection } from './user-periph.collection';
 import { lockInviteCollection } from './lock-invite.collection';
 import { syncUserCollection } from './sync-user.collection';
 import { zoneCollection } from './zone.collection';
@@ -40,4 +44,9 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   // features/listings, reviews, content, shop (issue 21, item 3)
   listingCollection,
   listingCategoryCollection,
+  // features/readers (issue 21, items 3 and 5)
+  peripheralCollection,
+  rfidPeriphCollection,
+  fingerPrintPeriphCollection,
+  userPeriphCollection,
 ];
