@@ -140,6 +140,8 @@ test.describe('WCAG 2.1 AA, light and dark', () => {
       '/app/settings',
       // Webhooks (issue 21, item 2); e2e/webhooks.spec.ts scans it with a delivery log open.
       '/app/settings/webhooks',
+      // API keys (issue 21, item 1); e2e/api-keys.spec.ts scans the create dialog.
+      '/app/settings/api-keys',
       '/app/billing',
       '/app/reseller',
       '/sync/center',

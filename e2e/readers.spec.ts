@@ -46,7 +46,8 @@ test('an admin pairs a desk reader and fills a card UID from it with "Tap a card
     const row = page.getByRole('row').filter({ hasText: name });
     await expect(row.getByText('Online')).toBeVisible({ timeout: 20_000 });
     await expectAccessible(page, '/app/readers');
-    if (process.env.READERS_SHOTS) await page.screenshot({ path: `${process.env.READERS_SHOTS}/readers-list.png` });
+    if (process.env.READERS_SHOTS)
+      await page.screenshot({ path: `${process.env.READERS_SHOTS}/readers-list.png` });
 
     // Sam's page (the demo basic user): Register a card → Tap a card now.
     await page.goto('/app/user');
@@ -70,7 +71,8 @@ test('an admin pairs a desk reader and fills a card UID from it with "Tap a card
     expect((await reader.tap(uid)).answered).toBe(true);
     await expect(cardForm.getByRole('textbox', { name: 'Card UID' })).toHaveValue(uid);
     await expect(cardForm.getByText(`Read the card UID ${uid} from ${name}.`)).toBeVisible();
-    if (process.env.READERS_SHOTS) await page.screenshot({ path: `${process.env.READERS_SHOTS}/card-form.png` });
+    if (process.env.READERS_SHOTS)
+      await page.screenshot({ path: `${process.env.READERS_SHOTS}/card-form.png` });
     await cardForm.getByRole('button', { name: 'Register card' }).click();
     await expect(cardForm).toBeHidden();
     // The card is saved as Sam's.

@@ -151,7 +151,9 @@ function enrollmentLifecycle(collection: 'rfidPeriph' | 'fingerPrintPeriph'): Li
       await t.app.readers.handle({
         readerId: tenant.readerId,
         topic: 'status',
-        payload: Buffer.from(JSON.stringify({ online: true, firmware: 'test', ts: new Date().toISOString() })),
+        payload: Buffer.from(
+          JSON.stringify({ online: true, firmware: 'test', ts: new Date().toISOString() }),
+        ),
       });
       const enrollment = await call('POST', `${collection}/new`, tenant.admin, {
         readerId: tenant.readerId,

@@ -67,9 +67,7 @@ describe('rfidPeriph, fingerPrintPeriph and userPeriph', () => {
     const { admin, readerId, portalId } = portals.a;
     const other = await makeMember(t, portalId);
     await online(readerId);
-    const card = (
-      await call('POST', 'rfidPeriph/new', admin, { readerId, userId: other.userId })
-    ).json();
+    const card = (await call('POST', 'rfidPeriph/new', admin, { readerId, userId: other.userId })).json();
     expect(card).toMatchObject({ kind: 'rfid', state: 'waiting', userId: other.userId });
     const finger = await call('POST', 'fingerPrintPeriph/new', admin, { readerId, userId: other.userId });
     expect(finger.statusCode, finger.body).toBe(201);
@@ -77,7 +75,9 @@ describe('rfidPeriph, fingerPrintPeriph and userPeriph', () => {
     const fingerId = finger.json()._id as string;
 
     // A read answers any enrollment (its kind says which); one collection never cancels nor lists the other's.
-    expect((await call('GET', `fingerPrintPeriph/${card._id}`, admin)).json()).toMatchObject({ kind: 'rfid' });
+    expect((await call('GET', `fingerPrintPeriph/${card._id}`, admin)).json()).toMatchObject({
+      kind: 'rfid',
+    });
     expect((await call('POST', `rfidPeriph/cancel/${fingerId}`, admin, {})).statusCode).toBe(404);
     expect((await call('GET', `rfidPeriph/${fingerId}`, admin)).json()).toMatchObject({ state: 'waiting' });
     const cards = (await call('POST', 'rfidPeriph', admin, { userId: other.userId })).json();
@@ -90,7 +90,9 @@ describe('rfidPeriph, fingerPrintPeriph and userPeriph', () => {
       await call('POST', 'userPeriph', admin, { userId: other.userId, kind: 'fingerprint' })
     ).json();
     expect(theirFingers.items.map((e: { _id: string }) => e._id)).toEqual([fingerId]);
-    expect((await call('GET', `userPeriph/${fingerId}`, admin)).json()).toMatchObject({ kind: 'fingerprint' });
+    expect((await call('GET', `userPeriph/${fingerId}`, admin)).json()).toMatchObject({
+      kind: 'fingerprint',
+    });
     const fixtureOnes = (await call('POST', 'userPeriph', admin, { userId: portals.a.userId })).json();
     expect(fixtureOnes.items.map((e: { _id: string }) => e._id)).not.toContain(card._id);
 

@@ -187,7 +187,8 @@ async function makeTenant(t: TestApp, portalName: string | undefined, rentals: b
     token: member.token,
     payload: { deviceId, note: 'Weekends too, please' },
   });
-  if (accessRequest.statusCode !== 201) throw new Error(`fixture access request failed: ${accessRequest.body}`);
+  if (accessRequest.statusCode !== 201)
+    throw new Error(`fixture access request failed: ${accessRequest.body}`);
   const zone = await post('/api3/portal/zone', { name: 'Main building', timeZone: 'UTC' });
   await post(`/api3/zone/${zone._id}/devices`, { add: [deviceId] });
   const rental = rentals

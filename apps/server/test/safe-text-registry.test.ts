@@ -45,6 +45,10 @@ const SAMPLES = [
   'a sturdy passphrase',
   '/admin/users',
   'abc123.ics',
+  // A collection's ls cursor (`<position>.<sequence>`).
+  '12.3',
+  // An instant within a month: an API key's expiry must be in the future and within two years.
+  new Date(Date.now() + 30 * 86_400_000).toISOString(),
 ];
 
 type ZodLike = { _zod: { def: ZodDef }; safeParseAsync(value: unknown): Promise<{ success: boolean }> };

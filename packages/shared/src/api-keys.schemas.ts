@@ -68,8 +68,8 @@ export const API_KEY_SCOPES: readonly ApiKeyScope[] = API_KEY_AREAS.flatMap((are
 );
 
 /** The scope a request needs: GET (and HEAD) read, anything else writes. */
-export function scopeFor(area: ApiKeyArea, method: string): ApiKeyScope {
-  return `${area}:${method === 'GET' || method === 'HEAD' ? 'read' : 'write'}`;
+export function scopeFor(area: ApiKeyArea, method: string, readsOnly = false): ApiKeyScope {
+  return `${area}:${readsOnly || method === 'GET' || method === 'HEAD' ? 'read' : 'write'}`;
 }
 
 /** Whether `scopes` grant `needed` (write implies read). */

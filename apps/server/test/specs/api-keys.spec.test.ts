@@ -4,6 +4,8 @@ import { specifyRoutes } from '../route-spec';
 // no record, so its example is given here (a declared example is taken to name another portal's ids).
 await specifyRoutes('api-keys', {
   examples: {
-    'POST /api3/portal/apikeys': () => ({ payload: { name: 'PMS sync', scopes: ['devices:read', 'people:write'] } }),
+    'POST /api3/portal/apikeys': () => ({
+      payload: { name: 'PMS sync', scopes: ['devices:read', 'people:write'] },
+    }),
   },
 });

@@ -53,6 +53,11 @@ declare module 'fastify' {
      * in the area it settles on, so every route's config carries it (http/openapi.ts reads it).
      */
     apiArea?: ApiKeyArea | null;
+    /**
+     * A POST that changes nothing (a collection's list and ls: brief §7 posts their filters): an API
+     * key needs its area's read scope, as for a GET.
+     */
+    readsOnly?: boolean;
   }
   interface FastifyRequest {
     auth: RequestAuth | null;
@@ -336,7 +341,7 @@ export function registerAccessControl(
     if (!area) {
       throw new AppError('api_key_not_allowed', 'API keys may not be used on this route', 403);
     }
-    const needed = scopeFor(area, request.method);
+    const needed = scopeFor(area, request.method, request.routeOptions.config.readsOnly === true);
     if (!scopesGrant(key.scopes, needed)) {
       throw new AppError('api_key_scope_missing', `This API key lacks the scope ${needed}`, 403);
     }

@@ -86,13 +86,15 @@ export async function registerOpenApi(app: FastifyInstance, apiPrefix: string): 
         sealed?: boolean;
         binaryAnswer?: boolean;
         apiArea?: ApiKeyArea | null;
+        readsOnly?: boolean;
       };
       const schema = output.schema as Record<string, unknown>;
       for (const part of ['body', 'querystring', 'params', 'headers']) fixNullables(schema[part]);
       if (schema.response) Object.values(schema.response).forEach(fixNullables);
       if (config.access && config.access.kind !== 'public') schema.security = [{ bearerAuth: [] }];
       if (config.apiArea) {
-        const scope = scopeFor(config.apiArea, [input.route.method].flat()[0] ?? 'GET');
+        const method = [input.route.method].flat()[0] ?? 'GET';
+        const scope = scopeFor(config.apiArea, method, config.readsOnly === true);
         schema.security = [{ bearerAuth: [] }, { apiKey: [scope] }];
         schema['x-latchkey-scope'] = scope;
       }

@@ -16,12 +16,12 @@ export function toAuditEntry(row: AuditRow): AuditEntry {
             name: `API key '${row.api_key_name}' (lk_live_${row.api_key_prefix})`,
           }
         : row.actor_user_id && row.actor_email
-        ? {
-            _id: row.actor_user_id,
-            email: row.actor_email,
-            name: [row.actor_first_name, row.actor_last_name].filter(Boolean).join(' ') || row.actor_email,
-          }
-        : null,
+          ? {
+              _id: row.actor_user_id,
+              email: row.actor_email,
+              name: [row.actor_first_name, row.actor_last_name].filter(Boolean).join(' ') || row.actor_email,
+            }
+          : null,
     action: row.action,
     entityType: row.entity_type,
     entityId: row.entity_id,

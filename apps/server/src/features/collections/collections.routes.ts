@@ -98,7 +98,7 @@ function registerCollection(app: Parameters<FastifyPluginAsyncZod>[0], collectio
     app.post(
       `${base}/ls`,
       {
-        config: { access: routeAccess(ls.access), ...area },
+        config: { access: routeAccess(ls.access), ...area, readsOnly: true },
         schema: {
           tags,
           summary: `${ls.summary} (POST ${name}/ls: give the answer's next as since next time)`,
@@ -149,7 +149,7 @@ function registerCollection(app: Parameters<FastifyPluginAsyncZod>[0], collectio
     app.post(
       base,
       {
-        config: { access: routeAccess(list.access), ...area },
+        config: { access: routeAccess(list.access), ...area, readsOnly: true },
         schema: {
           tags,
           summary: `${list.summary} (the list query as the body)`,
@@ -181,10 +181,12 @@ function registerCollection(app: Parameters<FastifyPluginAsyncZod>[0], collectio
           response: { [definition.status ?? 200]: definition.answer, ...errorResponses },
         },
       },
-      async (request, reply) =>
-        reply
-          .status(definition.status ?? 200)
-          .send(await definition.handler(callerOf(app, request), request.params.id, request.body)),
+      async (request, reply) => {
+        const answer = await definition.handler(callerOf(app, request), request.params.id, request.body);
+        // The status is the method's own (200 or 202), so the reply's type cannot name it; the
+        // answer is checked against `definition.answer` by the response schema all the same.
+        return reply.status(definition.status ?? 200).send(answer as never);
+      },
     );
   }
 

@@ -44,5 +44,8 @@ export const peripheralCollection = defineCollection({
     summary: 'Unpair a reader: its secret stops working at once (as DELETE portal/reader/{id})',
     handler: (caller, id) => caller.app.readers.remove(caller.change(), id),
   },
-  ls: { access: 'admin', summary: 'Readers paired, renamed, gone on- or offline and unpaired since a cursor' },
+  ls: {
+    access: 'admin',
+    summary: 'Readers paired, renamed, gone on- or offline and unpaired since a cursor',
+  },
 });

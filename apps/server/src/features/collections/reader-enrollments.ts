@@ -75,6 +75,9 @@ export function readerEnrollmentCollection(name: string, kind: Enrollment['kind'
         },
       }),
     },
-    ls: { access: 'admin', summary: `${noun[0]!.toUpperCase()}${noun.slice(1)} enrollments started and answered since a cursor` },
+    ls: {
+      access: 'admin',
+      summary: `${noun[0]!.toUpperCase()}${noun.slice(1)} enrollments started and answered since a cursor`,
+    },
   });
 }
