@@ -72,6 +72,7 @@ describe('route guards', () => {
       'Offline locks': '/app/offline',
       Alerts: '/app/notificationAndAlert',
       People: '/app/user',
+      'Desk readers': '/app/readers',
       Groups: '/app/group',
       Cards: '/app/cards',
       'Access requests': '/app/access-requests',
@@ -87,6 +88,7 @@ describe('route guards', () => {
       Plan: '/app/upgrade',
       Shop: '/app/product',
       'Sync center': '/sync/center',
+      Zones: '/app/zones',
       'Help & support': '/app/help',
       Settings: '/app/settings',
     });

@@ -30,6 +30,7 @@ describe('the signed-in navigation', () => {
       'Locks',
       'Offline locks',
       'Alerts',
+      'Zones',
       'Lockouts',
       'Keys',
       'Company codes',
