@@ -204,7 +204,8 @@ export class Readers implements ReaderGate {
         kind: input.kind,
         user_id: input.userId,
         state: 'waiting',
-        created_by: context.actorUserId,
+        // An API key is no stored person: the change log names the key (apiKeyId) instead.
+        created_by: context.apiKeyId ? null : context.actorUserId,
         expires_at: expiresAt,
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
