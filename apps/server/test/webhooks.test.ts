@@ -299,6 +299,76 @@ describe('webhook delivery to an independent receiver', () => {
     expect((await deliveries(endpointId)).total).toBe(receiver.requests.filter((r) => r.processed).length);
   });
 
+  it('sends stay.requested, stay.approved, stay.access_ready (with the listing’s locks) and stay.cancelled as a stay goes', async () => {
+    const { receiver } = await endpointWithReceiver(
+      ['stay.requested', 'stay.approved', 'stay.access_ready', 'stay.cancelled'],
+      0,
+    );
+    const lock = (
+      await api('POST', 'portal/device/new', { name: 'Garden gate', model: 'latchkey-sim', timeZone: 'UTC' })
+    ).json().device as { _id: string };
+    const listing = await api('POST', 'listing/new', {
+      title: 'Garden flat',
+      deviceIds: [lock._id],
+      published: true,
+    });
+    expect(listing.statusCode, listing.body).toBeLessThan(300);
+    const listingId = listing.json()._id as string;
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const asked = await t.request({
+      method: 'POST',
+      url: `/api3/device/${listingId}/request`,
+      payload: { name: 'Guest', email: 'webhook-guest@example.com', startDate: day(10), endDate: day(12) },
+    });
+    expect(asked.statusCode, asked.body).toBeLessThan(300);
+    const stayId = asked.json()._id as string;
+    const received = () => receiver.requests.filter((r) => r.processed).map((r) => r.event!);
+    await waitFor(() => received().some((e) => e.type === 'stay.requested'), 'stay.requested');
+    expect(received()[0]!.data).toEqual({
+      stay: { _id: stayId, listingId, from: day(10), to: day(12), status: 'requested' },
+    });
+
+    const approved = await api('POST', `device/${listingId}/request/${stayId}`, { action: 'approve' });
+    expect(approved.statusCode, approved.body).toBe(200);
+    await waitFor(() => received().some((e) => e.type === 'stay.approved'), 'stay.approved');
+
+    // The lock confirms the set that carries the guest's code: the stay's access is ready.
+    const desired = await waitFor(
+      () =>
+        t.app.db
+          .selectFrom('device_credential_sync')
+          .select('desired_version')
+          .where('device_id', '=', lock._id)
+          .executeTakeFirst(),
+      'a set',
+    );
+    await t.app.deviceLink.handle({
+      deviceId: lock._id,
+      topic: 'credentials/ack',
+      payload: Buffer.from(JSON.stringify({ version: desired.desired_version, rejected: [] })),
+    });
+    await waitFor(async () => {
+      await t.app.rental.monitor.sweep();
+      return received().some((e) => e.type === 'stay.access_ready');
+    }, 'stay.access_ready');
+    expect(received().find((e) => e.type === 'stay.access_ready')!.data).toEqual({
+      stay: { _id: stayId, listingId },
+      locks: [{ _id: lock._id, name: 'Garden gate' }],
+    });
+    // Swept again: ready once per access, not once per sweep.
+    await t.app.rental.monitor.sweep();
+
+    const cancelled = await api('POST', `device/${listingId}/request/${stayId}`, { action: 'cancel' });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    await waitFor(() => received().some((e) => e.type === 'stay.cancelled'), 'stay.cancelled');
+    expect(received().map((e) => e.type)).toEqual([
+      'stay.requested',
+      'stay.approved',
+      'stay.access_ready',
+      'stay.cancelled',
+    ]);
+  });
+
   it('keeps another portal out: its admin sees no endpoint, log, secret or replay of this one', async () => {
     const created = await api('POST', 'portal/webhooks', { url: 'https://hooks.example.com/a' });
     const endpointId = created.json()._id as string;

@@ -3,6 +3,8 @@ import type { LiveNotification } from '@latchkey/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
+import { emitDomainEvent } from '../../base/events/domain-events';
+import './stay-events';
 import type { StayRow } from '../../db/schema';
 import { changeAccess } from '../../base/access-changes/touched-locks';
 import { insertNotificationOnce, listAdminEmails } from '../alerts/alerts.repository';
@@ -105,8 +107,14 @@ export class StayAccessMonitor {
           .where('access_generation', '=', generation)
           .where('mailed_generation', '<', generation)
           .executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) !== 1) return null;
+        await emitDomainEvent(trx, 'StayChanged', {
+          stay: { ...stay, access_state: 'ready' },
+          change: 'access_ready',
+          now,
+        });
         // An imported reservation's guest usually has no address here: the owner passes the code on.
-        if (Number(claimed.numUpdatedRows) !== 1 || !stay.guest_email) return null;
+        if (!stay.guest_email) return null;
         const mail = await guestAccessMail(trx, this.deps, stay, stay.mailed_generation > 0);
         if (!mail) return null;
         // Sent for the approver (or the owner), counted like any mail to others. A refused mail is

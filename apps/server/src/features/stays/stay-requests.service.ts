@@ -18,6 +18,8 @@ import { changeAccess } from '../../base/access-changes/touched-locks';
 import { listAdminEmails } from '../alerts/alerts.repository';
 import { storeNotice } from '../alerts/notices';
 import { appendAuditEntry } from '../../base/audit/audit.repository';
+import { emitDomainEvent } from '../../base/events/domain-events';
+import './stay-events';
 import {
   findCategory,
   listImagesOf,
@@ -194,7 +196,9 @@ export async function requestStay(
       },
       ip,
     });
-    return (await findStay(trx, listing.portal_id, listing.id, stayId))!;
+    const stored = (await findStay(trx, listing.portal_id, listing.id, stayId))!;
+    await emitDomainEvent(trx, 'StayChanged', { stay: stored, change: 'requested', now });
+    return stored;
   };
 
   let stay = await db.transaction().execute(store);
@@ -211,6 +215,7 @@ export async function requestStay(
           entityId: stayId,
           after: { automatically: true, startDate: done.start_date, endDate: done.end_date },
         });
+        await emitDomainEvent(trx, 'StayChanged', { stay: done, change: 'approved', now });
         return done;
       });
       approved = true;

@@ -17,6 +17,8 @@ import type { ChangeContext } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
 import { changeAccess } from '../../base/access-changes/touched-locks';
 import { recordChange } from '../../base/audit/audit.repository';
+import { emitDomainEvent } from '../../base/events/domain-events';
+import './stay-events';
 import { findListing, listLocksOfListing } from '../listings/listings.repository';
 import { assertMaySendInvitations, type MailThrottle } from '../../base/mail/mail-throttle';
 import { sendMail, trySendMail } from '../../base/mail/send-mail';
@@ -222,6 +224,11 @@ export async function actOnStay(
         decided_at: nowIso(),
         decided_by: context.actorUserId,
       });
+      await emitDomainEvent(trx, 'StayChanged', {
+        stay: { ...before, state: 'declined' },
+        change: 'declined',
+        now,
+      });
       if (before.guest_email) {
         await mailGuestOrRecord(trx, actor, before, 'the decline', {
           portalId: context.portalId,
@@ -247,6 +254,7 @@ export async function actOnStay(
       await updateStay(trx, context.portalId, stayId, { state: 'cancelled', reason: reason || null });
       const stay = (await findStay(trx, context.portalId, listingId, stayId))!;
       await reconcileStayAccess(trx, touch, await loadStayFacts(trx, stay), now);
+      await emitDomainEvent(trx, 'StayChanged', { stay, change: 'cancelled', now });
       // An imported reservation's guest usually has no address here (the platform keeps it).
       if (before.guest_email) {
         await mailGuestOrRecord(trx, actor, before, 'the cancellation', {
@@ -295,6 +303,8 @@ export async function actOnStay(
         heldBefore:
           before.state === 'approved' ? { startDate: before.start_date, endDate: before.end_date } : null,
       });
+      if (action.action === 'approve')
+        await emitDomainEvent(trx, 'StayChanged', { stay: after, change: 'approved', now });
       await recordChange(trx, context, {
         action: action.action === 'approve' ? 'stay.approve' : 'stay.change',
         entityType: 'stay',

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database';
 import { onDomainEvent } from '../../base/events/domain-events';
 import '../device-link/device-link-events';
+import '../stays/stay-events';
 import { findDesiredSet } from '../device-link/credential-set-bodies';
 import { announceWebhookEvents, portalHasEndpoints, type WebhookEvent } from './webhook-events';
 
@@ -140,6 +141,47 @@ export function registerWebhookListeners(): void {
       if (!(await portalHasEndpoints(db, portalId, now.getTime()))) continue;
       await credentialEvents(db, portalId, items, now);
     }
+  });
+
+  onDomainEvent('StayChanged', async (db, { stay, change, now }) => {
+    if (!(await portalHasEndpoints(db, stay.portal_id, now.getTime()))) return;
+    if (change === 'access_ready') {
+      const locks = await db
+        .selectFrom('listing_locks')
+        .innerJoin('devices', 'devices.id', 'listing_locks.device_id')
+        .select(['devices.id', 'devices.name'])
+        .where('listing_locks.listing_id', '=', stay.listing_id)
+        .where('devices.portal_id', '=', stay.portal_id)
+        .orderBy('devices.name')
+        .execute();
+      await announceWebhookEvents(
+        db,
+        stay.portal_id,
+        [
+          {
+            type: 'stay.access_ready',
+            data: {
+              stay: { _id: stay.id, listingId: stay.listing_id },
+              locks: locks.map((lock) => ({ _id: lock.id, name: lock.name })),
+            },
+          },
+        ],
+        now,
+      );
+      return;
+    }
+    const type =
+      change === 'requested' ? 'stay.requested' : change === 'approved' ? 'stay.approved' : 'stay.cancelled';
+    const data = {
+      stay: {
+        _id: stay.id,
+        listingId: stay.listing_id,
+        from: stay.start_date,
+        to: stay.end_date,
+        status: change,
+      },
+    };
+    await announceWebhookEvents(db, stay.portal_id, [{ type, data }], now);
   });
 
   onDomainEvent('LockStatusChanged', async (db, { portalId, deviceId, previous, now }) => {
