@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { api } from '@/lib/api-client';
@@ -47,8 +48,13 @@ Object.defineProperty(window, 'WebSocket', { writable: true, configurable: true,
 Object.defineProperty(window, 'scrollTo', { writable: true, configurable: true, value: () => {} });
 Element.prototype.scrollIntoView ??= () => {};
 
+// With one module graph per worker (vitest.config.ts, isolate: false), whatever a module keeps
+// outlives its test file: each store a screen can fill is emptied after every test.
 afterEach(() => {
   cleanup();
+  // The notifications store is Mantine's own, module-wide: a toast raised by one test would be
+  // an extra role="alert" in the next.
+  notifications.clean();
   window.localStorage.clear();
   queryClient.clear();
   api.clearCache();
