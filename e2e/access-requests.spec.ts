@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { demo, signIn, signOut } from './helpers';
+import { demo, forgetSignIn, signIn } from './helpers';
 
 // Access requests (issue 21, the `accessRequest` collection): a basic user asks for a lock from
 // their own area, the admin grants it with a schedule, and the person's lock list shows it.
@@ -26,7 +26,7 @@ test('a basic user asks for a lock, the admin grants it with a schedule, the loc
   await signIn(page, demo.admin.email, demo.admin.password);
   await expect(page).toHaveURL(/\/app/, { timeout: 30_000 });
   await addLock(page, lockName);
-  await signOut(page);
+  await forgetSignIn(page);
 
   // Sam asks for the new lock with a note.
   await signIn(page, demo.user.email, demo.user.password);
@@ -40,7 +40,7 @@ test('a basic user asks for a lock, the admin grants it with a schedule, the loc
   const mine = page.getByRole('list', { name: 'Your requests' });
   const asked = mine.getByRole('listitem').filter({ hasText: lockName });
   await expect(asked.getByText('Waiting')).toBeVisible();
-  await signOut(page);
+  await forgetSignIn(page);
 
   // The admin grants it on weekdays.
   await signIn(page, demo.admin.email, demo.admin.password);
@@ -57,7 +57,7 @@ test('a basic user asks for a lock, the admin grants it with a schedule, the loc
   await dialog.getByRole('button', { name: 'Save schedule' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText(new RegExp(`may now open ${lockName}`))).toBeVisible();
-  await signOut(page);
+  await forgetSignIn(page);
 
   // Sam sees the answer and the lock among theirs.
   await signIn(page, demo.user.email, demo.user.password);

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { callApiAsPage, demo, signIn, signOut } from './helpers';
+import { callApiAsPage, demo, forgetSignIn, signIn, signOut } from './helpers';
 import { linkTo, waitForMail } from './mailbox';
 
 // Mail goes over real SMTP to the mail catcher; TOTP codes come from oathtool, an implementation
@@ -80,7 +80,7 @@ test('an admin invites a person by email; they accept from the mail and land in 
   await invite.getByText('Admin: runs the portal').click();
   await invite.getByRole('button', { name: 'Send invitation' }).click();
   await expect(invite).toBeHidden();
-  await signOut(page);
+  await forgetSignIn(page);
 
   const mail = await waitForMail(email, /You are invited to Demo Apartments/);
   await page.goto(linkTo(mail, '/invite'));

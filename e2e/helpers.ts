@@ -21,6 +21,18 @@ export async function signOut(page: Page) {
   await expect(page).toHaveURL(/\/$/);
 }
 
+/**
+ * Hands the browser to the next person of a journey: forgets this browser's session and returns to
+ * the sign-in page. Signing out ends every session of the person (auth/logout), and the demo
+ * accounts are signed in by the other worker's journeys at the same time: a journey that signed
+ * the demo admin out broke whichever journey was then walking the portal as the demo admin.
+ */
+export async function forgetSignIn(page: Page) {
+  await page.evaluate(() => window.localStorage.clear());
+  await page.goto('/');
+  await expect(page.getByRole('form', { name: 'Sign in' })).toBeVisible();
+}
+
 /** Calls the API from the signed-in browser with its stored token, as an attacker would. */
 export function callApiAsPage(page: Page, path: string, init: { method?: string; portal?: string } = {}) {
   return page.evaluate(

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { axeViolations } from './axe';
-import { demo, signIn, signOut } from './helpers';
+import { demo, forgetSignIn, signIn } from './helpers';
 import { linkTo, waitForMail } from './mailbox';
 
 // Support requests (issue 20, item 4): a person files a request with a picture from a lock's page
@@ -65,7 +65,7 @@ test('a person reports a lock problem with a picture, staff answer it, the answe
   // Drawn, not just present: the thumbnail (480 px at most) of the 120 px picture is 120 px wide.
   await expect.poll(() => stored.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
   await expect(page.getByRole('link', { name: lockScreen })).toBeVisible();
-  await signOut(page);
+  await forgetSignIn(page);
 
   // Staff find it in the inbox, see the screen it came from and the picture, take it and answer.
   await signIn(page, staff.email, staff.password);
@@ -96,7 +96,7 @@ test('a person reports a lock problem with a picture, staff answer it, the answe
   await expect(drawer.getByRole('textbox', { name: 'Answer' })).toHaveValue('');
   await expect(drawer.getByText('Answered', { exact: true })).toBeVisible();
   await page.keyboard.press('Escape');
-  await signOut(page);
+  await forgetSignIn(page);
 
   // The answer arrives by mail with the request's link; Sam opens it and reads the answer.
   const mail = await waitForMail(demo.user.email, /Latchkey support answered your request/);

@@ -3,22 +3,13 @@ import type { AlertRule, NotificationsPage } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listMailTo } from '../src/base/mail/mail.repository';
 import { TestApp } from './test-app';
+import { waitFor } from './net-helpers';
 
 /**
  * Alert rules end to end: lock messages go through the device link exactly as they come from the
  * broker (`deviceLink.handle`), the rules fire, and the notification list, the outbox and the read
  * state show it.
  */
-
-async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, what: string) {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('alerts', () => {
   let t: TestApp;

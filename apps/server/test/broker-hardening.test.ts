@@ -10,26 +10,13 @@ import {
 import { MqttClient, type IClientOptions } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TestApp } from './test-app';
+import { waitFor } from './net-helpers';
 
 /**
  * The embedded broker against a hostile peer (issue 10, defects 3, 5, 6 and the 501-event batch):
  * a lock's credentials with another lock's client id, packets too large to hold, connections that
  * never log in, floods of wrong secrets, and events the database cannot store.
  */
-
-async function waitFor<T>(
-  probe: () => Promise<T | undefined> | T | undefined,
-  what: string,
-  ms = 8000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 interface Lock {
   deviceId: string;

@@ -5,6 +5,7 @@ import { COLLECTIONS } from '../src/features/collections/collections';
 import { collectionOperations } from '../src/features/collections/registry';
 import { makeTwoPortals, type TwoPortals } from './fixtures';
 import { TestApp } from './test-app';
+import { waitFor } from './net-helpers';
 
 // The collection protocol beside the brief's REST routes (features/collections): a remote unlock
 // through POST device/unlock/{id} reaches a connected lock as POST device/{id}/command does and is
@@ -19,16 +20,6 @@ beforeAll(async () => {
   portals = await makeTwoPortals(t, { rentals: false });
 });
 afterAll(() => t.close());
-
-async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('POST device/unlock/{id}', () => {
   it('sends the lock a remote unlock with its expiry, audited as the REST command is; a basic user only where they may open', async () => {

@@ -15,6 +15,7 @@ import {
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { TestApp } from './test-app';
+import { waitFor } from './net-helpers';
 
 /**
  * The device link end to end: a real MQTT client plays the lock against the embedded broker of a
@@ -22,20 +23,6 @@ import { TestApp } from './test-app';
  */
 
 const run = promisify(execFile);
-
-async function waitFor<T>(
-  probe: () => Promise<T | undefined> | T | undefined,
-  what: string,
-  ms = 5000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 interface Portal {
   admin: string;

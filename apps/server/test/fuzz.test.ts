@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IdKind, RegisteredRoute } from '../src/base/http/access';
 import { seedCatalogue } from '../src/features/shop/catalogue';
 import { TestApp } from './test-app';
+import { waitFor } from './net-helpers';
 
 /**
  * Driven by the served OpenAPI document: every operation is called as a signed-in admin of a
@@ -91,16 +92,6 @@ let fx: Fixtures;
 let lock: SimulatedLock;
 let document: { paths: Record<string, Record<string, Record<string, unknown>>> };
 let operations: Operation[];
-
-async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const inviteBody = () => ({
   name: 'Guest',

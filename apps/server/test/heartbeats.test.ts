@@ -3,6 +3,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SeenLocks } from '../src/features/device-link/seen-locks';
 import { TestApp } from './test-app';
+import { waitFor } from './net-helpers';
 
 /**
  * Heartbeats at fleet scale: a status that changes nothing but the time is written in a batch with
@@ -63,16 +64,6 @@ async function deviceOf(deviceId: string) {
     token: admin.token,
   });
   return response.json() as { online: boolean; battery: number | null; lastSeenAt: string | null };
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('heartbeats', () => {

@@ -7,6 +7,7 @@ import { enqueueMail } from '../src/base/mail/mail.repository';
 import { claimDue } from '../src/base/jobs/claim-due';
 import { LiveClient, listen } from './live-client';
 import { TestApp } from './test-app';
+import { waitFor } from './net-helpers';
 
 /**
  * Scale-out without double work: two servers on one database (PostgreSQL with TEST_DATABASE_URL,
@@ -118,14 +119,6 @@ async function onlineLocks(admin: { token: string }) {
     token: admin.token,
   });
   return (response.json().items as { _id: string; online: boolean }[]).filter((d) => d.online);
-}
-
-async function waitFor(probe: () => Promise<boolean>, what: string) {
-  const deadline = Date.now() + 10_000;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /**

@@ -4,22 +4,13 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveClient, listen } from './live-client';
 import { TestApp } from './test-app';
+import { waitFor } from './net-helpers';
 
 /**
  * Lock events under group commit (features/device-link/event-ingest.ts): many locks' events share
  * a transaction, yet each is stored once, acknowledged only once stored, shown once on the live
  * channel exactly as the logs show it, and attributed to whoever held the credential when stored.
  */
-
-async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, what: string) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 function lockEvent(overrides: Partial<LockEvent> = {}): LockEvent {
   return {

@@ -8,17 +8,20 @@ export async function freePort(): Promise<number> {
   return port!;
 }
 
-/** Polls `probe` every 50 ms until it answers something other than undefined or false. */
+/**
+ * Polls `probe` every 25 ms until it answers something other than undefined or false, for at most
+ * `ms` (generous: a busy CI machine is slow, and a passing test never waits it out).
+ */
 export async function waitFor<T>(
-  probe: () => Promise<T | undefined> | T | undefined,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
   what: string,
-  ms = 8000,
+  ms = 15_000,
 ): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

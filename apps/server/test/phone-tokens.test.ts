@@ -4,22 +4,13 @@ import { promisify } from 'node:util';
 import { SimulatedLock } from '@latchkey/locksim';
 import { QR_TOKEN_TTL_SECONDS, type QrToken, type SyncToken } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from './net-helpers';
 import { TestApp } from './test-app';
 
 /**
  * What a phone carries to a lock, end to end: the portal signs a QR code or a credential update,
  * and a simulated lock (packages/locksim) checks it offline with the key its credential set named.
  */
-
-async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string) {
-  const deadline = Date.now() + 8000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('phone tokens', () => {
   let t: TestApp;

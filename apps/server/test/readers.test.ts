@@ -2,26 +2,13 @@ import { SimulatedLock, SimulatedReader } from '@latchkey/locksim';
 import { deviceTopic, readerTopic, type Enrollment } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { TestApp } from './test-app';
+import { waitFor } from './net-helpers';
 
 /**
  * Enrollment readers end to end (issue 21, item 5): a real SimulatedReader (packages/locksim) logs
  * in to the server's embedded broker; an admin pairs it, asks it for a card or a finger through the
  * API and reads the answer the reader published.
  */
-
-async function waitFor<T>(
-  probe: () => Promise<T | undefined | false> | T | undefined | false,
-  what: string,
-  ms = 5000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 let t: TestApp;
 let admin: Awaited<ReturnType<TestApp['signUp']>>;

@@ -40,22 +40,13 @@ import { insertMembership } from '../src/base/tenancy/memberships.repository';
 import { insertOwnedPortal } from '../src/base/tenancy/portals.repository';
 import { AppError } from '../src/base/http/errors';
 import { TestApp } from './test-app';
+import { waitFor } from './net-helpers';
 
 /**
  * Credential sets are recomputed only for the locks a change says it touched (features/access/
  * touched-locks.ts, docs/decisions.md "When sets are recomputed"). These tests drive the real
  * services of a real server, with simulated locks (packages/locksim) holding what they receive.
  */
-
-async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, what: string) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** These portals are free and hold more locks than Free allows: plans are not what is tested here. */
 const PLANS_ASIDE = 'exempt' as const;

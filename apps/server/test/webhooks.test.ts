@@ -10,6 +10,7 @@ import { signWebhook } from '../src/features/webhooks/webhook-signature';
 import { makeMember, makeOwner } from './factories';
 import { TestApp } from './test-app';
 import { PythonReceiver, verifyWithPython } from './webhooks/python-receiver';
+import { waitFor } from './net-helpers';
 
 /**
  * Outgoing webhooks (features/webhooks, issue 21 item 2): signed as the Standard Webhooks
@@ -17,16 +18,6 @@ import { PythonReceiver, verifyWithPython } from './webhooks/python-receiver';
  * message id, logged per attempt, guarded like the iCal read, delivered once across servers,
  * disabled after persistent failure, and never shown to another portal.
  */
-
-async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, what: string) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** A local HTTP server answering as `handler` says; counts requests. */
 async function localServer(handler: http.RequestListener) {

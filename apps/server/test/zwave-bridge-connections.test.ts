@@ -5,6 +5,7 @@ import { HttpRegistrar, ZWaveBridge } from 'latchkey-zwave';
 import { startSimulatedNetwork, type SimulatedNetwork } from 'latchkey-zwave/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApp } from './test-app';
+import { waitFor } from './net-helpers';
 
 /**
  * More locks behind one bridge than the broker takes from one address (MQTT_MAX_CONNECTIONS_PER_IP):
@@ -12,20 +13,6 @@ import { TestApp } from './test-app';
  * The locks within it work; the one over it is told apart in the bridge's log, naming the setting,
  * and comes online by itself as soon as a connection is free.
  */
-
-async function waitFor<T>(
-  probe: () => Promise<T | undefined | false> | T | undefined | false,
-  what: string,
-  ms = 20_000,
-) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('a bridge with more locks than MQTT_MAX_CONNECTIONS_PER_IP', () => {
   let t: TestApp;

@@ -7,6 +7,7 @@ import { startSimulatedNetwork, type SimulatedNetwork } from 'latchkey-zwave/sim
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addListing, dayIn, desiredSet, rentalPortal, requestStay } from './rental-helpers';
 import { TestApp } from './test-app';
+import { waitFor } from './net-helpers';
 
 /**
  * The Z-Wave bridge end to end: zwave-js's real driver on a mock serial port with mock lock nodes
@@ -14,20 +15,6 @@ import { TestApp } from './test-app';
  * the bridge in between, and the real server with its embedded broker. Nothing leaves loopback:
  * zwave-js's mock-server binary (mDNS) is never started.
  */
-
-async function waitFor<T>(
-  probe: () => Promise<T | undefined | false> | T | undefined | false,
-  what: string,
-  ms = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('the Z-Wave bridge against the simulator and the real server', () => {
   let t: TestApp;

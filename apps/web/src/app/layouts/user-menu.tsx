@@ -1,9 +1,17 @@
 import type { Session } from '@latchkey/shared';
 import { Avatar, Badge, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconEdit, IconLifebuoy, IconLogout, IconSettings } from '@tabler/icons-react';
+import {
+  IconChevronDown,
+  IconEdit,
+  IconInfoCircle,
+  IconLifebuoy,
+  IconLogout,
+  IconSettings,
+} from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
 import { useCmsMode } from '@/features/content/lib/cms-mode';
+import { hasRequiredRole } from '@/lib/authorization';
 import { displayName } from '@/lib/session';
 import classes from './app-frame.module.css';
 
@@ -62,6 +70,16 @@ export function UserMenu({ session, settingsPath }: UserMenuProps) {
         >
           Help & support
         </Menu.Item>
+        {hasRequiredRole(session.roles, ['admin']) && session.portal !== null && (
+          // What this installation runs: looked up now and then, so here rather than in the sidebar.
+          <Menu.Item
+            component={Link}
+            to={paths.app.about.href()}
+            leftSection={<IconInfoCircle size={16} aria-hidden="true" />}
+          >
+            About Latchkey
+          </Menu.Item>
+        )}
         {cms.available && (
           // Platform staff: CMS mode shows Edit on content pages and hide/show beside nav entries.
           <Menu.Item

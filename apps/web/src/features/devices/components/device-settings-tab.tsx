@@ -14,16 +14,12 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconCopy, IconTrash } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useMemo, type ReactNode } from 'react';
-import { useNavigate } from 'react-router';
-import { ConfirmDialog } from '@/components/confirm-dialog';
+import { DeleteRecordCard } from '@/components/delete-record-card';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
-import { errorMessage } from '@/lib/errors';
 import { formResolver, useFormMutation } from '@/lib/forms';
 import { formatDate, timeZones } from '@/lib/format';
 import { useDeleteDevice } from '../api/delete-device';
@@ -146,23 +142,7 @@ function SettingsForm({ device }: { device: Device }) {
 
 /** The Settings tab: the lock's facts, its settings form and the danger zone (delete). */
 export function DeviceSettingsTab({ device }: { device: Device }) {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const remove = useDeleteDevice();
-  const [confirming, { open, close }] = useDisclosure(false);
-
-  const confirmDelete = async () => {
-    try {
-      await remove.mutateAsync(device._id);
-      close();
-      notifications.show({ color: 'teal', title: 'Lock deleted', message: `${device.name} was deleted.` });
-      await navigate(paths.app.devices.href());
-      queryClient.removeQueries({ queryKey: deviceKeys.detail(device._id) });
-    } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not delete the lock', message: errorMessage(error) });
-    }
-  };
-
   return (
     <Stack gap="lg">
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
@@ -192,30 +172,16 @@ export function DeviceSettingsTab({ device }: { device: Device }) {
           </SimpleGrid>
         </SectionCard>
       </SimpleGrid>
-      <SectionCard
-        danger
-        title="Delete lock"
+      <DeleteRecordCard
+        noun="lock"
+        name={device.name}
         description="Deleting removes everyone's access to this lock; its history is kept."
-      >
-        <Button
-          color="red"
-          variant="light"
-          leftSection={<IconTrash size={16} aria-hidden="true" />}
-          onClick={open}
-        >
-          Delete lock
-        </Button>
-      </SectionCard>
-      <ConfirmDialog
-        opened={confirming}
-        onClose={close}
-        title={`Delete ${device.name}?`}
-        confirmLabel="Delete lock"
-        loading={remove.isPending}
-        onConfirm={() => void confirmDelete()}
-      >
-        This removes everyone&apos;s access to this lock; its history is kept.
-      </ConfirmDialog>
+        consequence="This removes everyone's access to this lock; its history is kept."
+        remove={() => remove.mutateAsync(device._id)}
+        pending={remove.isPending}
+        listHref={paths.app.devices.href()}
+        detailKey={deviceKeys.detail(device._id)}
+      />
     </Stack>
   );
 }

@@ -1,13 +1,11 @@
 import type { Group as PortalGroup } from '@latchkey/shared';
 import { Button, Grid, Group, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconLock, IconTrash, IconUsers } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate, useParams } from 'react-router';
+import { IconLock, IconUsers } from '@tabler/icons-react';
+import { useParams } from 'react-router';
 import { notifyUndoable } from '@/components/access/undo-notification';
-import { ConfirmDialog } from '@/components/confirm-dialog';
+import { DeleteRecordCard } from '@/components/delete-record-card';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
@@ -216,51 +214,21 @@ function LocksPanel({ group }: { group: PortalGroup }) {
 }
 
 function DeleteGroupCard({ group }: { group: PortalGroup }) {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const remove = useDeleteGroup();
-  const [confirming, { open, close }] = useDisclosure(false);
-
-  const confirmDelete = async () => {
-    try {
-      await remove.mutateAsync(group._id);
-      close();
-      notifications.show({ color: 'teal', title: 'Group deleted', message: `${group.name} was deleted.` });
-      await navigate(paths.app.groups.href());
-      queryClient.removeQueries({ queryKey: groupKeys.detail(group._id) });
-    } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not delete the group', message: errorMessage(error) });
-    }
-  };
-
   return (
-    <SectionCard
-      danger
-      title="Delete group"
+    <DeleteRecordCard
+      noun="group"
+      name={group.name}
       description="Its people lose the access it gave them. Direct access and schedules stay."
+      consequence={`${group.userCount === 1 ? '1 person loses' : `${group.userCount} people lose`} the access it gave to ${
+        group.deviceCount === 1 ? '1 lock' : `${group.deviceCount} locks`
+      }. Their direct access stays.`}
+      remove={() => remove.mutateAsync(group._id)}
+      pending={remove.isPending}
+      listHref={paths.app.groups.href()}
+      detailKey={groupKeys.detail(group._id)}
       h="100%"
-    >
-      <Button
-        color="red"
-        variant="light"
-        leftSection={<IconTrash size={16} aria-hidden="true" />}
-        onClick={open}
-      >
-        Delete group
-      </Button>
-      <ConfirmDialog
-        opened={confirming}
-        onClose={close}
-        title={`Delete ${group.name}?`}
-        confirmLabel="Delete group"
-        loading={remove.isPending}
-        onConfirm={() => void confirmDelete()}
-      >
-        {`${group.userCount === 1 ? '1 person loses' : `${group.userCount} people lose`} the access it gave to ${
-          group.deviceCount === 1 ? '1 lock' : `${group.deviceCount} locks`
-        }. Their direct access stays.`}
-      </ConfirmDialog>
-    </SectionCard>
+    />
   );
 }
 

@@ -321,3 +321,33 @@ describe('SettingsPage: starting a portal of their own', () => {
     expect(screen.queryByRole('button', { name: 'Start your own portal' })).not.toBeInTheDocument();
   });
 });
+
+describe('SettingsPage: the portal setup screens, and About in the account menu', () => {
+  it('links an admin of a portal to API keys, webhooks and desk readers, and shows About in the account menu', async () => {
+    storage.setAuthToken(validToken());
+    renderApp('/app/settings', { 'GET auth': () => json(sessionFixture(['admin'])) });
+    expect(await screen.findByRole('link', { name: 'Manage API keys' })).toHaveAttribute(
+      'href',
+      '/app/settings/api-keys',
+    );
+    expect(
+      screen.getByRole('link', { name: 'Manage webhook endpoints and their delivery logs' }),
+    ).toHaveAttribute('href', '/app/settings/webhooks');
+    expect(screen.getByRole('link', { name: 'Manage desk readers' })).toHaveAttribute('href', '/app/readers');
+    await userEvent.setup().click(screen.getByRole('button', { name: /^Account menu for/ }));
+    expect(await screen.findByRole('menuitem', { name: 'About Latchkey' })).toHaveAttribute(
+      'href',
+      '/app/about',
+    );
+  });
+
+  it('shows a basic user none of them', async () => {
+    storage.setAuthToken(validToken());
+    renderApp('/user/settingsProfile', { 'GET auth': () => json(sessionFixture(['user'])) });
+    expect(await screen.findByLabelText('First name')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Manage desk readers' })).not.toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: /^Account menu for/ }));
+    expect(await screen.findByRole('menuitem', { name: 'Help & support' })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'About Latchkey' })).not.toBeInTheDocument();
+  });
+});

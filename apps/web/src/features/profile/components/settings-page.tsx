@@ -1,5 +1,4 @@
 import { Center, Loader, Stack } from '@mantine/core';
-import { ApiKeysSettingsLink } from '@/features/api-keys/components/api-keys-settings-link';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { formatDate } from '@/lib/format';
@@ -7,10 +6,10 @@ import { useSession } from '@/lib/session';
 import { EmailSection } from './email-section';
 import { PasswordForm } from './password-form';
 import { PortalsSection } from './portals-section';
+import { PortalToolsLinks } from './portal-tools-links';
 import { ProfileForm } from './profile-form';
 import { SessionsSection } from './sessions-section';
 import { TwoFactorSection } from './two-factor-section';
-import { WebhooksSettingsLink } from '@/features/webhooks/components/webhooks-settings-link';
 
 /**
  * /app/settings, /app/profile and /user/settingsProfile: the signed-in person's own account:
@@ -40,8 +39,7 @@ export function SettingsPage() {
       <TwoFactorSection />
       <PortalsSection session={session} />
       <SessionsSection session={session} />
-      <ApiKeysSettingsLink session={session} />
-      <WebhooksSettingsLink session={session} />
+      <PortalToolsLinks session={session} />
     </Stack>
   );
 }

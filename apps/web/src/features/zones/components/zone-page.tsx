@@ -17,11 +17,11 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconClockCog, IconLock, IconShieldLock, IconTrash, IconX } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
+import { IconClockCog, IconLock, IconShieldLock, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { DeleteRecordCard } from '@/components/delete-record-card';
 import { QueryError } from '@/components/query-error';
 import { RecordPage } from '@/components/record-page';
 import { SectionCard } from '@/components/section-card';
@@ -349,52 +349,24 @@ function DetailsCard({ zone }: { zone: Zone }) {
 }
 
 function DeleteZoneCard({ zone }: { zone: Zone }) {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const remove = useDeleteZone();
-  const [confirming, { open, close }] = useDisclosure(false);
   const count = zone.lockCount ?? 0;
-
-  const confirmDelete = async () => {
-    try {
-      await remove.mutateAsync(zone._id);
-      close();
-      notifications.show({ color: 'teal', title: 'Zone deleted', message: `${zone.name} was deleted.` });
-      await navigate(paths.app.zones.href());
-      queryClient.removeQueries({ queryKey: zoneKeys.detail(zone._id) });
-    } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not delete the zone', message: errorMessage(error) });
-    }
-  };
-
   return (
-    <SectionCard
-      danger
-      title="Delete zone"
+    <DeleteRecordCard
+      noun="zone"
+      name={zone.name}
       description="Its locks stay, in no zone; its sub-zones move up; its lockouts keep the locks they cover."
-      h="100%"
-    >
-      <Button
-        color="red"
-        variant="light"
-        leftSection={<IconTrash size={16} aria-hidden="true" />}
-        onClick={open}
-      >
-        Delete zone
-      </Button>
-      <ConfirmDialog
-        opened={confirming}
-        onClose={close}
-        title={`Delete ${zone.name}?`}
-        confirmLabel="Delete zone"
-        loading={remove.isPending}
-        onConfirm={() => void confirmDelete()}
-      >
-        {count === 0
+      consequence={
+        count === 0
           ? 'No lock is in this zone.'
-          : `${locks(count)} will be in no zone. Nothing else changes for ${count === 1 ? 'it' : 'them'}.`}
-      </ConfirmDialog>
-    </SectionCard>
+          : `${locks(count)} will be in no zone. Nothing else changes for ${count === 1 ? 'it' : 'them'}.`
+      }
+      remove={() => remove.mutateAsync(zone._id)}
+      pending={remove.isPending}
+      listHref={paths.app.zones.href()}
+      detailKey={zoneKeys.detail(zone._id)}
+      h="100%"
+    />
   );
 }
 
