@@ -72,7 +72,10 @@ describe('the signed-in navigation', () => {
       expect(within(nav).getByRole('button', { name: 'Settings' })).toHaveAttribute('aria-expanded', 'true'),
     );
     // The section's links show once it has unfolded (a transition): waited for, not read at once.
-    expect(await within(nav).findByRole('link', { name: 'Change log' })).toHaveAttribute('aria-current', 'page');
+    expect(await within(nav).findByRole('link', { name: 'Change log' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
     expect(within(nav).getByRole('button', { name: 'People' })).toHaveAttribute('aria-expanded', 'false');
   });
 
