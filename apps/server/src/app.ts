@@ -66,6 +66,7 @@ import { searchRoutes } from './features/search/search.routes';
 import { bulkAccessRoutes } from './features/bulk-access/bulk-access.routes';
 import { platformRoutes } from './features/platform/platform.routes';
 import { supportRoutes } from './features/support/support.routes';
+import { registerPaymentWebhooks } from './features/webhooks/payment-webhooks';
 import { registerWebhooks } from './features/webhooks/webhooks.plugin';
 import { webhookRoutes } from './features/webhooks/webhooks.routes';
 import { apiKeyRoutes } from './features/api-keys/api-keys.routes';
@@ -233,6 +234,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   registerReportSchedules(app, config);
   // A declined renewal in the host's inbox: after the subscriptions' listener has its row.
   registerPaymentNotices(app);
+  // payment.succeeded / failed and bill.closed to the portal's webhook endpoints.
+  registerPaymentWebhooks(app);
   deviceLink.listen(liveDeviceActivity(app));
 
   await app.register(authRoutes, { prefix: API_BASE_PATH });

@@ -11,6 +11,8 @@ import { makeMember, makeOwner } from './factories';
 import { TestApp } from './test-app';
 import { PythonReceiver, verifyWithPython } from './webhooks/python-receiver';
 import { waitFor } from './net-helpers';
+import { CARDS, payOnSandbox } from './sandbox-checkout';
+import { closeMonth, issuerOf } from '../src/features/billing/billing.service';
 
 /**
  * Outgoing webhooks (features/webhooks, issue 21 item 2): signed as the Standard Webhooks
@@ -381,6 +383,75 @@ describe('webhook delivery to an independent receiver', () => {
       expect((await as(method, url, payload)).statusCode, `${method} ${url}`).toBe(404);
     }
     expect((await api('GET', `portal/webhooks/${endpointId}`)).json().enabled).toBe(true);
+  });
+
+  it('sends payment.succeeded for a paid plan, payment.failed for a declined card and bill.closed for a closed month', async () => {
+    const { receiver } = await endpointWithReceiver(
+      ['payment.succeeded', 'payment.failed', 'bill.closed'],
+      0,
+    );
+    await api('POST', 'portal/device/new', { name: 'Billed door', model: 'latchkey-sim', timeZone: 'UTC' });
+    const checkout = async (card: string) => {
+      const started = await api('POST', 'portal/subscription/checkout', { plan: 'pro' });
+      expect(started.statusCode, started.body).toBe(201);
+      const { url, checkoutId } = started.json<{ url: string; checkoutId: string }>();
+      await payOnSandbox(t, url, card);
+      return checkoutId;
+    };
+    const declined = await checkout(CARDS.declined);
+    const failed = await waitFor(
+      () => receiver.requests.find((r) => r.processed && r.event?.type === 'payment.failed'),
+      'payment.failed',
+    );
+    expect(failed.verified).toBe(true);
+    expect(failed.event!.data).toEqual({
+      payment: {
+        kind: 'subscription',
+        amountMinor: expect.any(Number),
+        currency: 'eur',
+        checkoutId: declined,
+        invoiceId: null,
+      },
+    });
+    // A plan's first payment is its first invoice: one payment.succeeded, with the invoice's id.
+    await checkout(CARDS.success);
+    const succeeded = await waitFor(
+      () => receiver.requests.find((r) => r.processed && r.event?.type === 'payment.succeeded'),
+      'payment.succeeded',
+    );
+    expect(succeeded.event!.data).toEqual({
+      payment: {
+        kind: 'subscription',
+        amountMinor: expect.any(Number),
+        currency: 'eur',
+        checkoutId: null,
+        invoiceId: expect.stringMatching(/^in_/),
+      },
+    });
+    expect(
+      (succeeded.event!.data as { payment: { amountMinor: number } }).payment.amountMinor,
+    ).toBeGreaterThan(0);
+
+    const bill = await closeMonth(t.app.db, issuerOf(t.app.config), owner.portalId, 2025, 9, new Date());
+    const closed = await waitFor(
+      () => receiver.requests.find((r) => r.processed && r.event?.type === 'bill.closed'),
+      'bill.closed',
+    );
+    expect(closed.event!.data).toEqual({
+      bill: {
+        _id: bill._id,
+        year: 2025,
+        month: 9,
+        number: bill.invoiceNumber,
+        totalMinor: bill.totalMinor,
+        currency: bill.currency,
+      },
+    });
+    // Closing the month again answers the same bill and announces nothing more.
+    await closeMonth(t.app.db, issuerOf(t.app.config), owner.portalId, 2025, 9, new Date());
+    await t.app.webhooks.worker.runDue();
+    expect(receiver.requests.filter((r) => r.event?.type === 'bill.closed')).toHaveLength(1);
+    expect(receiver.requests.filter((r) => r.event?.type === 'payment.succeeded')).toHaveLength(1);
   });
 });
 

@@ -120,23 +120,43 @@ export const WEBHOOK_EVENT_TYPES = [
   },
   {
     type: 'payment.succeeded',
-    description: 'A payment of the portal went through (a plan, a prepaid period, an order)',
+    description:
+      "A payment of the portal went through: a plan's invoice (invoiceId), or a prepaid period or an order paid at checkout (checkoutId)",
     example: {
-      payment: { kind: 'subscription', amountMinor: 4900, currency: 'eur', invoiceId: 'in_1Q2w3E' },
+      payment: {
+        kind: 'subscription',
+        amountMinor: 4900,
+        currency: 'eur',
+        checkoutId: null,
+        invoiceId: 'in_1Q2w3E',
+      },
     },
   },
   {
     type: 'payment.failed',
-    description: 'A payment of the portal was declined',
+    description: "A payment of the portal was declined: a plan's renewal, or a card at checkout",
     example: {
-      payment: { kind: 'subscription', amountMinor: 4900, currency: 'eur', invoiceId: 'in_1Q2w3E' },
+      payment: {
+        kind: 'subscription',
+        amountMinor: 4900,
+        currency: 'eur',
+        checkoutId: null,
+        invoiceId: 'in_1Q2w3E',
+      },
     },
   },
   {
     type: 'bill.closed',
     description: "A month's bill was closed with its invoice number",
     example: {
-      bill: { _id: '7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918', year: 2026, month: 10, number: 'LK-2026-000042' },
+      bill: {
+        _id: '7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918',
+        year: 2026,
+        month: 10,
+        number: 'LK-2026-000042',
+        totalMinor: 5831,
+        currency: 'eur',
+      },
     },
   },
   {

@@ -37,6 +37,8 @@ import {
   takeInvoiceNumber,
 } from './billing.repository';
 import { currentPlan, listPlanPeriods } from './plan-history';
+import { emitDomainEvent } from '../../base/events/domain-events';
+import './bill-events';
 
 // Bills (issue 13 item 3). The running month is computed on request; a month that has ended is
 // closed once into an immutable bill (the closing job, or the first request for it), with a
@@ -279,6 +281,7 @@ export async function closeMonth(
           currency: closed.currency,
         },
       });
+      await emitDomainEvent(trx, 'BillClosed', { portalId, bill: closed, year, month, now });
       return closed;
     });
   } catch (error) {

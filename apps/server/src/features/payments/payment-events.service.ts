@@ -124,6 +124,11 @@ async function dispatch(trx: Database, context: EventContext, event: ProviderEve
           before: { status: checkout.status },
           after: { status: 'complete', amountTotal: session.amountTotal, currency: session.currency },
         });
+        await context.payments.handlers.emit('CheckoutSettled', trx, context, checkout, {
+          paid: true,
+          amountMinor: session.amountTotal ?? checkout.amount_total,
+          currency: session.currency ?? checkout.currency,
+        });
       }
       return;
     }
@@ -147,6 +152,11 @@ async function dispatch(trx: Database, context: EventContext, event: ProviderEve
         });
       }
       if (event.type === 'checkout.session.async_payment_failed') {
+        await context.payments.handlers.emit('CheckoutSettled', trx, context, checkout, {
+          paid: false,
+          amountMinor: checkout.amount_total,
+          currency: checkout.currency,
+        });
         await raiseStaffAlert(
           trx,
           {
@@ -189,6 +199,12 @@ async function dispatch(trx: Database, context: EventContext, event: ProviderEve
       const checkout = checkoutId
         ? await trx.selectFrom('checkouts').selectAll().where('id', '=', checkoutId).executeTakeFirst()
         : undefined;
+      if (checkout)
+        await context.payments.handlers.emit('CheckoutSettled', trx, context, checkout, {
+          paid: false,
+          amountMinor: intent.amount ?? checkout.amount_total,
+          currency: intent.currency ?? checkout.currency,
+        });
       await raiseStaffAlert(
         trx,
         {

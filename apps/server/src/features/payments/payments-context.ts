@@ -40,10 +40,23 @@ export interface CheckoutKindHandler {
   ended?(trx: Database, checkout: CheckoutRow, status: 'canceled' | 'expired'): Promise<void>;
 }
 
+/** What became of a checkout's payment, as the provider said it. */
+export interface CheckoutOutcome {
+  paid: boolean;
+  /** In the currency's minor unit; the checkout's own when the provider did not say. */
+  amountMinor: number;
+  currency: string;
+}
+
 /** The provider's other news, by name, and what each listener is given. */
 export interface PaymentEvents {
   /** customer.subscription.created/updated/deleted, inside the webhook's transaction. */
   SubscriptionChanged: [trx: Database, event: EventContext, subscription: SubscriptionFacts];
+  /**
+   * A checkout was paid (the first time it is recorded complete), or its payment failed (a delayed
+   * debit that failed, a declined card), inside the webhook's transaction.
+   */
+  CheckoutSettled: [trx: Database, event: EventContext, checkout: CheckoutRow, outcome: CheckoutOutcome];
   /** invoice.paid / invoice.payment_failed, inside the webhook's transaction. */
   InvoiceSettled: [trx: Database, event: EventContext, invoice: InvoiceFacts, paid: boolean];
   /**
