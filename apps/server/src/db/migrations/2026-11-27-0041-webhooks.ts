@@ -10,7 +10,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   const ts = timestampType(db);
   await db.schema
     .createTable('webhook_endpoints')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('id', 'text', (c) => c.primaryKey().notNull())
     .addColumn('portal_id', 'text', (c) => c.notNull().references('portals.id').onDelete('cascade'))
     .addColumn('url', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
@@ -33,7 +33,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('webhook_deliveries')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('id', 'text', (c) => c.primaryKey().notNull())
     .addColumn('portal_id', 'text', (c) => c.notNull().references('portals.id').onDelete('cascade'))
     .addColumn('endpoint_id', 'text', (c) =>
       c.notNull().references('webhook_endpoints.id').onDelete('cascade'),
@@ -70,7 +70,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('webhook_attempts')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('id', 'text', (c) => c.primaryKey().notNull())
     .addColumn('delivery_id', 'text', (c) =>
       c.notNull().references('webhook_deliveries.id').onDelete('cascade'),
     )

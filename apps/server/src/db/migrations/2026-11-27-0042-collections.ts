@@ -49,6 +49,26 @@ function noteChange(feed: ChangeFeed, row: string, deleted: string, postgres: bo
   const txColumn = postgres ? ', tx' : '';
   const txValue = postgres ? ', pg_current_xact_id()::text::bigint' : '';
   const id = `${row}.${feed.recordColumn}`;
+  if (postgres) {
+    // One upsert on the (portal, collection, record) key: its unique index is always the way in.
+    // A delete by the same key was planned once per connection by plpgsql, while the log was
+    // small: a sequential scan, kept as the log grew (100,000 lock events took minutes).
+    const upsert = `on conflict (portal_id, collection, record_id) do update set
+        seq = nextval('collection_changes_seq_seq'), changed_at = excluded.changed_at,
+        deleted = excluded.deleted, tx = excluded.tx;`;
+    if (feed.parentTable) {
+      const parentWhere = feed.where ? ` and (${feed.where('p')})` : '';
+      return `
+      insert into collection_changes (portal_id, collection, record_id, changed_at, deleted, tx)
+        select p.portal_id, ${c}, p.id, ${now}, 0${txValue} from ${feed.parentTable} p
+        where p.id = ${id}${parentWhere}
+        ${upsert}`;
+    }
+    return `
+    insert into collection_changes (portal_id, collection, record_id, changed_at, deleted, tx)
+      values (${row}.portal_id, ${c}, ${id}, ${now}, ${deleted}${txValue})
+      ${upsert}`;
+  }
   if (feed.parentTable) {
     const parentWhere = feed.where ? ` and (${feed.where('p')})` : '';
     return `
@@ -208,7 +228,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('collection_changes')
     .addColumn('seq', postgres ? 'bigserial' : 'integer', (c) =>
-      postgres ? c.primaryKey() : c.primaryKey().autoIncrement(),
+      postgres ? c.primaryKey() : c.primaryKey().autoIncrement().notNull(),
     )
     .addColumn('portal_id', 'text', (c) => c.notNull())
     .addColumn('collection', 'text', (c) => c.notNull())
