@@ -13,6 +13,14 @@ export interface WebhookEventType {
 }
 
 const LOCK = { _id: '6b0f3c1e-0d6a-4d38-9f8c-6f0c7a1b2c3d', name: 'Front door' };
+/** A plan's renewal: its invoice, no checkout (a payment at checkout names the checkout instead). */
+const PAYMENT = {
+  kind: 'subscription',
+  amountMinor: 4900,
+  currency: 'eur',
+  checkoutId: null,
+  invoiceId: 'in_1Q2w3E',
+};
 const PERSON = { _id: '1f1c0b4e-7c55-4a1f-8f3b-2d1d5a0e9c11', name: 'Ada Lovelace' };
 
 /** Every event a webhook endpoint may receive (the screen lists them, the filter names them). */
@@ -122,28 +130,12 @@ export const WEBHOOK_EVENT_TYPES = [
     type: 'payment.succeeded',
     description:
       "A payment of the portal went through: a plan's invoice (invoiceId), or a prepaid period or an order paid at checkout (checkoutId)",
-    example: {
-      payment: {
-        kind: 'subscription',
-        amountMinor: 4900,
-        currency: 'eur',
-        checkoutId: null,
-        invoiceId: 'in_1Q2w3E',
-      },
-    },
+    example: { payment: PAYMENT },
   },
   {
     type: 'payment.failed',
     description: "A payment of the portal was declined: a plan's renewal, or a card at checkout",
-    example: {
-      payment: {
-        kind: 'subscription',
-        amountMinor: 4900,
-        currency: 'eur',
-        checkoutId: null,
-        invoiceId: 'in_1Q2w3E',
-      },
-    },
+    example: { payment: PAYMENT },
   },
   {
     type: 'bill.closed',
