@@ -138,11 +138,15 @@ describe('alerts', () => {
     expect(saved.json()).toMatchObject({ name: 'Gate forced!', enabled: false, devices: [] });
     expect((await api('DELETE', `portal/alerts/rules/${id}`)).statusCode).toBe(204);
     const log = (await api('GET', `portal/audit?filterBy=entityId&filterValue=${id}`)).json();
-    expect(log.items.map((e: { action: string }) => e.action)).toEqual([
+    // Newest first; the three changes may share a millisecond, whose entries have no order among them.
+    const entries = log.items as { action: string; createdAt: string }[];
+    expect(entries.map((e) => e.action).sort()).toEqual([
+      'alert_rule.create',
       'alert_rule.delete',
       'alert_rule.update',
-      'alert_rule.create',
     ]);
+    const times = entries.map((e) => e.createdAt);
+    expect(times).toEqual([...times].sort().reverse());
   });
 
   it('stores a tamper alert once, marks it unread, and mails the admins', async () => {

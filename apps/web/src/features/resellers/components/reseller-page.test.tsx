@@ -139,7 +139,7 @@ describe('the reseller menu entry', () => {
       'GET reseller/mine': () => json({ reseller: null }),
     });
     const links = await nav();
-    await within(links).findByRole('link', { name: 'About' });
+    await within(links).findByRole('link', { name: 'Change log' });
     await waitFor(() => expect(calls.some((c) => c.path === 'reseller/mine')).toBe(true));
     expect(within(links).queryByRole('link', { name: 'Reseller' })).toBeNull();
   });
