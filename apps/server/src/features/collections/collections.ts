@@ -17,6 +17,7 @@ import { userPeriphCollection } from './user-periph.collection';
 import { lockInviteCollection } from './lock-invite.collection';
 import { syncUserCollection } from './sync-user.collection';
 import { zoneCollection } from './zone.collection';
+import { orderViewCollection } from './order-view.collection';
 import type { AnyCollection } from './registry';
 
 /**
@@ -49,4 +50,6 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   rfidPeriphCollection,
   fingerPrintPeriphCollection,
   userPeriphCollection,
+  // features/shop, subscriptions, resellers, content (issue 21, item 3)
+  orderViewCollection,
 ];
