@@ -18,6 +18,7 @@ import { lockInviteCollection } from './lock-invite.collection';
 import { syncUserCollection } from './sync-user.collection';
 import { zoneCollection } from './zone.collection';
 import { orderViewCollection } from './order-view.collection';
+import { orderRefCollection } from './order-ref.collection';
 import type { AnyCollection } from './registry';
 
 /**
@@ -52,4 +53,5 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   userPeriphCollection,
   // features/shop, subscriptions, resellers, content (issue 21, item 3)
   orderViewCollection,
+  orderRefCollection,
 ];
