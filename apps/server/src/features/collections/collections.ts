@@ -19,6 +19,7 @@ import { syncUserCollection } from './sync-user.collection';
 import { zoneCollection } from './zone.collection';
 import { orderViewCollection } from './order-view.collection';
 import { orderRefCollection } from './order-ref.collection';
+import { productCollection } from './product.collection';
 import type { AnyCollection } from './registry';
 
 /**
@@ -54,4 +55,5 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   // features/shop, subscriptions, resellers, content (issue 21, item 3)
   orderViewCollection,
   orderRefCollection,
+  productCollection,
 ];
