@@ -20,6 +20,7 @@ import { zoneCollection } from './zone.collection';
 import { orderViewCollection } from './order-view.collection';
 import { orderRefCollection } from './order-ref.collection';
 import { productCollection } from './product.collection';
+import { pricesCollection } from './prices.collection';
 import type { AnyCollection } from './registry';
 
 /**
@@ -56,4 +57,5 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   orderViewCollection,
   orderRefCollection,
   productCollection,
+  pricesCollection,
 ];
