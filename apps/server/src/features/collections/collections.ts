@@ -21,6 +21,7 @@ import { orderViewCollection } from './order-view.collection';
 import { orderRefCollection } from './order-ref.collection';
 import { productCollection } from './product.collection';
 import { pricesCollection } from './prices.collection';
+import { infoCollection } from './info.collection';
 import type { AnyCollection } from './registry';
 
 /**
@@ -58,4 +59,5 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   orderRefCollection,
   productCollection,
   pricesCollection,
+  infoCollection,
 ];
