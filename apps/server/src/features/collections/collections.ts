@@ -22,6 +22,7 @@ import { orderRefCollection } from './order-ref.collection';
 import { productCollection } from './product.collection';
 import { pricesCollection } from './prices.collection';
 import { infoCollection } from './info.collection';
+import { navCollection } from './nav.collection';
 import type { AnyCollection } from './registry';
 
 /**
@@ -60,4 +61,5 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   productCollection,
   pricesCollection,
   infoCollection,
+  navCollection,
 ];
