@@ -488,6 +488,7 @@ function idOfKind(kind: IdKind): string {
     listingId: fx.listingId,
     categoryId: fx.categoryId,
     listingImageId: fx.listingImageId,
+    reviewId: fx.reviewId,
     landingImageId: fx.landingImageId,
     // No bill or checkout of the fixtures: an id that names none (their 404s are documented).
     billId: fx.portalId,

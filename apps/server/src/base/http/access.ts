@@ -112,6 +112,7 @@ export type IdKind =
   | 'listingId'
   | 'categoryId'
   | 'listingImageId'
+  | 'reviewId'
   | 'landingImageId'
   | 'productId'
   | 'checkoutId'

@@ -1,0 +1,86 @@
+import { idSchema, reviewSchema, reviewsQuerySchema, type Review } from '@latchkey/shared';
+import { AppError } from '../../base/http/errors';
+import { toIso } from '../../db/mappers';
+import { requireListing } from '../listings/listings.service';
+import { listReviews } from '../reviews/reviews.service';
+import { listingsInScope } from './listing-scope';
+import { defineCollection } from './registry';
+
+const compareText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+/**
+ * `reviews`: guests' reviews of the portal's listings (features/reviews), for admins. The list is
+ * the host's reviews page's query (GET listing/{id}/review: sorted by date or rating, filtered by
+ * state or rating, searched) with the listing as `listingId`; without it, every live listing's,
+ * merged in the same order. Answering, hiding and showing a review again stay on the REST route
+ * (POST listing/{id}/review/{reviewId}), which names the listing. No `ls`: the reviews table has
+ * no change-log triggers.
+ */
+export const reviewsCollection = defineCollection({
+  name: 'reviews',
+  feature: 'reviews',
+  area: 'rentals',
+  idKind: 'reviewId',
+  record: reviewSchema,
+  get: {
+    access: 'admin',
+    summary: "A review of one of the portal's listings, as the listing's reviews show it",
+    handler: async (caller, id) => {
+      const row = await caller.db
+        .selectFrom('reviews as r')
+        .innerJoin('stays as s', (j) =>
+          j.onRef('s.id', '=', 'r.stay_id').onRef('s.portal_id', '=', 'r.portal_id'),
+        )
+        .selectAll('r')
+        .select(['s.start_date', 's.end_date'])
+        .where('r.portal_id', '=', caller.portalId)
+        .where('r.id', '=', id)
+        .executeTakeFirst();
+      if (!row) throw AppError.notFound('Review');
+      // As GET listing/{id}/review: a deleted listing's reviews are no longer the admins' to read.
+      await requireListing(caller.db, caller.portalId, row.listing_id);
+      return {
+        _id: row.id,
+        listingId: row.listing_id,
+        stayId: row.stay_id,
+        guestName: row.guest_name,
+        rating: row.rating,
+        text: row.text,
+        state: row.state,
+        hiddenReason: row.hidden_reason,
+        answer: row.answer,
+        answeredAt: toIso(row.answered_at),
+        stayStartDate: row.start_date,
+        stayEndDate: row.end_date,
+        createdAt: toIso(row.created_at),
+        updatedAt: toIso(row.updated_at),
+      };
+    },
+  },
+  list: {
+    access: 'admin',
+    summary:
+      "A page of reviews: one listing's with `listingId` (as GET listing/{id}/review), else every listing's",
+    filter: reviewsQuerySchema.safeExtend({ listingId: idSchema.optional() }),
+    handler: async (caller, { listingId, ...query }) => {
+      if (listingId) return listReviews(caller.db, caller.portalId, listingId, query);
+      // Each listing's first skip + limit reviews in the query's order hold the page: merge them.
+      const window = { ...query, skip: 0, limit: query.skip + query.limit };
+      const items: Review[] = [];
+      let total = 0;
+      for (const listing of await listingsInScope(caller)) {
+        const page = await listReviews(caller.db, caller.portalId, listing.id, window);
+        items.push(...page.items);
+        total += page.total;
+      }
+      // As listReviews orders: by date or rating, then by id, both in the query's direction.
+      const byKey =
+        query.sortBy === 'rating'
+          ? (a: Review, b: Review) => a.rating - b.rating
+          : (a: Review, b: Review) => compareText(a.createdAt, b.createdAt);
+      const direction = query.descending ? -1 : 1;
+      items.sort((a, b) => (byKey(a, b) || compareText(a._id, b._id)) * direction);
+      return { items: items.slice(query.skip, query.skip + query.limit), total };
+    },
+  },
+});
