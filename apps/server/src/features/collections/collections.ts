@@ -17,6 +17,7 @@ import { userPeriphCollection } from './user-periph.collection';
 import { lockInviteCollection } from './lock-invite.collection';
 import { syncUserCollection } from './sync-user.collection';
 import { zoneCollection } from './zone.collection';
+import { listingUserCollection } from './listing-user.collection';
 import { listingAccessListCollection } from './listing-access-list.collection';
 import { reviewsCollection } from './reviews.collection';
 import { orderViewCollection } from './order-view.collection';
@@ -60,6 +61,7 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   // features/listings, reviews, stays (issue 21, item 3)
   reviewsCollection,
   listingAccessListCollection,
+  listingUserCollection,
   // features/shop, subscriptions, resellers, content (issue 21, item 3)
   orderViewCollection,
   orderRefCollection,

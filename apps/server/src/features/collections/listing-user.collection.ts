@@ -1,0 +1,35 @@
+import { idSchema, listingUserSchema, type ListingUser } from '@latchkey/shared';
+import { z } from 'zod';
+import { getListingUsers } from '../listings/listing-users.service';
+import { listingsInScope } from './listing-scope';
+import { defineCollection } from './registry';
+
+/**
+ * `listingUser`: the portal's people who look after a listing (features/listings' users: they get
+ * its requests' mail), for admins. Read only here: a person is added and removed on the listing's
+ * own REST routes (PUT and DELETE listing/{id}/user/{userId}), which name the listing. The list is
+ * one listing's (`listingId`, as GET listing/{id}/users), else every live listing's, each person
+ * with the listing (one person may look after several). No `ls`: the listing users table has no
+ * change-log triggers. `idKind` is the listing's: no route of this collection names a record.
+ */
+export const listingUserCollection = defineCollection({
+  name: 'listingUser',
+  feature: 'listings',
+  area: 'rentals',
+  idKind: 'listingId',
+  record: listingUserSchema.extend({ listingId: z.string() }),
+  list: {
+    access: 'admin',
+    summary:
+      "The people who look after a listing with `listingId` (as GET listing/{id}/users), else every listing's",
+    filter: z.strictObject({ listingId: idSchema.optional() }),
+    handler: async (caller, { listingId }) => {
+      const items: (ListingUser & { listingId: string })[] = [];
+      for (const listing of await listingsInScope(caller, listingId)) {
+        const users = await getListingUsers(caller.db, caller.portalId, listing.id);
+        items.push(...users.map((user) => ({ ...user, listingId: listing.id })));
+      }
+      return { items, total: items.length };
+    },
+  },
+});
