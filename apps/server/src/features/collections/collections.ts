@@ -17,6 +17,7 @@ import { userPeriphCollection } from './user-periph.collection';
 import { lockInviteCollection } from './lock-invite.collection';
 import { syncUserCollection } from './sync-user.collection';
 import { zoneCollection } from './zone.collection';
+import { userImagesCollection } from './user-images.collection';
 import { calendarEventCollection } from './calendar-event.collection';
 import { listingUserCollection } from './listing-user.collection';
 import { listingAccessListCollection } from './listing-access-list.collection';
@@ -64,6 +65,7 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   listingAccessListCollection,
   listingUserCollection,
   calendarEventCollection,
+  userImagesCollection,
   // features/shop, subscriptions, resellers, content (issue 21, item 3)
   orderViewCollection,
   orderRefCollection,
