@@ -3148,6 +3148,238 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api3/calendarEvent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The stays and blocks of a listing's calendar with `listingId` (as GET device/{id}/calendar), else of every listing (the list query as the body) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        from?: string;
+                        listingId?: string;
+                        /** Format: date */
+                        to?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: ({
+                                _id: string;
+                                /** @enum {string} */
+                                accessState: "none" | "waiting" | "ready" | "failed";
+                                checkInTime: string;
+                                checkOutTime: string;
+                                /** Format: date */
+                                endDate: string;
+                                feedName: string | null;
+                                guestName: string;
+                                /** @enum {string} */
+                                kind: "stay";
+                                listingId: string;
+                                nights: number;
+                                overlaps: string[];
+                                /** @enum {string} */
+                                source: "request" | "manual" | "ical";
+                                /** Format: date */
+                                startDate: string;
+                                /** @enum {string} */
+                                state: "requested" | "approved";
+                                windows: {
+                                    /** Format: date-time */
+                                    from: string;
+                                    /** @enum {string} */
+                                    holder: "guest" | "access_list";
+                                    name: string;
+                                    stayId: string;
+                                    /** Format: date-time */
+                                    until: string;
+                                }[];
+                            } | {
+                                _id: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date */
+                                endDate: string;
+                                feedName: string | null;
+                                /** @enum {string} */
+                                kind: "block";
+                                listingId: string;
+                                note: string;
+                                /** @enum {string} */
+                                source: "owner" | "ical";
+                                /** Format: date */
+                                startDate: string;
+                            })[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/calendarEvent/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Block nights of a listing: closed to requests, exported as not available (as POST device/{id}/calendar, `block`) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: date */
+                        endDate: string;
+                        listingId: string;
+                        /** @default  */
+                        note?: string;
+                        /** Format: date */
+                        startDate: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date */
+                            endDate: string;
+                            feedName: string | null;
+                            /** @enum {string} */
+                            kind: "block";
+                            listingId: string;
+                            note: string;
+                            /** @enum {string} */
+                            source: "owner" | "ical";
+                            /** Format: date */
+                            startDate: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api3/clientErrors": {
         parameters: {
             query?: never;
@@ -10223,7 +10455,80 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /** The published content pages with their bodies, by section and title (as GET info) (the list query as the body) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                body: string;
+                                /** @enum {string} */
+                                section: "legal" | "help";
+                                title: string;
+                                topic: string;
+                                updatedAt: string;
+                                version: number;
+                            }[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -13499,6 +13804,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api3/listingAccessList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A listing's access list with `listingId` (as GET listing/{id}/accessList), else every listing's (the list query as the body) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        listingId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                _id: string;
+                                /** @enum {string} */
+                                anchor: "check_in" | "check_out";
+                                /** Format: date-time */
+                                createdAt: string;
+                                email: string | null;
+                                endOffset: number;
+                                listingId: string;
+                                name: string;
+                                phone: string | null;
+                                startOffset: number;
+                            }[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api3/listingCategory": {
         parameters: {
             query?: never;
@@ -13901,6 +14301,94 @@ export interface paths {
                             _id: string;
                             listings: number;
                             name: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/listingUser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The people who look after a listing with `listingId` (as GET listing/{id}/users), else every listing's (the list query as the body) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        listingId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                _id: string;
+                                email: string;
+                                listingId: string;
+                                name: string;
+                            }[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
                         };
                     };
                 };
@@ -15058,6 +15546,469 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/nav": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The navigation entries hidden for everyone, by screen address (as GET content/nav) (the list query as the body) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                hidden: boolean;
+                                to: string;
+                            }[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/orderRef": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The caller's order in this portal with a reference (as on GET shop/orders) (the list query as the body) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ref?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                _id: string;
+                                address: {
+                                    city: string;
+                                    company: string;
+                                    country: string;
+                                    line1: string;
+                                    line2: string;
+                                    name: string;
+                                    phone: string;
+                                    postalCode: string;
+                                    region: string;
+                                };
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                email: string;
+                                lines: {
+                                    image: string;
+                                    lineTotal: number;
+                                    name: string;
+                                    productId: string;
+                                    quantity: number;
+                                    sku: string;
+                                    unitPrice: number;
+                                }[];
+                                /** Format: date-time */
+                                paidAt: string | null;
+                                portal: {
+                                    _id: string;
+                                    name: string;
+                                } | null;
+                                preRegisteredLocks: number;
+                                ref: string;
+                                shipping: {
+                                    currency: string;
+                                    /** @enum {string} */
+                                    id: "standard" | "express" | "pickup";
+                                    maxDays: number;
+                                    minDays: number;
+                                    name: string;
+                                    price: number;
+                                };
+                                /** @enum {string} */
+                                status: "pending" | "paid" | "canceled" | "expired";
+                                subtotal: number;
+                                total: number;
+                            }[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/orderView": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The caller's orders in this portal, newest first (as GET shop/orders) (the list query as the body) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                _id: string;
+                                address: {
+                                    city: string;
+                                    company: string;
+                                    country: string;
+                                    line1: string;
+                                    line2: string;
+                                    name: string;
+                                    phone: string;
+                                    postalCode: string;
+                                    region: string;
+                                };
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                email: string;
+                                lines: {
+                                    image: string;
+                                    lineTotal: number;
+                                    name: string;
+                                    productId: string;
+                                    quantity: number;
+                                    sku: string;
+                                    unitPrice: number;
+                                }[];
+                                /** Format: date-time */
+                                paidAt: string | null;
+                                portal: {
+                                    _id: string;
+                                    name: string;
+                                } | null;
+                                preRegisteredLocks: number;
+                                ref: string;
+                                shipping: {
+                                    currency: string;
+                                    /** @enum {string} */
+                                    id: "standard" | "express" | "pickup";
+                                    maxDays: number;
+                                    minDays: number;
+                                    name: string;
+                                    price: number;
+                                };
+                                /** @enum {string} */
+                                status: "pending" | "paid" | "canceled" | "expired";
+                                subtotal: number;
+                                total: number;
+                            }[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/orderView/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's orders in this portal (as on GET shop/orders) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            address: {
+                                city: string;
+                                company: string;
+                                country: string;
+                                line1: string;
+                                line2: string;
+                                name: string;
+                                phone: string;
+                                postalCode: string;
+                                region: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            email: string;
+                            lines: {
+                                image: string;
+                                lineTotal: number;
+                                name: string;
+                                productId: string;
+                                quantity: number;
+                                sku: string;
+                                unitPrice: number;
+                            }[];
+                            /** Format: date-time */
+                            paidAt: string | null;
+                            portal: {
+                                _id: string;
+                                name: string;
+                            } | null;
+                            preRegisteredLocks: number;
+                            ref: string;
+                            shipping: {
+                                currency: string;
+                                /** @enum {string} */
+                                id: "standard" | "express" | "pickup";
+                                maxDays: number;
+                                minDays: number;
+                                name: string;
+                                price: number;
+                            };
+                            /** @enum {string} */
+                            status: "pending" | "paid" | "canceled" | "expired";
+                            subtotal: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -28656,6 +29607,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api3/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The plans' prices per lock and month, cheapest first (the list query as the body) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** @enum {string} */
+                                _id: "free" | "pro" | "business";
+                                currency: string;
+                                features: "rentals"[];
+                                includedLocks: number;
+                                maxLocks: number | null;
+                                name: string;
+                                pricePerLockMonth: number;
+                            }[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api3/product": {
         parameters: {
             query?: never;
@@ -28735,7 +29776,86 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /** The products on sale, with prices and stock (as GET product) (the list query as the body) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                _id: string;
+                                available: number;
+                                currency: string;
+                                description: string;
+                                image: string;
+                                /** @enum {string} */
+                                kind: "lock" | "keypad" | "card" | "fob" | "reader" | "bridge";
+                                name: string;
+                                packSize: number;
+                                preRegisters: boolean;
+                                price: number;
+                                sku: string;
+                                summary: string;
+                            }[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -30052,6 +31172,214 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A page of reviews: one listing's with `listingId` (as GET listing/{id}/review), else every listing's (the list query as the body) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        descending?: boolean | ("0" | "1" | "true" | "false");
+                        /** @enum {string} */
+                        filterBy?: "state" | "rating";
+                        filterValue?: string;
+                        limit?: number;
+                        listingId?: string;
+                        search?: string;
+                        skip?: number;
+                        /** @enum {string} */
+                        sortBy?: "createdAt" | "rating";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                _id: string;
+                                answer: string | null;
+                                /** Format: date-time */
+                                answeredAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                guestName: string;
+                                hiddenReason: string | null;
+                                listingId: string;
+                                rating: number;
+                                /** @enum {string} */
+                                state: "published" | "hidden";
+                                /** Format: date */
+                                stayEndDate: string;
+                                stayId: string;
+                                /** Format: date */
+                                stayStartDate: string;
+                                text: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A review of one of the portal's listings, as the listing's reviews show it */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            answer: string | null;
+                            /** Format: date-time */
+                            answeredAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            guestName: string;
+                            hiddenReason: string | null;
+                            listingId: string;
+                            rating: number;
+                            /** @enum {string} */
+                            state: "published" | "hidden";
+                            /** Format: date */
+                            stayEndDate: string;
+                            stayId: string;
+                            /** Format: date */
+                            stayStartDate: string;
+                            text: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -36244,6 +37572,313 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/userImages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A listing's images in their order with `listingId` (as GET listing/{id}), else every listing's (the list query as the body) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        listingId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                _id: string;
+                                alt: string;
+                                height: number;
+                                listingId: string;
+                                position: number;
+                                thumbUrl: string;
+                                url: string;
+                                width: number;
+                            }[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/userImages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An image of one of the portal's listings */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            alt: string;
+                            height: number;
+                            listingId: string;
+                            position: number;
+                            thumbUrl: string;
+                            url: string;
+                            width: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Change an image's alt text or position (as POST listing/{id}/image/{imageId}) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        alt?: string;
+                        position?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            alt: string;
+                            height: number;
+                            listingId: string;
+                            position: number;
+                            thumbUrl: string;
+                            url: string;
+                            width: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Remove an image; the others close up (as DELETE listing/{id}/image/{imageId}) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
