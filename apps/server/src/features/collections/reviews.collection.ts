@@ -1,8 +1,5 @@
 import { idSchema, reviewSchema, reviewsQuerySchema, type Review } from '@latchkey/shared';
-import { AppError } from '../../base/http/errors';
-import { toIso } from '../../db/mappers';
-import { requireListing } from '../listings/listings.service';
-import { listReviews } from '../reviews/reviews.service';
+import { getReview, listReviews } from '../reviews/reviews.service';
 import { listingsInScope } from './listing-scope';
 import { defineCollection } from './registry';
 
@@ -25,37 +22,7 @@ export const reviewsCollection = defineCollection({
   get: {
     access: 'admin',
     summary: "A review of one of the portal's listings, as the listing's reviews show it",
-    handler: async (caller, id) => {
-      const row = await caller.db
-        .selectFrom('reviews as r')
-        .innerJoin('stays as s', (j) =>
-          j.onRef('s.id', '=', 'r.stay_id').onRef('s.portal_id', '=', 'r.portal_id'),
-        )
-        .selectAll('r')
-        .select(['s.start_date', 's.end_date'])
-        .where('r.portal_id', '=', caller.portalId)
-        .where('r.id', '=', id)
-        .executeTakeFirst();
-      if (!row) throw AppError.notFound('Review');
-      // As GET listing/{id}/review: a deleted listing's reviews are no longer the admins' to read.
-      await requireListing(caller.db, caller.portalId, row.listing_id);
-      return {
-        _id: row.id,
-        listingId: row.listing_id,
-        stayId: row.stay_id,
-        guestName: row.guest_name,
-        rating: row.rating,
-        text: row.text,
-        state: row.state,
-        hiddenReason: row.hidden_reason,
-        answer: row.answer,
-        answeredAt: toIso(row.answered_at),
-        stayStartDate: row.start_date,
-        stayEndDate: row.end_date,
-        createdAt: toIso(row.created_at),
-        updatedAt: toIso(row.updated_at),
-      };
-    },
+    handler: (caller, id) => getReview(caller.db, caller.portalId, id),
   },
   list: {
     access: 'admin',

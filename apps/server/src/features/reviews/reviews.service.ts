@@ -168,6 +168,27 @@ export async function submitReview(
   return getReviewInvitation(db, deps, token, now);
 }
 
+/**
+ * One review of a live listing of the portal, as the listing's reviews show it (the `reviews`
+ * collection's GET); 404 for another portal's, a deleted listing's or no review.
+ */
+export async function getReview(db: Database, portalId: string, reviewId: string): Promise<Review> {
+  const row = await db
+    .selectFrom('reviews as r')
+    .innerJoin('stays as s', (j) =>
+      j.onRef('s.id', '=', 'r.stay_id').onRef('s.portal_id', '=', 'r.portal_id'),
+    )
+    .selectAll('r')
+    .select(['s.start_date', 's.end_date'])
+    .where('r.portal_id', '=', portalId)
+    .where('r.id', '=', reviewId)
+    .executeTakeFirst();
+  if (!row) throw AppError.notFound('Review');
+  // As GET listing/{id}/review: a deleted listing's reviews are no longer the admins' to read.
+  await requireListing(db, portalId, row.listing_id);
+  return presentReview(row, row);
+}
+
 /** GET listing/{id}/review (admin): a listing's reviews, paged; sorted by date or rating; filtered. */
 export async function listReviews(
   db: Database,
