@@ -78,7 +78,9 @@ export default defineConfig({
       url: `http://127.0.0.1:${port}/api3/auth/sealKey`,
       timeout: 180_000,
       reuseExistingServer: false,
-      stdout: 'ignore',
+      // The server logs to stdout (pino) at LOG_LEVEL=warn: a failing journey's server-side warnings
+      // and errors show in the run's output beside it.
+      stdout: 'pipe',
       stderr: 'pipe',
       env: {
         PORT: String(port),
