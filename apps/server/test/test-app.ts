@@ -42,7 +42,8 @@ export class TestApp {
     }
     const config = loadConfig({
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
+      // Silent; TEST_LOG_LEVEL=error shows what the apps log while chasing a failure.
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       DEMO_DATA: 'false',
       MAIL_POLL_MS: '0', // tests send due mail themselves (app.mail.sendDue())
       BILLING_CLOSE_INTERVAL_S: '0', // tests close months themselves (billing.service.ts closeMonth)
