@@ -21,7 +21,7 @@ export default defineConfig({
     // On CI a failed test runs once more, as the end-to-end run's do (playwright.config.ts): under a
     // full PostgreSQL run's load, two tests that wait on background work (a stay's access monitor, a
     // lockout's recompute) have each failed once in five runs and passed alone. A test that fails
-    // twice still fails the run; docs/benchmarks.md and the issue notes name the two.
+    // twice still fails the run; the README's CI section names the two.
     retry: process.env.CI ? 1 : 0,
   },
 });
