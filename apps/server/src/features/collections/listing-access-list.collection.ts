@@ -1,7 +1,7 @@
-import { accessListEntrySchema, idSchema, type AccessListEntry } from '@latchkey/shared';
+import { accessListEntrySchema, idSchema } from '@latchkey/shared';
 import { z } from 'zod';
 import { getAccessList } from '../listings/access-list.service';
-import { listingsInScope } from './listing-scope';
+import { perListing } from './listing-scope';
 import { defineCollection } from './registry';
 
 /**
@@ -24,13 +24,7 @@ export const listingAccessListCollection = defineCollection({
     summary:
       "A listing's access list with `listingId` (as GET listing/{id}/accessList), else every listing's",
     filter: z.strictObject({ listingId: idSchema.optional() }),
-    handler: async (caller, { listingId }) => {
-      const items: (AccessListEntry & { listingId: string })[] = [];
-      for (const listing of await listingsInScope(caller, listingId)) {
-        const entries = await getAccessList(caller.db, caller.portalId, listing.id);
-        items.push(...entries.map((entry) => ({ ...entry, listingId: listing.id })));
-      }
-      return { items, total: items.length };
-    },
+    handler: (caller, { listingId }) =>
+      perListing(caller, listingId, (id) => getAccessList(caller.db, caller.portalId, id)),
   },
 });

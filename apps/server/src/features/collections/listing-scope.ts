@@ -26,3 +26,19 @@ export async function listingsInScope(caller: CollectionCaller, listingId?: stri
     if (rows.length < PAGE) return listings;
   }
 }
+
+/**
+ * A listing-scoped list whose records carry their listing: `read` one listing's records, for the
+ * listing the filter names or every live one, each record with its `listingId`.
+ */
+export async function perListing<T extends object>(
+  caller: CollectionCaller,
+  listingId: string | undefined,
+  read: (listingId: string) => Promise<T[]>,
+): Promise<{ items: (T & { listingId: string })[]; total: number }> {
+  const items: (T & { listingId: string })[] = [];
+  for (const listing of await listingsInScope(caller, listingId)) {
+    items.push(...(await read(listing.id)).map((record) => ({ ...record, listingId: listing.id })));
+  }
+  return { items, total: items.length };
+}

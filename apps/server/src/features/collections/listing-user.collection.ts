@@ -1,7 +1,7 @@
-import { idSchema, listingUserSchema, type ListingUser } from '@latchkey/shared';
+import { idSchema, listingUserSchema } from '@latchkey/shared';
 import { z } from 'zod';
 import { getListingUsers } from '../listings/listing-users.service';
-import { listingsInScope } from './listing-scope';
+import { perListing } from './listing-scope';
 import { defineCollection } from './registry';
 
 /**
@@ -23,13 +23,7 @@ export const listingUserCollection = defineCollection({
     summary:
       "The people who look after a listing with `listingId` (as GET listing/{id}/users), else every listing's",
     filter: z.strictObject({ listingId: idSchema.optional() }),
-    handler: async (caller, { listingId }) => {
-      const items: (ListingUser & { listingId: string })[] = [];
-      for (const listing of await listingsInScope(caller, listingId)) {
-        const users = await getListingUsers(caller.db, caller.portalId, listing.id);
-        items.push(...users.map((user) => ({ ...user, listingId: listing.id })));
-      }
-      return { items, total: items.length };
-    },
+    handler: (caller, { listingId }) =>
+      perListing(caller, listingId, (id) => getListingUsers(caller.db, caller.portalId, id)),
   },
 });
