@@ -1,3 +1,4 @@
+import { QueryObserver } from '@tanstack/react-query';
 import { renderHook, screen, act } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
@@ -47,6 +48,23 @@ const notification = (portalId: string, at: string, title = 'Tamper alarm at Fro
     deviceId: 'lock-1',
   },
 });
+
+const unlockEvent = {
+  type: 'device.event',
+  portalId: 'portal-a',
+  event: {
+    _id: 'e1',
+    eventId: 'lock-e1',
+    device: { _id: 'lock-1', name: 'Front door' },
+    type: 'unlock',
+    method: 'code',
+    user: null,
+    credentialId: null,
+    reason: null,
+    occurredAt: '2030-01-01T10:00:00.000Z',
+    receivedAt: '2030-01-01T10:00:00.000Z',
+  },
+};
 
 describe('useLiveChannel', () => {
   it('connects to /api3/live like the page, authenticates and subscribes to the acting portal', () => {
@@ -105,27 +123,36 @@ describe('useLiveChannel', () => {
     signIn();
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
     const { socket } = renderLive('portal-a');
-    act(() =>
-      socket.receive({
-        type: 'device.event',
-        portalId: 'portal-a',
-        event: {
-          _id: 'e1',
-          eventId: 'lock-e1',
-          device: { _id: 'lock-1', name: 'Front door' },
-          type: 'unlock',
-          method: 'code',
-          user: null,
-          credentialId: null,
-          reason: null,
-          occurredAt: '2030-01-01T10:00:00.000Z',
-          receivedAt: '2030-01-01T10:00:00.000Z',
-        },
-      }),
-    );
+    act(() => socket.receive(unlockEvent));
     const roots = invalidate.mock.calls.map(([filters]) => filters?.queryKey);
     expect(roots).toEqual(expect.arrayContaining([['devices'], ['history'], ['activity']]));
     invalidate.mockRestore();
+  });
+
+  it('reads again when a change arrives during a screen’s first read, which may predate it', async () => {
+    signIn();
+    let stored = ['before'];
+    const answers: (() => void)[] = [];
+    // Each read answers with what was stored when it reached the server.
+    const queryFn = vi.fn(
+      () =>
+        new Promise<string[]>((resolve) => {
+          const seen = [...stored];
+          answers.push(() => resolve(seen));
+        }),
+    );
+    const queryKey = ['history', 'lock-1'];
+    const stopObserving = new QueryObserver(queryClient, { queryKey, queryFn }).subscribe(() => {});
+    await vi.waitFor(() => expect(queryFn).toHaveBeenCalledTimes(1));
+    const { socket } = renderLive('portal-a');
+    stored = ['before', 'unlock'];
+    act(() => socket.receive(unlockEvent));
+    // The first read was answered before the event was stored; a second read brings it.
+    answers[0]!();
+    await vi.waitFor(() => expect(queryFn).toHaveBeenCalledTimes(2));
+    answers[1]!();
+    await vi.waitFor(() => expect(queryClient.getQueryData(queryKey)).toEqual(['before', 'unlock']));
+    stopObserving();
   });
 
   it('reads the live screens again once subscribed: what was published before is not replayed', () => {

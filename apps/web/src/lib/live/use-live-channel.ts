@@ -67,7 +67,7 @@ export function applyLiveMessage(
     markNotificationsRead(message.portalId, atMs);
     // A stored alert or inbox notice: the bell and the alerts screen show it (unread) without a reload.
     if (notification.kind === 'alert' || notification.kind === 'notice')
-      void queryClient.invalidateQueries({ queryKey: ['alerts', 'notifications'] });
+      refetch(queryClient, [['alerts', 'notifications']]);
     return;
   }
   if (message.type === 'stay.changed') {
@@ -80,7 +80,17 @@ export function applyLiveMessage(
 }
 
 function refetch(queryClient: QueryClient, roots: readonly (readonly string[])[]): void {
-  for (const queryKey of roots) void queryClient.invalidateQueries({ queryKey: [...queryKey] });
+  for (const root of roots) {
+    const queryKey = [...root];
+    // A screen's first read still under way may have been answered before this change was stored,
+    // and invalidating joins that read instead of reading again (TanStack Query cancels an
+    // in-flight fetch for a refetch only once the query has data): cancel it, so the refetch
+    // below reads afresh. A lock's event arriving as its History tab opened was otherwise lost.
+    for (const query of queryClient.getQueryCache().findAll({ queryKey, fetchStatus: 'fetching' })) {
+      if (query.state.data === undefined) void query.cancel({ silent: true });
+    }
+    void queryClient.invalidateQueries({ queryKey });
+  }
 }
 
 /**
