@@ -53,6 +53,8 @@ export interface Tenant {
   landingImageId: string;
   feedId: string;
   reviewId: string;
+  /** Nights the owner blocked on the listing's calendar (calendarEvent). */
+  calendarBlockId: string;
   /** A support request its basic user filed, with an image (made only with `support`). */
   supportRequestId: string;
   supportImageId: string;
@@ -83,6 +85,7 @@ export const RENTAL_IDS = [
   'landingImageId',
   'feedId',
   'reviewId',
+  'calendarBlockId',
 ] as const;
 
 /** The support records (issue 20): made only for specs that name one (an image costs sharp's start). */
@@ -288,6 +291,13 @@ async function makeRental(t: TestApp, token: string, deviceId: string) {
     payload: { rating: 5, text: 'Lovely' },
     remoteAddress: randomAddress(),
   });
+  const block = await post(`/api3/device/${listingId}/calendar`, {
+    action: 'block',
+    startDate: inDays(60),
+    endDate: inDays(62),
+    note: 'Painting',
+  });
+  if (block.statusCode !== 200) throw new Error(`rental setup failed: ${block.body}`);
   for (const response of [category, listing, entry, stay, listingImage, landingImage, feed, past, review]) {
     if (response.statusCode !== 201) throw new Error(`rental setup failed: ${response.body}`);
   }
@@ -306,6 +316,7 @@ async function makeRental(t: TestApp, token: string, deviceId: string) {
         .where('stay_id', '=', pastId)
         .executeTakeFirstOrThrow()
     ).id,
+    calendarBlockId: (block.json() as { block: { _id: string } }).block._id,
   };
 }
 

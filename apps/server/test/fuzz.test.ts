@@ -85,6 +85,7 @@ interface Fixtures {
   /** The listing's export feed file name, `{token}.ics`. */
   exportFeed: string;
   reviewId: string;
+  calendarBlockId: string;
 }
 
 let t: TestApp;
@@ -243,6 +244,12 @@ async function makeFixtures(): Promise<Fixtures> {
     payload: { rating: 4, text: 'Quiet and clean' },
   });
   if (review.statusCode !== 201) throw new Error(`review: ${review.body}`);
+  const block = await post(`/api3/device/${listing._id}/calendar`, {
+    action: 'block',
+    startDate: inDays(60),
+    endDate: inDays(62),
+    note: 'Painting',
+  });
   const reviewId = (
     await t.app.db
       .selectFrom('reviews')
@@ -319,6 +326,7 @@ async function makeFixtures(): Promise<Fixtures> {
     feedId: feed._id,
     exportFeed: new URL(ical.exportUrl as string).pathname.split('/').pop()!,
     reviewId,
+    calendarBlockId: (block as { block: { _id: string } }).block._id,
   };
 }
 
@@ -489,6 +497,7 @@ function idOfKind(kind: IdKind): string {
     categoryId: fx.categoryId,
     listingImageId: fx.listingImageId,
     reviewId: fx.reviewId,
+    calendarBlockId: fx.calendarBlockId,
     landingImageId: fx.landingImageId,
     // No bill or checkout of the fixtures: an id that names none (their 404s are documented).
     billId: fx.portalId,

@@ -113,6 +113,7 @@ export type IdKind =
   | 'categoryId'
   | 'listingImageId'
   | 'reviewId'
+  | 'calendarBlockId'
   | 'landingImageId'
   | 'productId'
   | 'checkoutId'

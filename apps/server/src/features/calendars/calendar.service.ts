@@ -26,9 +26,15 @@ import { listAccessList, listLocksOfListing, lockListingRow } from '../listings/
 import { requireListing } from '../listings/listings.service';
 import { stayTimes, windowInput } from '../stays/stay-access';
 import { listingTimeZone } from '../listings/listing-clock';
-import { findOverlappingStays } from '../stays/stays.repository';
+import { findOverlappingStays, findStayById } from '../stays/stays.repository';
 import { feedNames, listStaysBetween } from './calendar.repository';
-import { deleteBlock, findBlock, insertBlock, listBlocks } from '../listings/listing-blocks.repository';
+import {
+  deleteBlock,
+  findBlock,
+  findBlockById,
+  insertBlock,
+  listBlocks,
+} from '../listings/listing-blocks.repository';
 
 /**
  * A listing's calendar (issue 12, R2; docs/decisions.md "Rentals: calendars, iCal, reviews"):
@@ -233,6 +239,57 @@ export async function changeCalendar(
     });
     return { action: 'unblock', block: presentBlock(block, new Map()) };
   });
+}
+
+/** One entry of a listing's calendar, found by its id alone. */
+export type CalendarEntry =
+  | { kind: 'block'; listingId: string; block: CalendarBlock }
+  | { kind: 'stay'; listingId: string; booking: CalendarBooking; windows: ListingCalendar['windows'] };
+
+/**
+ * One entry of the portal's calendars by its id (the collection API names no listing): a block, or
+ * a stay its listing's calendar shows (a booking or a waiting request, with the access windows it
+ * gives), read from that calendar so it answers what the calendar shows. Null when neither (a
+ * declined or cancelled stay is on no calendar; a deleted listing has none).
+ */
+export async function getCalendarEntry(
+  db: Database,
+  portalId: string,
+  entryId: string,
+): Promise<CalendarEntry | null> {
+  const block = await findBlockById(db, portalId, entryId);
+  const stay = block ? undefined : await findStayById(db, portalId, entryId);
+  const found = block ?? stay;
+  if (!found) return null;
+  const nights = { from: found.start_date, to: found.end_date };
+  const calendar = await getListingCalendar(db, portalId, found.listing_id, nights);
+  if (block) {
+    const shown = calendar.blocks.find((candidate) => candidate._id === block.id);
+    return shown ? { kind: 'block', listingId: found.listing_id, block: shown } : null;
+  }
+  const booking = calendar.bookings.find((candidate) => candidate._id === entryId);
+  if (!booking) return null;
+  const windows = calendar.windows.filter((window) => window.stayId === entryId);
+  return { kind: 'stay', listingId: found.listing_id, booking, windows };
+}
+
+/**
+ * Takes an entry off its calendar by its id: the owner's block opens again (`unblock`); a feed's
+ * block goes only when its feed drops it, and a stay is declined or cancelled as a stay (409 with
+ * the way to do it), never deleted.
+ */
+export async function removeCalendarEntry(db: Database, context: ChangeContext, entryId: string) {
+  const block = await findBlockById(db, context.portalId, entryId);
+  if (block) {
+    await changeCalendar(db, context, block.listing_id, { action: 'unblock', blockId: block.id });
+    return;
+  }
+  if (await findStayById(db, context.portalId, entryId)) {
+    throw AppError.conflict(
+      'A stay is not deleted from the calendar: decline the request or cancel the stay (POST device/{listingId}/request/{stayId})',
+    );
+  }
+  throw AppError.notFound('Calendar entry');
 }
 
 /** Each live listing of a portal with its time zone (its first lock's) and title. */

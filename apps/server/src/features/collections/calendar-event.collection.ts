@@ -8,7 +8,13 @@ import {
   lineText,
 } from '@latchkey/shared';
 import { z } from 'zod';
-import { changeCalendar, getListingCalendar } from '../calendars/calendar.service';
+import { AppError } from '../../base/http/errors';
+import {
+  changeCalendar,
+  getCalendarEntry,
+  getListingCalendar,
+  removeCalendarEntry,
+} from '../calendars/calendar.service';
 import { listingsInScope } from './listing-scope';
 import { defineCollection } from './registry';
 
@@ -46,19 +52,29 @@ const blockInputSchema = z
  * `calendarEvent`: the listings' calendars (features/calendars over features/stays), for admins:
  * stays and blocks from `from` up to `to` (the calendar's own query and default: this month and
  * the next two, on each listing's clock), of one listing with `listingId`, else of every live
- * listing. `new` blocks nights, through the calendar's own service (refused over an approved stay).
- * Opening a block again stays on the REST route (POST device/{listingId}/calendar, `unblock`): no
- * record of the registry-driven fixtures is a block, so DELETE calendarEvent/{id} could not be
- * walked by the specs. Stays are answered and changed through the stays' own routes. No `ls`: a
- * calendar is computed from stays, blocks and feeds, none of whose tables feed the change log.
- * `idKind` is the listing's: no route of this collection names a record.
+ * listing. `get` answers one entry by its id (a block, or a stay its calendar shows); `new` blocks
+ * nights and DELETE opens the owner's block again, through the calendar's own service (a block is
+ * refused over an approved stay; a feed's block goes with its feed; a stay is declined or cancelled
+ * through the stays' own routes: 409). No `ls`: a calendar is computed from stays, blocks and
+ * feeds, none of whose tables feed the change log. `idKind` is a block's: the registry-driven
+ * specs read and delete the fixtures' block.
  */
 export const calendarEventCollection = defineCollection({
   name: 'calendarEvent',
   feature: 'calendars',
   area: 'rentals',
-  idKind: 'listingId',
+  idKind: 'calendarBlockId',
   record: calendarEventSchema,
+  get: {
+    access: 'admin',
+    summary: 'One entry of a listing calendar by its id: a block, or a stay with the access windows it gives',
+    handler: async (caller, id) => {
+      const entry = await getCalendarEntry(caller.db, caller.portalId, id);
+      if (!entry) throw AppError.notFound('Calendar entry');
+      if (entry.kind === 'block') return { ...entry.block, kind: 'block' as const, listingId: entry.listingId };
+      return { ...entry.booking, kind: 'stay' as const, listingId: entry.listingId, windows: entry.windows };
+    },
+  },
   list: {
     access: 'admin',
     summary:
@@ -96,5 +112,11 @@ export const calendarEventCollection = defineCollection({
       });
       return { ...change.block, kind: 'block' as const, listingId };
     },
+  },
+  remove: {
+    access: 'admin',
+    summary:
+      "Open the owner's blocked nights again (as POST device/{id}/calendar, `unblock`); a stay is declined or cancelled as a stay (409)",
+    handler: (caller, id) => removeCalendarEntry(caller.db, caller.change(), id),
   },
 });

@@ -41,6 +41,16 @@ export function findOverlappingBlocks(
     .execute();
 }
 
+/** A block of any listing of the portal, by its id alone (the collection API names no listing). */
+export function findBlockById(db: Database, portalId: string, blockId: string) {
+  return db
+    .selectFrom('listing_blocks')
+    .selectAll()
+    .where('portal_id', '=', portalId)
+    .where('id', '=', blockId)
+    .executeTakeFirst();
+}
+
 export function findBlock(db: Database, portalId: string, listingId: string, blockId: string) {
   return db
     .selectFrom('listing_blocks')
