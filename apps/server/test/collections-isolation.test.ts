@@ -12,7 +12,8 @@ import { TestApp } from './test-app';
 // nobody (401); portal A's basic user (403 on admin operations; on member ones, nothing of what is
 // not theirs: another person, a lock they do not reach, another person's lock events); portal B's
 // admin (A's ids answer 403/404, B's lists and ls hold nothing of A); and an API key of portal A
-// without the collection's scope (403), or with only its read scope on a write (403).
+// without the collection's scope (403), or with only its read scope on a write (403), or any key at
+// all on a collection no key may call (area null).
 
 let t: TestApp;
 let portals: TwoPortals;
@@ -230,6 +231,13 @@ describe.each(cases)('%s', (_, collection, call) => {
 
   it("an API key of the portal without the collection's scope: 403", async () => {
     const { a } = portals;
+    if (collection.area === null) {
+      // No key may call this collection (apikeys): even the fixtures' key, with every scope.
+      const response = await send(call, collection, a, a.apiKey);
+      expect(response.statusCode, response.body).toBe(403);
+      expect(response.json().error.code).toBe('api_key_not_allowed');
+      return;
+    }
     const otherArea = API_KEY_AREAS.find(
       (area) => area !== collection.area && area !== 'billing' && area !== 'events',
     ) as ApiKeyArea;

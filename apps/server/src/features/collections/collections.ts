@@ -28,6 +28,7 @@ import { productCollection } from './product.collection';
 import { pricesCollection } from './prices.collection';
 import { infoCollection } from './info.collection';
 import { navCollection } from './nav.collection';
+import { apikeysCollection } from './apikeys.collection';
 import type { AnyCollection } from './registry';
 
 /**
@@ -73,4 +74,6 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   pricesCollection,
   infoCollection,
   navCollection,
+  // features/api-keys (issue 21, item 3): admins signed in as themselves; no API key
+  apikeysCollection,
 ];

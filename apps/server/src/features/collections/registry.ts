@@ -98,8 +98,9 @@ export interface CollectionDefinition<
   /**
    * The API-key area its routes need (route config `apiArea`): `<area>:read` for GET
    * {collection}/{id}, `<area>:write` for its POST and DELETE routes (base/http/access.ts).
+   * null: no API key may call them, whatever its scopes (apikeys: a key never mints keys).
    */
-  area: ApiKeyArea;
+  area: ApiKeyArea | null;
   /** What `{id}` names, so the registry-driven specs fill it with the right record. */
   idKind: IdKind;
   /** What GET {collection}/{id} answers. */
