@@ -4,7 +4,7 @@ import { COLLECTIONS } from '../src/features/collections/collections';
 import type { AnyCollection } from '../src/features/collections/registry';
 import { recordDeviceEvent } from '../src/features/events/events.repository';
 import { makeMember } from './factories';
-import { makeTwoPortals, type Tenant, type TwoPortals } from './fixtures';
+import { makeTwoPortals, TINY_PNG, type Tenant, type TwoPortals } from './fixtures';
 import { TestApp } from './test-app';
 
 // POST {collection}/ls for EVERY registered collection with an ls (features/collections): a record
@@ -17,7 +17,7 @@ let portals: TwoPortals;
 
 beforeAll(async () => {
   t = await TestApp.start();
-  portals = await makeTwoPortals(t, { rentals: false });
+  portals = await makeTwoPortals(t);
 });
 afterAll(() => t.close());
 
@@ -56,6 +56,49 @@ const newLock = async (tenant: Tenant) =>
       timeZone: 'UTC',
     }),
   );
+
+/** The UTC date `days` from today. */
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * A review of the portal's listing: a guest asks for a stay, the host approves it, it is moved
+ * into the past (reviews open at check-out) and the guest reviews it through their link.
+ */
+async function newReview(tenant: Tenant): Promise<string> {
+  const guest = { remoteAddress: `10.9.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}` };
+  const asked = await t.request({
+    method: 'POST',
+    url: `/api3/device/${tenant.listingId}/request`,
+    payload: {
+      name: 'Changes Guest',
+      email: 'changes-guest@example.com',
+      startDate: inDays(50),
+      endDate: inDays(52),
+    },
+    ...guest,
+  });
+  expect(asked.statusCode).toBe(201);
+  const stayId = asked.json()._id as string;
+  await call('POST', `device/${tenant.listingId}/request/${stayId}`, tenant.admin, { action: 'approve' });
+  await t.app.db
+    .updateTable('stays')
+    .set({ start_date: inDays(-6), end_date: inDays(-4) })
+    .where('id', '=', stayId)
+    .execute();
+  const reviewed = await t.request({
+    method: 'POST',
+    url: `/api3/review/${t.app.rental.deps.tokens.sign('review', stayId, 1)}`,
+    payload: { rating: 4, text: 'Quiet and clean' },
+    ...guest,
+  });
+  expect(reviewed.statusCode).toBe(201);
+  const review = await t.app.db
+    .selectFrom('reviews')
+    .select('id')
+    .where('stay_id', '=', stayId)
+    .executeTakeFirstOrThrow();
+  return review.id;
+}
 
 /** Collections that cannot be driven by their own create/save/delete alone. */
 const LIFECYCLES: Record<string, Lifecycle> = {
@@ -130,6 +173,67 @@ const LIFECYCLES: Record<string, Lifecycle> = {
     change: (tenant, id) =>
       call('POST', `userPortal/${id}`, tenant.admin, { firstName: 'Changed' }).then(() => {}),
     remove: (tenant, id) => call('DELETE', `userPortal/${id}`, tenant.admin).then(() => {}),
+  },
+  // features/listings: a listing's own REST routes are at the collection's paths.
+  listing: {
+    create: async (tenant) =>
+      idOf(
+        await call('POST', 'listing/new', tenant.admin, {
+          title: 'Changes flat',
+          deviceIds: [tenant.deviceId],
+        }),
+      ),
+    change: (tenant, id) =>
+      call('POST', `listing/${id}`, tenant.admin, {
+        title: 'Renamed flat',
+        deviceIds: [tenant.deviceId],
+      }).then(() => {}),
+    remove: (tenant, id) => call('DELETE', `listing/${id}`, tenant.admin).then(() => {}),
+  },
+  listingCategory: {
+    create: async (tenant) =>
+      idOf(await call('POST', 'listingCategory/new', tenant.admin, { name: 'Cabins' })),
+    change: (tenant, id) =>
+      call('POST', `listingCategory/${id}`, tenant.admin, { name: 'Barns' }).then(() => {}),
+    remove: (tenant, id) => call('DELETE', `listingCategory/${id}`, tenant.admin).then(() => {}),
+  },
+  // A guest's review of a stay that is over, then hidden by the host; reviews are never deleted.
+  reviews: {
+    create: newReview,
+    change: (tenant, id) =>
+      call('POST', `listing/${tenant.listingId}/review/${id}`, tenant.admin, {
+        action: 'hide',
+        reason: 'Names a neighbour',
+      }).then(() => {}),
+  },
+  // An upload's body is the image's bytes (POST listing/{id}/image); then the collection's own routes.
+  userImages: {
+    create: async (tenant) => {
+      const response = await t.request({
+        method: 'POST',
+        url: `/api3/listing/${tenant.listingId}/image`,
+        token: tenant.admin,
+        payload: TINY_PNG,
+        headers: { 'content-type': 'image/png' },
+      });
+      expect(response.statusCode).toBe(201);
+      return response.json()._id as string;
+    },
+    change: (tenant, id) => call('POST', `userImages/${id}`, tenant.admin, { alt: 'Renamed' }).then(() => {}),
+    remove: (tenant, id) => call('DELETE', `userImages/${id}`, tenant.admin).then(() => {}),
+  },
+  // Entries are changed on their listing's routes, which name the listing.
+  listingAccessList: {
+    create: async (tenant) =>
+      idOf(
+        await call('POST', `listing/${tenant.listingId}/accessList/new`, tenant.admin, { name: 'Gardener' }),
+      ),
+    change: (tenant, id) =>
+      call('POST', `listing/${tenant.listingId}/accessList/${id}`, tenant.admin, {
+        name: 'Head gardener',
+      }).then(() => {}),
+    remove: (tenant, id) =>
+      call('DELETE', `listing/${tenant.listingId}/accessList/${id}`, tenant.admin).then(() => {}),
   },
   // features/readers: pairing answers the reader inside `reader` (with its secret).
   peripheral: {
@@ -316,6 +420,35 @@ it('a lock heartbeat is no change, so ls stays quiet while locks merely check in
     .execute();
   const after = await changesSince('crudDevices', a.admin, start.next);
   expect(after.changed.map(idOf)).not.toContain(a.deviceId);
+});
+
+it("a listing changes with a guest's request, not with the row lock an approval takes", async () => {
+  const { a } = portals;
+  const pendingOf = (page: { items: { _id: string; pendingRequests: number }[] }) =>
+    page.items.find((listing) => listing._id === a.listingId)?.pendingRequests;
+  const pending = pendingOf(await call('POST', 'listing', a.admin, {}));
+  const start = await changesSince('listing', a.admin);
+  // As listings.repository.ts lockListingRow: only updated_at is written.
+  await t.app.db
+    .updateTable('listings')
+    .set({ updated_at: new Date().toISOString() })
+    .where('id', '=', a.listingId)
+    .execute();
+  expect((await changesSince('listing', a.admin, start.next)).changed).toEqual([]);
+
+  const asked = await t.request({
+    method: 'POST',
+    url: `/api3/device/${a.listingId}/request`,
+    payload: { name: 'Late Guest', email: 'late@example.com', startDate: inDays(70), endDate: inDays(72) },
+    remoteAddress: `10.9.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`,
+  });
+  expect(asked.statusCode).toBe(201);
+  const after = await changesUntil('listing', a.admin, start.next, (c) =>
+    c.changed.map(idOf).includes(a.listingId),
+  );
+  expect(after.changed).toEqual([
+    expect.objectContaining({ _id: a.listingId, pendingRequests: pending! + 1 }),
+  ]);
 });
 
 it('refuses a cursor it did not make', async () => {

@@ -42,6 +42,7 @@ import * as clientErrorsAccessRequests from './migrations/2026-11-27-0043-client
 import * as zones from './migrations/2026-11-27-0044-zones';
 import * as readers from './migrations/2026-11-27-0045-readers';
 import * as readerCollections from './migrations/2026-11-27-0047-reader-collections';
+import * as rentalCollections from './migrations/2026-11-27-0048-rental-collections';
 import * as apiKeyCollection from './migrations/2026-11-27-0049-api-key-collection';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
@@ -89,6 +90,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-0044-zones': zones,
   '2026-11-27-0045-readers': readers,
   '2026-11-27-0047-reader-collections': readerCollections,
+  '2026-11-27-0048-rental-collections': rentalCollections,
   '2026-11-27-0049-api-key-collection': apiKeyCollection,
 };
 

@@ -10,8 +10,9 @@ import { defineCollection } from './registry';
  * listingCategory/{id} (rename) and DELETE listingCategory/{id} at the collection's own paths, with
  * the same services; the collection adds what they lack: one category (GET listingCategory/{id})
  * and the list as a page (POST listingCategory). Both read the feature's own list of the portal's
- * categories (with each one's count of listings). No `ls`: the categories table has no change-log
- * triggers, and a category's count moves with its listings.
+ * categories (with each one's count of listings). `ls` hears of categories added, renamed and
+ * deleted (migration 0048); the count moves with the listings, whose own log says which category
+ * each is in, so it is no change of the category.
  */
 export const listingCategoryCollection = defineCollection({
   name: 'listingCategory',
@@ -36,5 +37,12 @@ export const listingCategoryCollection = defineCollection({
       const items = await getCategories(caller.db, caller.portalId);
       return { items, total: items.length };
     },
+  },
+  ls: {
+    access: 'admin',
+    summary: 'Listing categories added, renamed and deleted since a cursor',
+    // One read of the portal's categories for the whole page, not one per id as `get` would.
+    load: async (caller, ids) =>
+      (await getCategories(caller.db, caller.portalId)).filter((category) => ids.includes(category._id)),
   },
 });

@@ -9,8 +9,11 @@ import { defineCollection } from './registry';
  * its requests' mail), for admins. Read only here: a person is added and removed on the listing's
  * own REST routes (PUT and DELETE listing/{id}/user/{userId}), which name the listing. The list is
  * one listing's (`listingId`, as GET listing/{id}/users), else every live listing's, each person
- * with the listing (one person may look after several). No `ls`: the listing users table has no
- * change-log triggers. `idKind` is the listing's: no route of this collection names a record.
+ * with the listing (one person may look after several). No `ls`: a record is a (listing, person)
+ * pair whose `_id` is the person's, the same for every listing they look after, so a change log
+ * naming records by one id could not say which pair changed (taking a person off one listing
+ * would read as their leaving all). `idKind` is the listing's: no route of this collection names
+ * a record.
  */
 export const listingUserCollection = defineCollection({
   name: 'listingUser',

@@ -10,8 +10,9 @@ const compareText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
  * the host's reviews page's query (GET listing/{id}/review: sorted by date or rating, filtered by
  * state or rating, searched) with the listing as `listingId`; without it, every live listing's,
  * merged in the same order. Answering, hiding and showing a review again stay on the REST route
- * (POST listing/{id}/review/{reviewId}), which names the listing. No `ls`: the reviews table has
- * no change-log triggers.
+ * (POST listing/{id}/review/{reviewId}), which names the listing. `ls` hears of reviews written,
+ * answered, hidden and shown again (migration 0048); reviews are never deleted, and a deleted
+ * listing's are no longer read (as `get`) but not tombstoned: the listing's own log says it went.
  */
 export const reviewsCollection = defineCollection({
   name: 'reviews',
@@ -50,4 +51,5 @@ export const reviewsCollection = defineCollection({
       return { items: items.slice(query.skip, query.skip + query.limit), total };
     },
   },
+  ls: { access: 'admin', summary: 'Reviews written, answered, hidden and shown again since a cursor' },
 });

@@ -32,7 +32,9 @@ async function listingImage(caller: CollectionCaller, id: string) {
  * shows them (in their order, with their addresses). A save changes an image's alt text or
  * position and DELETE removes it, through the feature's own service (positions close up, audited,
  * its bytes go). An upload stays on POST listing/{id}/image: its body is the image's bytes, not
- * JSON. No `ls`: the images table has no change-log triggers.
+ * JSON. `ls` hears of images uploaded, changed and removed (migration 0048; not the locks'
+ * arrival pictures, kept in the same table); a deleted listing's images are no longer read (as
+ * `get`) but not tombstoned: the listing's own log says it went.
  */
 export const userImagesCollection = defineCollection({
   name: 'userImages',
@@ -95,4 +97,5 @@ export const userImagesCollection = defineCollection({
       );
     },
   },
+  ls: { access: 'admin', summary: "Listings' images uploaded, changed and removed since a cursor" },
 });

@@ -113,6 +113,15 @@ export async function getListings(
   }
   if (query.filterBy === 'categoryId') categoryId = query.filterValue;
   const { rows, total } = await listListings(db, portalId, { ...query, published, categoryId });
+  return { items: await summarizeListings(db, portalId, rows), total: toCount(total) };
+}
+
+/** Listings as a row of GET listing shows them (also the `listing` collection's ls). */
+export async function summarizeListings(
+  db: Database,
+  portalId: string,
+  rows: ListingRow[],
+): Promise<ListingsPage['items']> {
   const ids = rows.map((r) => r.id);
   const today = localWallTime(new Date(), 'UTC').date;
   const [locks, pending, arrivals, images, categories] = await Promise.all([
@@ -123,24 +132,21 @@ export async function getListings(
     listCategories(db, portalId),
   ]);
   const categoryById = new Map(categories.map((c) => [c.id, c]));
-  return {
-    items: rows.map((row) => {
-      const category = row.category_id ? categoryById.get(row.category_id) : undefined;
-      const cover = images.find((image) => image.owner_id === row.id);
-      return {
-        _id: row.id,
-        title: row.title,
-        category: category ? { _id: category.id, name: category.name } : null,
-        published: Number(row.published) === 1,
-        locks: locks.get(row.id) ?? 0,
-        cover: cover ? presentImages(portalId, [cover])[0]! : null,
-        pendingRequests: pending.get(row.id) ?? 0,
-        nextArrival: arrivals.get(row.id) ?? null,
-        createdAt: toIso(row.created_at),
-      };
-    }),
-    total: toCount(total),
-  };
+  return rows.map((row) => {
+    const category = row.category_id ? categoryById.get(row.category_id) : undefined;
+    const cover = images.find((image) => image.owner_id === row.id);
+    return {
+      _id: row.id,
+      title: row.title,
+      category: category ? { _id: category.id, name: category.name } : null,
+      published: Number(row.published) === 1,
+      locks: locks.get(row.id) ?? 0,
+      cover: cover ? presentImages(portalId, [cover])[0]! : null,
+      pendingRequests: pending.get(row.id) ?? 0,
+      nextArrival: arrivals.get(row.id) ?? null,
+      createdAt: toIso(row.created_at),
+    };
+  });
 }
 
 /** The listing's locks, checked: all in the portal (404 otherwise), all on one clock. */
