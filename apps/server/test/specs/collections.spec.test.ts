@@ -1,4 +1,5 @@
 import { COLLECTIONS } from '../../src/features/collections/collections';
+import { seedCatalogue } from '../../src/features/shop/catalogue';
 import { exampleConfig } from '../../src/features/collections/collections.routes';
 import type { RequestExample } from '../route-spec';
 import { specifyRoutes } from '../route-spec';
@@ -32,6 +33,8 @@ for (const c of COLLECTIONS) {
 }
 
 await specifyRoutes('collections', {
+  // The shop's catalogue, for inventory's product ids (and product's list).
+  setup: (t) => seedCatalogue(t.app.db),
   examples,
   answers: {
     'POST /api3/accessRequest/decline/:id': {

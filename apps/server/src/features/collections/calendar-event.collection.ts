@@ -71,7 +71,8 @@ export const calendarEventCollection = defineCollection({
     handler: async (caller, id) => {
       const entry = await getCalendarEntry(caller.db, caller.portalId, id);
       if (!entry) throw AppError.notFound('Calendar entry');
-      if (entry.kind === 'block') return { ...entry.block, kind: 'block' as const, listingId: entry.listingId };
+      if (entry.kind === 'block')
+        return { ...entry.block, kind: 'block' as const, listingId: entry.listingId };
       return { ...entry.booking, kind: 'stay' as const, listingId: entry.listingId, windows: entry.windows };
     },
   },

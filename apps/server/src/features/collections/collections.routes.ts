@@ -19,7 +19,7 @@ import { AppError } from '../../base/http/errors';
 import { errorResponses } from '../../base/http/responses';
 import { readChanges } from './changes.repository';
 import { COLLECTIONS } from './collections';
-import type { AnyCollection, CollectionCaller, CollectionRole } from './registry';
+import type { AnyCollection, CollectionCaller, CollectionRole, StaffCaller } from './registry';
 
 const idParams = z.object({ id: idSchema });
 /** Path segments a collection's routes use themselves, so no method may be named so. */
@@ -34,11 +34,25 @@ export function exampleConfig(body: unknown): { example?: { body: unknown } } {
 }
 
 function routeAccess(role: CollectionRole): RouteAccess {
+  if (role === 'staff') return access.platform;
   return role === 'admin' ? access.portalAdmin : access.portalMember;
 }
 
-/** The caller of a collection operation, from a portal request. */
+/**
+ * The caller of a collection operation: a portal's (the acting portal, the person, their role), or
+ * for a platform collection staff's, which names no portal (its handlers are typed to StaffCaller,
+ * so none of them can read a portal from it).
+ */
 function callerOf(app: FastifyInstance, request: FastifyRequest): CollectionCaller {
+  if (request.routeOptions.config.access === access.platform) {
+    const staff: StaffCaller = {
+      app,
+      request,
+      db: app.db,
+      staff: { userId: signedIn(request).user.id, ip: request.ip },
+    };
+    return staff as unknown as CollectionCaller;
+  }
   const acting = actingPortal(request);
   return {
     app,
@@ -86,6 +100,22 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
 
 function registerCollection(app: Parameters<FastifyPluginAsyncZod>[0], collection: AnyCollection): void {
   const { name, record, idKind } = collection;
+  // Staff's operations are a platform collection's, all of them: a portal's caller is never handed
+  // to a staff handler, nor staff's (who act in no portal) to a portal's.
+  for (const operation of [
+    collection.get,
+    collection.list,
+    collection.create,
+    collection.save,
+    collection.remove,
+    collection.ls,
+    ...Object.values(collection.methods ?? {}),
+  ]) {
+    if (operation && (operation.access === 'staff') !== (collection.platform === true))
+      throw new Error(`Collection ${name}: staff operations belong to platform collections, and only they`);
+  }
+  if (collection.platform && (collection.ls || collection.create || collection.remove || collection.methods))
+    throw new Error(`Collection ${name}: a platform collection has get, list and save only`);
   const base = `/${name}`;
   const tags = [`collection: ${name}`];
   // The API-key area of every route of this collection (api-keys: `<area>:read` / `<area>:write`).

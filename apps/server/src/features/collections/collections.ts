@@ -29,6 +29,8 @@ import { pricesCollection } from './prices.collection';
 import { infoCollection } from './info.collection';
 import { navCollection } from './nav.collection';
 import { apikeysCollection } from './apikeys.collection';
+import { errorCollection } from './error.collection';
+import { inventoryCollection } from './inventory.collection';
 import type { AnyCollection } from './registry';
 
 /**
@@ -76,4 +78,7 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   navCollection,
   // features/api-keys (issue 21, item 3): admins signed in as themselves; no API key
   apikeysCollection,
+  // Platform collections (issue 21, item 3): the deployment's records, for platform staff alone
+  errorCollection,
+  inventoryCollection,
 ];

@@ -32,8 +32,11 @@ import type { z } from 'zod';
 import type { ChangeContext, IdKind } from '../../base/http/access';
 import type { Database } from '../../db/database';
 
-/** Who may call an operation: any member of the acting portal, or its admins. */
-export type CollectionRole = 'member' | 'admin';
+/**
+ * Who may call an operation: any member of the acting portal, or its admins; or platform staff, on
+ * the collections of the deployment's own records, which belong to no portal (definePlatformCollection).
+ */
+export type CollectionRole = 'member' | 'admin' | 'staff';
 
 /** The caller of a collection operation: the acting portal, the person, their role there. */
 export interface CollectionCaller {
@@ -45,6 +48,17 @@ export interface CollectionCaller {
   role: 'admin' | 'member';
   /** The audited change context of the request (base/http/access.ts changeContext). */
   change: () => ChangeContext;
+}
+
+/**
+ * Platform staff calling a platform collection: no acting portal (the records are the deployment's),
+ * and their changes go to the platform change log as the staff member, from their address.
+ */
+export interface StaffCaller {
+  app: FastifyInstance;
+  request: FastifyRequest;
+  db: Database;
+  staff: { userId: string; ip: string };
 }
 
 /** A page of records, as the feature's own list answers it. */
@@ -93,6 +107,11 @@ export interface CollectionDefinition<
 > {
   /** The brief's collection name: the first path segment (e.g. `device` → /api3/device/…). */
   name: string;
+  /**
+   * The deployment's records, for platform staff alone (definePlatformCollection): every operation
+   * is `staff`, no API key calls it (keys act in one portal), and its handlers get a StaffCaller.
+   */
+  platform?: true;
   /** The feature folder behind it (docs, and the mapping table in docs/decisions.md). */
   feature: string;
   /**
@@ -146,6 +165,53 @@ export function defineCollection<
   Save extends z.ZodType = z.ZodType,
 >(definition: CollectionDefinition<Record, Filter, Create, Created, Save>): AnyCollection {
   return definition as unknown as AnyCollection;
+}
+
+/** A platform collection: staff's reads and saves of records that belong to no portal. */
+export interface PlatformCollectionDefinition<
+  Record extends z.ZodType = z.ZodType,
+  Filter extends z.ZodType = z.ZodType,
+  Save extends z.ZodType = z.ZodType,
+> {
+  name: string;
+  feature: string;
+  idKind: IdKind;
+  record: Record;
+  get?: { summary: string; handler: (caller: StaffCaller, id: string) => Promise<z.input<Record>> };
+  list?: {
+    summary: string;
+    filter: Filter;
+    handler: (caller: StaffCaller, filter: z.output<Filter>) => Promise<CollectionPage<z.input<Record>>>;
+  };
+  save?: {
+    summary: string;
+    body: Save;
+    example: unknown;
+    handler: (caller: StaffCaller, id: string, body: z.output<Save>) => Promise<z.input<Record>>;
+  };
+}
+
+/**
+ * Declares a collection of the deployment's own records (client error reports, stock), for
+ * platform staff: stored in the registry's one shape with every operation `staff` and no API-key
+ * area; the routes hand its handlers a StaffCaller instead of a portal's caller.
+ */
+export function definePlatformCollection<
+  Record extends z.ZodType,
+  Filter extends z.ZodType = z.ZodType,
+  Save extends z.ZodType = z.ZodType,
+>(definition: PlatformCollectionDefinition<Record, Filter, Save>): AnyCollection {
+  const { get, list, save, ...identity } = definition;
+  const staff = 'staff' as const;
+  // The handlers take a StaffCaller: the routes build one for a platform collection (callerOf).
+  return {
+    ...identity,
+    platform: true,
+    area: null,
+    ...(get && { get: { ...get, access: staff } }),
+    ...(list && { list: { ...list, access: staff } }),
+    ...(save && { save: { ...save, access: staff } }),
+  } as unknown as AnyCollection;
 }
 
 /** The operations a collection registers, by their route names (for docs and tests). */
