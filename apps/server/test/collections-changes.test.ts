@@ -247,9 +247,9 @@ const LIFECYCLES: Record<string, Lifecycle> = {
   // Enrollments are started on a reader that just said it is online, then cancelled; never deleted by hand.
   rfidPeriph: enrollmentLifecycle('rfidPeriph'),
   fingerPrintPeriph: enrollmentLifecycle('fingerPrintPeriph'),
-  // features/api-keys: `new` answers the key inside `key` (with its secret); DELETE revokes it. Keys
-  // are never edited through the API, so the change is a rename written to the table (a last use is
-  // no change: collections-apikeys.test.ts).
+  // features/api-keys: `new` answers the key inside `key` (with its secret). Keys are never edited
+  // and never deleted: DELETE revokes, and the revoked key stays readable (with revokedAt), so the
+  // revocation is the change (a last use is none: collections-apikeys.test.ts).
   apikeys: {
     create: async (tenant) => {
       const created = await call('POST', 'apikeys/new', tenant.admin, {
@@ -258,10 +258,7 @@ const LIFECYCLES: Record<string, Lifecycle> = {
       });
       return created.key._id as string;
     },
-    change: async (_tenant, id) => {
-      await t.app.db.updateTable('api_keys').set({ name: 'Renamed key' }).where('id', '=', id).execute();
-    },
-    remove: (tenant, id) => call('DELETE', `apikeys/${id}`, tenant.admin).then(() => {}),
+    change: (tenant, id) => call('DELETE', `apikeys/${id}`, tenant.admin).then(() => {}),
   },
 };
 

@@ -12,8 +12,8 @@ import { defineCollection } from './registry';
  * scopes, so a key can never mint, list or revoke keys (nor widen its own). `new` answers the
  * secret this once; DELETE revokes (the key is refused from the next request). Keys are never
  * edited, so there is no save. get and list answer revoked keys too (with `revokedAt`), as the
- * keys page shows them; `ls` reports a revocation as a deletion (migration 0049) and a key's last
- * use as no change.
+ * keys page shows them, so `ls` reports a revocation as a change of the key (with `revokedAt`), not
+ * a deletion: it says what get says (migration 0049); a key's last use is no change.
  */
 export const apikeysCollection = defineCollection({
   name: 'apikeys',
