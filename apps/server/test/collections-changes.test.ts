@@ -5,6 +5,7 @@ import type { AnyCollection } from '../src/features/collections/registry';
 import { recordDeviceEvent } from '../src/features/events/events.repository';
 import { makeMember } from './factories';
 import { makeTwoPortals, TINY_PNG, type Tenant, type TwoPortals } from './fixtures';
+import { multipartBody } from './support-helpers';
 import { TestApp } from './test-app';
 
 // POST {collection}/ls for EVERY registered collection with an ls (features/collections): a record
@@ -247,6 +248,28 @@ const LIFECYCLES: Record<string, Lifecycle> = {
   // Enrollments are started on a reader that just said it is online, then cancelled; never deleted by hand.
   rfidPeriph: enrollmentLifecycle('rfidPeriph'),
   fingerPrintPeriph: enrollmentLifecycle('fingerPrintPeriph'),
+  // features/support: a thread is started as a support request (multipart, as the page sends it),
+  // then answered; threads are never deleted.
+  aithread: {
+    create: async (tenant) => {
+      const { payload, headers } = multipartBody({
+        type: 'lock',
+        description: 'The door sticks',
+        navId: '/app/dashboard',
+      });
+      const response = await t.request({
+        method: 'POST',
+        url: '/api3/portal/support',
+        token: tenant.admin,
+        payload,
+        headers,
+      });
+      if (response.statusCode !== 201) throw new Error(`support request: ${response.body}`);
+      return response.json()._id as string;
+    },
+    change: (tenant, id) =>
+      call('POST', `aithread/reply/${id}`, tenant.admin, { message: 'Still sticking' }).then(() => {}),
+  },
   // features/api-keys: `new` answers the key inside `key` (with its secret). Keys are never edited
   // and never deleted: DELETE revokes, and the revoked key stays readable (with revokedAt), so the
   // revocation is the change (a last use is none: collections-apikeys.test.ts).
@@ -405,6 +428,30 @@ it('a basic user hears only of the locks they reach', async () => {
   );
   expect(seen.changed.map(idOf)).toEqual([a.deviceId]);
   expect(JSON.stringify(seen)).not.toContain(unreachable);
+});
+
+it("a basic user hears of their own support threads, never of the admin's", async () => {
+  const { a } = portals;
+  const start = await changesSince('aithread', a.user);
+  const file = async (token: string, description: string) => {
+    const { payload, headers } = multipartBody({ type: 'lock', description, navId: '/user' });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api3/portal/support',
+      token,
+      payload,
+      headers,
+    });
+    return response.json()._id as string;
+  };
+  const admins = await file(a.admin, 'The admin asks');
+  const theirs = await file(a.user, 'The resident asks');
+  const seen = await changesUntil('aithread', a.user, start.next, (c) =>
+    c.changed.map(idOf).includes(theirs),
+  );
+  expect(seen.changed.map(idOf)).toEqual([theirs]);
+  expect(JSON.stringify(seen)).not.toContain(admins);
+  expect(seen.deleted).toEqual([]);
 });
 
 it('a lock heartbeat is no change, so ls stays quiet while locks merely check in', async () => {

@@ -44,6 +44,7 @@ import * as readers from './migrations/2026-11-27-0045-readers';
 import * as readerCollections from './migrations/2026-11-27-0047-reader-collections';
 import * as rentalCollections from './migrations/2026-11-27-0048-rental-collections';
 import * as apiKeyCollection from './migrations/2026-11-27-0049-api-key-collection';
+import * as supportThreadChanges from './migrations/2026-11-27-0050-support-thread-changes';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
@@ -92,6 +93,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-0047-reader-collections': readerCollections,
   '2026-11-27-0048-rental-collections': rentalCollections,
   '2026-11-27-0049-api-key-collection': apiKeyCollection,
+  '2026-11-27-0050-support-thread-changes': supportThreadChanges,
 };
 
 /** The names of every migration, in order. */

@@ -17,7 +17,9 @@ const member = (caller: CollectionCaller): MemberCaller => ({
  * `aithread` (issue 21): a conversation thread is a support request's thread here
  * (features/support: the person, their portal's admins and platform staff writing to each other),
  * so no outside service is needed (docs/decisions.md). The person sees their own threads, an admin
- * the portal's; a reply goes through support's own rules (limits, status, staff mail).
+ * the portal's; a reply goes through support's own rules (limits, status, staff mail). `ls`: a
+ * thread changes when a message or an image is added or its status or assignee moves (migration
+ * 0050); threads are never deleted.
  */
 export const aithreadCollection = defineCollection({
   name: 'aithread',
@@ -51,4 +53,6 @@ export const aithreadCollection = defineCollection({
       handler: (caller, id, body) => replyAsMember(caller.db, caller.app.support, member(caller), id, body),
     }),
   },
+  // Each changed thread read as get reads it: a basic user's ls holds only their own threads.
+  ls: { access: 'member', summary: 'Threads started, answered or changed since a cursor (migration 0050)' },
 });
