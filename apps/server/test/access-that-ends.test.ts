@@ -96,7 +96,7 @@ describe('memberships a reseller added while acting end with its leave to act', 
   async function linkedPair() {
     const owner = await t.signUp();
     const reseller = await t.signUp();
-    const created = await call('POST', 'reseller', reseller.token, {
+    const created = await call('POST', 'reseller/new', reseller.token, {
       companyName: 'Keystone',
       country: 'DE',
     });

@@ -181,7 +181,13 @@ describe.each(cases)('%s', (_, collection, call) => {
     expect((await send(call, collection, portals.a, undefined)).statusCode).toBe(401);
   });
 
-  if (call.access !== 'member') {
+  if (call.access === 'account') {
+    // An account collection's records are the person's own account's: the basic user has none.
+    it('403 or 404 for a basic user of the portal (no account of theirs holds these records)', async () => {
+      const response = await send(call, collection, portals.a, portals.a.user);
+      expect([403, 404], `${response.statusCode} ${response.body}`).toContain(response.statusCode);
+    });
+  } else if (call.access !== 'member') {
     it('403 for a basic user of the portal', async () => {
       expect((await send(call, collection, portals.a, portals.a.user)).statusCode).toBe(403);
     });
@@ -214,8 +220,11 @@ describe.each(cases)('%s', (_, collection, call) => {
       expect([403, 404], `${foreign.statusCode} ${foreign.body}`).toContain(foreign.statusCode);
     } else if (!call.write) {
       const own = await send(call, collection, b, b.admin);
-      // A platform collection's records are no portal's: staff's alone.
-      expect(own.statusCode, own.body).toBe(call.access === 'staff' ? 403 : 200);
+      // A platform collection's records are no portal's: staff's alone. An account collection's are
+      // the person's own account's, and B's admin has none (404, as the feature's REST routes answer).
+      expect(own.statusCode, own.body).toBe(
+        call.access === 'staff' ? 403 : call.access === 'account' ? 404 : 200,
+      );
       for (const id of [
         a.portalId,
         a.deviceId,

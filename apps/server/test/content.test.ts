@@ -178,7 +178,7 @@ describe('navigation visibility', () => {
 describe('brands', () => {
   it("a reseller's customers see the brand the reseller chose", async () => {
     const reseller = await t.signUp();
-    const created = await call('POST', 'reseller', reseller.token, {
+    const created = await call('POST', 'reseller/new', reseller.token, {
       companyName: 'Harbor Partners',
       country: 'DE',
     });
@@ -200,7 +200,7 @@ describe('brands', () => {
 
   it("mails about a reseller's customer come in the reseller's brand, others in Latchkey's", async () => {
     const reseller = await t.signUp();
-    const created = await call('POST', 'reseller', reseller.token, {
+    const created = await call('POST', 'reseller/new', reseller.token, {
       companyName: 'Keystone Partners',
       country: 'DE',
     });

@@ -21,7 +21,7 @@ const call = (method: Method, url: string, token?: string, payload?: object, por
 /** A person with a confirmed address and a reseller account. */
 async function reseller(companyName = 'Keystone Integrators') {
   const person = await t.signUp();
-  const created = await call('POST', 'reseller', person.token, { companyName, country: 'DE' });
+  const created = await call('POST', 'reseller/new', person.token, { companyName, country: 'DE' });
   expect(created.statusCode).toBe(201);
   return { ...person, code: created.json().linkCode as string, resellerId: created.json()._id as string };
 }
@@ -71,9 +71,9 @@ describe('reseller sign-up', () => {
       payload: t.seal({ email, password: 'a sturdy passphrase', companyName: 'Again', country: 'AT' }),
     });
     expect(again.statusCode).toBe(409);
-    expect((await call('POST', 'reseller', token, { companyName: 'Twice', country: 'AT' })).statusCode).toBe(
-      409,
-    );
+    expect(
+      (await call('POST', 'reseller/new', token, { companyName: 'Twice', country: 'AT' })).statusCode,
+    ).toBe(409);
   });
 
   it('refuses bad input with 400, and an unsealed body', async () => {
@@ -84,7 +84,9 @@ describe('reseller sign-up', () => {
       { companyName: 'X', country: 'DE', vatNumber: 'FR12345678901' },
       { companyName: 'X', country: 'US', vatNumber: 'US123' },
     ]) {
-      expect((await call('POST', 'reseller', person.token, body)).statusCode, JSON.stringify(body)).toBe(400);
+      expect((await call('POST', 'reseller/new', person.token, body)).statusCode, JSON.stringify(body)).toBe(
+        400,
+      );
     }
     const plain = await call('POST', 'reseller/signup', undefined, {
       email: 'plain@example.com',
@@ -210,7 +212,7 @@ describe('customer portals and acting in them', () => {
     expect(taken.json().error.message).toContain(r.code);
 
     const unconfirmed = await t.signUp({ verified: false });
-    await call('POST', 'reseller', unconfirmed.token, { companyName: 'New Co', country: 'DE' });
+    await call('POST', 'reseller/new', unconfirmed.token, { companyName: 'New Co', country: 'DE' });
     const refused = await call('POST', 'reseller/customer', unconfirmed.token, {
       portalName: 'Nope',
       adminEmail: `nope-${crypto.randomUUID().slice(0, 8)}@example.com`,

@@ -36,7 +36,7 @@ function checkVatNumber(value: { country: string; vatNumber: string | null }, ct
   }
 }
 
-/** POST reseller: the signed-in person opens a reseller account. */
+/** POST reseller/new: the signed-in person opens a reseller account. */
 export const resellerCreateSchema = z.object(companyFields).superRefine(checkVatNumber);
 export type ResellerCreate = z.input<typeof resellerCreateSchema>;
 

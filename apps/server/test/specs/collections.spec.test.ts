@@ -74,6 +74,14 @@ await specifyRoutes('collections', {
       status: [409],
       why: 'the fixtures’ locks never connected, so the command is refused at once (lock_offline): collections.test.ts opens a connected lock',
     },
+    'GET /api3/reseller/:id': {
+      status: [404],
+      why: 'the fixtures’ admin has no reseller account (404, as GET reseller answers): collections-reseller.test.ts reads a reseller’s customer',
+    },
+    'POST /api3/reseller': {
+      status: [404],
+      why: 'the fixtures’ admin has no reseller account (404, as GET reseller answers): collections-reseller.test.ts lists a reseller’s customers',
+    },
     'POST /api3/device/lock/:id': {
       status: [409],
       why: 'the fixtures’ locks never connected, so the command is refused at once (lock_offline): collections.test.ts locks a connected lock',

@@ -3,7 +3,7 @@ import { FACTORY_PASSWORD } from '../factories';
 import { specifyRoutes } from '../route-spec';
 
 // The routes of features/resellers, walked from the route registry (route-spec.ts): the fixtures'
-// admin opens a reseller account (POST reseller, walked first) and adds a customer; their own
+// admin opens a reseller account (POST reseller/new, walked first) and adds a customer; their own
 // portal has no reseller to link or unlink (resellers.test.ts links one with its code).
 const notLinked = { status: [404], why: 'the portal has no reseller: resellers.test.ts links one' };
 await specifyRoutes('resellers', {
@@ -16,7 +16,7 @@ await specifyRoutes('resellers', {
         country: 'DE',
       }),
     }),
-    'POST /api3/reseller': () => ({ payload: { companyName: 'Resell Co', country: 'DE' } }),
+    'POST /api3/reseller/new': () => ({ payload: { companyName: 'Resell Co', country: 'DE' } }),
     'POST /api3/reseller/customer': () => ({
       payload: {
         portalName: 'Customer',

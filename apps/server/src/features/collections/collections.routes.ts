@@ -19,7 +19,7 @@ import { AppError } from '../../base/http/errors';
 import { errorResponses } from '../../base/http/responses';
 import { readChanges } from './changes.repository';
 import { COLLECTIONS } from './collections';
-import type { AnyCollection, CollectionCaller, CollectionRole, StaffCaller } from './registry';
+import type { AccountCaller, AnyCollection, CollectionCaller, CollectionRole, StaffCaller } from './registry';
 
 const idParams = z.object({ id: idSchema });
 /** Path segments a collection's routes use themselves, so no method may be named so. */
@@ -35,6 +35,7 @@ export function exampleConfig(body: unknown): { example?: { body: unknown } } {
 
 function routeAccess(role: CollectionRole): RouteAccess {
   if (role === 'staff') return access.platform;
+  if (role === 'account') return access.account;
   return role === 'admin' ? access.portalAdmin : access.portalMember;
 }
 
@@ -52,6 +53,11 @@ function callerOf(app: FastifyInstance, request: FastifyRequest): CollectionCall
       staff: { userId: signedIn(request).user.id, ip: request.ip },
     };
     return staff as unknown as CollectionCaller;
+  }
+  if (request.routeOptions.config.access === access.account) {
+    const user = signedIn(request).user;
+    const person: AccountCaller = { app, request, db: app.db, user: { id: user.id }, ip: request.ip };
+    return person as unknown as CollectionCaller;
   }
   const acting = actingPortal(request);
   return {
@@ -100,8 +106,14 @@ export const collectionRoutes: FastifyPluginAsyncZod = async (app) => {
 
 function registerCollection(app: Parameters<FastifyPluginAsyncZod>[0], collection: AnyCollection): void {
   const { name, record, idKind } = collection;
-  // Staff's operations are a platform collection's, all of them: a portal's caller is never handed
-  // to a staff handler, nor staff's (who act in no portal) to a portal's.
+  // A collection's operations are all of its audience: staff's for a platform collection, the
+  // person's own for an account collection, a portal's otherwise. So a portal's caller is never
+  // handed to a staff or account handler, nor theirs (who act in no portal) to a portal's.
+  const audience: CollectionRole[] = collection.platform
+    ? ['staff']
+    : collection.account
+      ? ['account']
+      : ['member', 'admin'];
   for (const operation of [
     collection.get,
     collection.list,
@@ -111,11 +123,18 @@ function registerCollection(app: Parameters<FastifyPluginAsyncZod>[0], collectio
     collection.ls,
     ...Object.values(collection.methods ?? {}),
   ]) {
-    if (operation && (operation.access === 'staff') !== (collection.platform === true))
-      throw new Error(`Collection ${name}: staff operations belong to platform collections, and only they`);
+    if (operation && !audience.includes(operation.access))
+      throw new Error(
+        `Collection ${name}: its ${operation.access} operation is not of its audience (${audience.join(', ')})`,
+      );
   }
   if (collection.platform && (collection.ls || collection.create || collection.remove || collection.methods))
     throw new Error(`Collection ${name}: a platform collection has get, list and save only`);
+  if (
+    collection.account &&
+    (collection.ls || collection.create || collection.save || collection.remove || collection.methods)
+  )
+    throw new Error(`Collection ${name}: an account collection has get and list only`);
   const base = `/${name}`;
   const tags = [`collection: ${name}`];
   // The API-key area of every route of this collection (api-keys: `<area>:read` / `<area>:write`).

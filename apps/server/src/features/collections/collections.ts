@@ -31,6 +31,7 @@ import { navCollection } from './nav.collection';
 import { apikeysCollection } from './apikeys.collection';
 import { errorCollection } from './error.collection';
 import { inventoryCollection } from './inventory.collection';
+import { resellerCollection } from './reseller.collection';
 import type { AnyCollection } from './registry';
 
 /**
@@ -81,4 +82,6 @@ export const COLLECTIONS: readonly AnyCollection[] = [
   // Platform collections (issue 21, item 3): the deployment's records, for platform staff alone
   errorCollection,
   inventoryCollection,
+  // Account collections (issue 21, item 3): the signed-in person's own account's records, in no portal
+  resellerCollection,
 ];

@@ -34,9 +34,10 @@ import type { Database } from '../../db/database';
 
 /**
  * Who may call an operation: any member of the acting portal, or its admins; or platform staff, on
- * the collections of the deployment's own records, which belong to no portal (definePlatformCollection).
+ * the collections of the deployment's own records, which belong to no portal (definePlatformCollection);
+ * or any signed-in person, on the collections of their own account, in no portal (defineAccountCollection).
  */
-export type CollectionRole = 'member' | 'admin' | 'staff';
+export type CollectionRole = 'member' | 'admin' | 'staff' | 'account';
 
 /** The caller of a collection operation: the acting portal, the person, their role there. */
 export interface CollectionCaller {
@@ -59,6 +60,18 @@ export interface StaffCaller {
   request: FastifyRequest;
   db: Database;
   staff: { userId: string; ip: string };
+}
+
+/**
+ * A signed-in person calling an account collection: no acting portal (the records are their own
+ * account's, e.g. their reseller account's customers), only who they are and their address.
+ */
+export interface AccountCaller {
+  app: FastifyInstance;
+  request: FastifyRequest;
+  db: Database;
+  user: { id: string };
+  ip: string;
 }
 
 /** A page of records, as the feature's own list answers it. */
@@ -112,6 +125,11 @@ export interface CollectionDefinition<
    * is `staff`, no API key calls it (keys act in one portal), and its handlers get a StaffCaller.
    */
   platform?: true;
+  /**
+   * The signed-in person's own account's records, in no portal (defineAccountCollection): every
+   * operation is `account`, no API key calls it, and its handlers get an AccountCaller.
+   */
+  account?: true;
   /** The feature folder behind it (docs, and the mapping table in docs/decisions.md). */
   feature: string;
   /**
@@ -211,6 +229,43 @@ export function definePlatformCollection<
     ...(get && { get: { ...get, access: staff } }),
     ...(list && { list: { ...list, access: staff } }),
     ...(save && { save: { ...save, access: staff } }),
+  } as unknown as AnyCollection;
+}
+
+/** An account collection: a person's reads of their own account's records, which are in no portal. */
+export interface AccountCollectionDefinition<
+  Record extends z.ZodType = z.ZodType,
+  Filter extends z.ZodType = z.ZodType,
+> {
+  name: string;
+  feature: string;
+  idKind: IdKind;
+  record: Record;
+  get?: { summary: string; handler: (caller: AccountCaller, id: string) => Promise<z.input<Record>> };
+  list?: {
+    summary: string;
+    filter: Filter;
+    handler: (caller: AccountCaller, filter: z.output<Filter>) => Promise<CollectionPage<z.input<Record>>>;
+  };
+}
+
+/**
+ * Declares a collection of the signed-in person's own account (a reseller's customers): stored in
+ * the registry's one shape with every operation `account` and no API-key area (a key acts in one
+ * portal, and these records are in none); the routes hand its handlers an AccountCaller.
+ */
+export function defineAccountCollection<Record extends z.ZodType, Filter extends z.ZodType = z.ZodType>(
+  definition: AccountCollectionDefinition<Record, Filter>,
+): AnyCollection {
+  const { get, list, ...identity } = definition;
+  const account = 'account' as const;
+  // The handlers take an AccountCaller: the routes build one for an account collection (callerOf).
+  return {
+    ...identity,
+    account: true,
+    area: null,
+    ...(get && { get: { ...get, access: account } }),
+    ...(list && { list: { ...list, access: account } }),
   } as unknown as AnyCollection;
 }
 

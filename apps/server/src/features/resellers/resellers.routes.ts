@@ -71,8 +71,10 @@ export const resellerRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  // POST reseller/new, the brief's `{collection}/new`: POST reseller is the `reseller` collection's
+  // list (features/collections), the customers of the account.
   app.post(
-    '/reseller',
+    '/reseller/new',
     {
       config: account,
       schema: {

@@ -77,7 +77,7 @@ export async function requireResellerOf(db: Database, userId: string): Promise<R
   return reseller;
 }
 
-/** POST reseller (and the second half of reseller sign-up): a reseller account for a person. */
+/** POST reseller/new (and the second half of reseller sign-up): a reseller account for a person. */
 export async function createReseller(
   db: Database,
   user: Pick<UserRow, 'id'>,

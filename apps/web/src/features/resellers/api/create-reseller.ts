@@ -3,9 +3,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { resellerKeys } from './query-keys';
 
-/** POST reseller: opens a reseller account for the signed-in person. */
+/** POST reseller/new: opens a reseller account for the signed-in person. */
 export async function createReseller(input: ResellerCreate): Promise<Reseller> {
-  return resellerSchema.parse(await api.post<unknown>('reseller', input));
+  return resellerSchema.parse(await api.post<unknown>('reseller/new', input));
 }
 
 export function useCreateReseller() {

@@ -80,6 +80,26 @@ describe('ResellerPage', () => {
     expect(within(form).getByRole('textbox', { name: 'Company name' })).toBeInTheDocument();
   });
 
+  it('opens the account with POST reseller/new (POST reseller lists the customers)', async () => {
+    const user = userEvent.setup();
+    const { calls } = setup({
+      'GET reseller': () => apiError(404, 'not_found', 'You have no reseller account; open one first'),
+      'POST reseller/new': () => json(account.reseller, 201),
+    });
+    const form = await screen.findByRole('form', { name: 'Open a reseller account' });
+    // Pasted rather than typed: the form is controlled, and each keystroke renders it again.
+    await user.click(within(form).getByRole('textbox', { name: 'Company name' }));
+    await user.paste('Keystone Integrators');
+    await user.click(within(form).getByRole('combobox', { name: 'Country' }));
+    await user.click(await screen.findByRole('option', { name: 'France' }));
+    await user.click(within(form).getByRole('button', { name: 'Open reseller account' }));
+    await waitFor(() => expect(calls.some((c) => c.path === 'reseller/new')).toBe(true));
+    expect(calls.find((c) => c.path === 'reseller/new')).toMatchObject({
+      method: 'POST',
+      body: { companyName: 'Keystone Integrators', country: 'FR', vatNumber: null },
+    });
+  });
+
   it('shows the code, each customer billed, wholesale and margin, and steps back a month', async () => {
     const { calls } = setup({
       'GET reseller': () => json(account),
