@@ -122,6 +122,13 @@ describe('the Z-Wave bridge against the simulator and the real server', () => {
     }, 'the lock online with its battery');
     expect(shown).toMatchObject({ model: 'zwave-lock', serial: 'zwave-7e570001-2', online: true });
     expect(shown.firmware).toMatch(/^3\.4 \(Z-Wave node 2, bridge /);
+    // The node's own slots, as the bridge read them from it, not the zwave-lock model's 250.
+    expect(shown.capabilities).toEqual({
+      codeSlots: 30,
+      codeLength: { min: 4, max: 10 },
+      kinds: ['code', 'remote'],
+    });
+    expect((await device(deviceOfNode.get(3)!)).capabilities?.codeSlots).toBe(10);
     const stored = JSON.parse(fs.readFileSync(path.join(dataDir, 'bridge.json'), 'utf8'));
     expect(stored.devices['7e570001:2'].deviceId).toBe(deviceId);
     expect(fs.statSync(path.join(dataDir, 'bridge.json')).mode & 0o077).toBe(0);
@@ -323,5 +330,25 @@ describe('the Z-Wave bridge against the simulator and the real server', () => {
     const b = await confirmed(3);
     expect(b.rejected.filter((r) => r.reason === 'storage_full').length).toBeGreaterThan(0);
     expect(network.lock(3).slots().size).toBe(10);
+
+    // A stay on the full lock is refused before it is approved: the portal counts codes against
+    // the 30 slots the lock reported, not the zwave-lock model's 250.
+    const listingId = await addListing(t, { token: admin.token, portalId: admin.portalId, userId: '' }, [
+      lockA,
+    ]);
+    const asked = await requestStay(t, listingId, {
+      startDate: dayIn('Europe/Berlin', 40),
+      endDate: dayIn('Europe/Berlin', 42),
+    });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const stay = await request('GET', `/api3/device/${listingId}/request/${asked.json()._id}`);
+    expect(stay.json().capacity).toEqual([
+      expect.objectContaining({ deviceId: lockA, capacity: 30, counts: 'codes', used: 31, fits: false }),
+    ]);
+    const refused = await request('POST', `/api3/device/${listingId}/request/${asked.json()._id}`, {
+      action: 'approve',
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toMatch(/holds 30 codes \(as the lock itself reports\)/);
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACCESS_DENIAL_REASONS, credentialSetSchema } from './access/access.schemas';
+import { ACCESS_DENIAL_REASONS, credentialKindSchema, credentialSetSchema } from './access/access.schemas';
 import { deviceEventTypeSchema, eventMethodSchema } from './events.schemas';
 import { hasNoControlCharacters, instantInput, isWellFormedText } from './safe-input';
 
@@ -68,6 +68,24 @@ export const lockStateSchema = z.enum(LOCK_STATES);
 export type LockState = z.infer<typeof lockStateSchema>;
 
 /**
+ * What a lock says it can hold and take, in its status (optional: a lock that does not say is taken
+ * to be its model). A Z-Wave lock behind the bridge reports its node's own user-code slots, which
+ * may be far fewer than its model's figure; the portal counts codes against them.
+ */
+export const lockCapabilitiesSchema = z.object({
+  /** How many codes the lock's keypad memory holds (a Z-Wave node's user-code slots). */
+  codeSlots: z.number().int().min(0).max(100_000),
+  /** The lengths of code its keypad takes; null without a keypad. */
+  codeLength: z
+    .object({ min: z.number().int().min(1).max(32), max: z.number().int().min(1).max(32) })
+    .refine((length) => length.min <= length.max, 'min must not be above max')
+    .nullable(),
+  /** The credential kinds it applies (others in its set are answered `unsupported_kind`). */
+  kinds: z.array(credentialKindSchema).max(16),
+});
+export type LockCapabilities = z.infer<typeof lockCapabilitiesSchema>;
+
+/**
  * `status` (lock → server, QoS 1, retained). The lock publishes it on connect and on every change;
  * its last will is `{ "online": false }` (retained), which the broker publishes when it vanishes.
  */
@@ -79,6 +97,8 @@ export const deviceStatusSchema = z.union([
     firmware: protocolText(64),
     /** The version of the credential set the lock applied last; 0 before the first. */
     credentialsVersion: z.number().int().min(0),
+    /** What it holds and takes (device protocol v1, optional: added for bridged locks). */
+    capabilities: lockCapabilitiesSchema.optional(),
     ts: instant,
   }),
   z.object({ online: z.literal(false), ts: instant.optional() }),

@@ -9,7 +9,7 @@ import {
 import { keysetListQuerySchema, keysetPageSchema } from './list-query';
 import { PORTAL_ROLES, MEMBERSHIP_STATUSES } from './roles';
 import { timeZoneSchema } from './portal.schemas';
-import { lockStateSchema } from './device-protocol';
+import { lockCapabilitiesSchema, lockStateSchema } from './device-protocol';
 
 /**
  * Lock models the portal knows, with what their keypads accept. A code the model cannot take
@@ -67,6 +67,11 @@ export const deviceSchema = z.object({
   createdAt: z.iso.datetime(),
   /** The zone the lock is in (features/zones); null: none. */
   zoneId: z.string().nullable().optional(),
+  /**
+   * What the lock itself said it holds and takes (its status; a Z-Wave node's own slots); null until
+   * it says, when its model's figures (LOCK_MODELS) stand.
+   */
+  capabilities: lockCapabilitiesSchema.nullable().optional(),
 });
 export type Device = z.infer<typeof deviceSchema>;
 

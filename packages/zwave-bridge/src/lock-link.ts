@@ -272,6 +272,15 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
       lockState: this.jammed ? 'jammed' : lock.lockState(),
       firmware: `${lock.firmware} (Z-Wave node ${lock.nodeId}, bridge ${BRIDGE_VERSION})`.slice(0, 64),
       credentialsVersion: this.appliedVersion,
+      // The node's own slots, not the zwave-lock model's figure: the portal counts codes against them.
+      capabilities: {
+        codeSlots: this.capabilities.userCodes,
+        codeLength:
+          this.capabilities.userCodes > 0
+            ? { min: this.capabilities.minLength, max: this.capabilities.maxLength }
+            : null,
+        kinds: this.capabilities.kinds,
+      },
       ts: this.now().toISOString(),
     };
   }

@@ -45,6 +45,7 @@ import * as readerCollections from './migrations/2026-11-27-0047-reader-collecti
 import * as rentalCollections from './migrations/2026-11-27-0048-rental-collections';
 import * as apiKeyCollection from './migrations/2026-11-27-0049-api-key-collection';
 import * as supportThreadChanges from './migrations/2026-11-27-0050-support-thread-changes';
+import * as lockCapabilities from './migrations/2026-11-27-0051-lock-capabilities';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
@@ -94,6 +95,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-0048-rental-collections': rentalCollections,
   '2026-11-27-0049-api-key-collection': apiKeyCollection,
   '2026-11-27-0050-support-thread-changes': supportThreadChanges,
+  '2026-11-27-0051-lock-capabilities': lockCapabilities,
 };
 
 /** The names of every migration, in order. */

@@ -192,6 +192,8 @@ export interface DevicesTable {
   deleted_at: Timestamp | null;
   /** The zone the lock is in (features/zones); null: unzoned. */
   zone_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What the lock said it holds and takes (LockCapabilities as JSON, migration 0051); null: its model's. */
+  capabilities_json: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type DeviceRow = Selectable<DevicesTable>;
 

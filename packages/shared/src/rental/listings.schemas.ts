@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { emailSchema } from '../auth.schemas';
 import { listQuerySchema, pageSchema } from '../list-query';
 import { lockModelSchema } from '../devices.schemas';
+import { lockCapabilitiesSchema } from '../device-protocol';
 import { idSchema, lineText, multilineText } from '../safe-input';
 import { publicReviewsSchema } from './reviews.schemas';
 import { LISTING_CURRENCIES, nightlyPriceSchema, stayPriceSchema } from './stay-price';
@@ -107,6 +108,8 @@ export const listingLockSchema = z.object({
   name: z.string(),
   model: lockModelSchema,
   timeZone: z.string(),
+  /** What the lock said it holds (a Z-Wave node's code slots); null: its model's figure. */
+  capabilities: lockCapabilitiesSchema.nullable().optional(),
 });
 
 /** A listing as its portal's admins see it. */

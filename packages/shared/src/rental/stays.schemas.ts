@@ -53,11 +53,17 @@ export const stayAccessSchema = z.object({
 });
 export type StayAccess = z.infer<typeof stayAccessSchema>;
 
-/** How full a lock's memory would be with this stay's access on it (LOCK_MODELS capacity). */
+/**
+ * How full a lock's memory would be with this stay's access on it: every entry of its set against
+ * its model's capacity (LOCK_MODELS), or, when the lock said how many codes it holds (a Z-Wave
+ * node's user-code slots), its codes against that (`counts: 'codes'`).
+ */
 export const lockCapacitySchema = z.object({
   deviceId: z.string(),
   name: z.string(),
   capacity: z.number().int(),
+  /** What `capacity`, `used` and `withStay` count: credential set entries, or codes. */
+  counts: z.enum(['entries', 'codes']).default('entries'),
   /** Entries the lock's set holds now. */
   used: z.number().int(),
   /** Entries it would hold with this stay approved (finished stays' entries freed first). */

@@ -38,6 +38,24 @@ export function findLocksByIds(db: Database, deviceIds: readonly string[]): Prom
     .execute();
 }
 
+/**
+ * Records what a lock said it holds and takes (its status's `capabilities`): written only when it
+ * differs from what is stored, so heartbeats that repeat it cost no write.
+ */
+export async function saveLockCapabilities(
+  db: Database,
+  portalId: string,
+  deviceId: string,
+  capabilitiesJson: string,
+): Promise<void> {
+  await db
+    .updateTable('devices')
+    .set({ capabilities_json: capabilitiesJson, updated_at: nowIso() })
+    .where('portal_id', '=', portalId)
+    .where('id', '=', deviceId)
+    .execute();
+}
+
 /** Records a lock's status report: it is online, seen now, with its battery, state and firmware. */
 export async function saveLockStatus(
   db: Database,

@@ -34,6 +34,7 @@ import {
   insertCommand,
   markLockOffline,
   markSilentLocksOffline,
+  saveLockCapabilities,
 } from './device-link.repository';
 import { EventIngest, refusedByDatabase, type EventIngestOptions } from './event-ingest';
 import type { DeviceTransport, LockMessage } from './device-transport';
@@ -438,6 +439,12 @@ export class DeviceLink {
         if (previous.online) this.announceStatus(device.portal_id, device.id, previous);
       }
       return;
+    }
+    // A lock that says what it holds (a Z-Wave node's slots): stored when it differs, rarely.
+    if (status.capabilities) {
+      const capabilities = JSON.stringify(status.capabilities);
+      if (capabilities !== device.capabilities_json)
+        await saveLockCapabilities(this.db, device.portal_id, device.id, capabilities);
     }
     // A heartbeat that changes nothing but the time is written with the others of its second.
     if (isHeartbeatOnly(device, status)) this.seenLocks.add(device.id);

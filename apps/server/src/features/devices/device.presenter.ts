@@ -1,4 +1,4 @@
-import type { Device } from '@latchkey/shared';
+import type { Device, LockCapabilities } from '@latchkey/shared';
 import { toIso } from '../../db/mappers';
 import type { DeviceRow } from '../../db/schema';
 
@@ -17,5 +17,11 @@ export function toDevice(row: DeviceRow): Device {
     firmware: row.firmware,
     createdAt: toIso(row.created_at),
     zoneId: row.zone_id ?? null,
+    capabilities: reportedCapabilities(row),
   };
+}
+
+/** What the lock said it holds and takes (stored as it sent it, checked then); null until it says. */
+export function reportedCapabilities(row: Pick<DeviceRow, 'capabilities_json'>): LockCapabilities | null {
+  return row.capabilities_json ? (JSON.parse(row.capabilities_json) as LockCapabilities) : null;
 }

@@ -22,6 +22,7 @@ import { changeAccess } from '../../base/access-changes/touched-locks';
 import { emitDomainEvent } from '../../base/events/domain-events';
 import './listing-events';
 import { recordChange } from '../../base/audit/audit.repository';
+import { reportedCapabilities } from '../devices/device.presenter';
 import { findDevices } from '../devices/devices.repository';
 import { listingTimeZone } from './listing-clock';
 import {
@@ -72,7 +73,13 @@ export async function presentListing(db: Database, listing: ListingRow): Promise
     category: category ? { _id: category.id, name: category.name } : null,
     address: listing.address,
     timeZone: locks.length > 0 ? listingTimeZone(locks) : null,
-    locks: locks.map((d) => ({ _id: d.id, name: d.name, model: d.model, timeZone: d.time_zone })),
+    locks: locks.map((d) => ({
+      _id: d.id,
+      name: d.name,
+      model: d.model,
+      timeZone: d.time_zone,
+      capabilities: reportedCapabilities(d),
+    })),
     images: presentImages(portalId, images),
     houseRules: listing.house_rules,
     checkInTime: listing.check_in_time,

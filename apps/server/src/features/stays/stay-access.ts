@@ -12,6 +12,7 @@ import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
 import type { DeviceRow, ListingAccessListRow, ListingRow, StayAccessRow, StayRow } from '../../db/schema';
 import { AppError } from '../../base/http/errors';
+import { reportedCapabilities } from '../devices/device.presenter';
 import { loadCredentialSets } from '../access/credential-sets';
 import type { Touch } from '../../base/access-changes/touched-locks';
 import { findListingEvenDeleted, listAccessList, listLocksOfListing } from '../listings/listings.repository';
@@ -338,7 +339,19 @@ export function guestQrSecret(stayAccessId: string): string {
 }
 
 /**
- * How full each lock would be: the entries its set holds now against its model's capacity. Called
+ * What fills a lock's memory and how much it holds: every entry of its set against its model's
+ * capacity, or, when the lock said how many codes it holds (a Z-Wave node's user-code slots,
+ * device protocol `capabilities`), its codes against that: app, QR and remote entries take no slot.
+ */
+function memoryOf(lock: DeviceRow): { holds: number; counts: 'entries' | 'codes' } {
+  const reported = reportedCapabilities(lock);
+  return reported
+    ? { holds: reported.codeSlots, counts: 'codes' }
+    : { holds: LOCK_MODELS[lock.model].capacity, counts: 'entries' };
+}
+
+/**
+ * How full each lock would be: what its set holds now against its memory (memoryOf). Called
  * inside the change's transaction after the access was reconciled, it counts the sets as they would
  * be published; `refuseOverCapacity` turns a lock over its capacity into a 409 that names it.
  */
@@ -350,25 +363,43 @@ export async function lockCapacities(
 ): Promise<LockCapacity[]> {
   const sets = await loadCredentialSets(db, portalId, locks);
   return locks.map((lock) => {
-    const used = sets.get(lock.id)?.set.entries.length ?? 0;
-    const capacity = LOCK_MODELS[lock.model].capacity;
+    const { holds: capacity, counts } = memoryOf(lock);
+    const entries = sets.get(lock.id)?.set.entries ?? [];
+    const used =
+      counts === 'codes' ? entries.filter((entry) => entry.kind === 'code').length : entries.length;
     const withStay = used + extraPerLock(lock);
-    return { deviceId: lock.id, name: lock.name, capacity, used, withStay, fits: withStay <= capacity };
+    return {
+      deviceId: lock.id,
+      name: lock.name,
+      capacity,
+      counts,
+      used,
+      withStay,
+      fits: withStay <= capacity,
+    };
   });
 }
 
 export function refuseOverCapacity(capacities: readonly LockCapacity[]): void {
   const full = capacities.find((c) => !c.fits);
   if (!full) return;
+  const holds =
+    full.counts === 'codes'
+      ? `it holds ${full.capacity} codes (as the lock itself reports)`
+      : `its model holds ${full.capacity} credentials`;
   throw AppError.conflict(
-    `${full.name} is full: its model holds ${full.capacity} credentials and with this stay it would hold ${full.withStay}. ` +
+    `${full.name} is full: ${holds} and with this stay it would hold ${full.withStay}. ` +
       'Remove codes it no longer needs (finished stays are freed first), then approve again.',
   );
 }
 
-/** The number of entries a stay's access adds to one lock (its guest code and QR, access list codes). */
+/**
+ * What a stay's access adds to one lock's memory (memoryOf): its guest code and QR and the access
+ * list's codes as entries, or only the codes where the lock counts codes.
+ */
 export function entriesPerLock(lock: DeviceRow, accessListSize: number): number {
-  return 1 + (hasKeypad(lock) ? 1 + accessListSize : 0);
+  const codes = hasKeypad(lock) ? 1 + accessListSize : 0;
+  return memoryOf(lock).counts === 'codes' ? codes : 1 + codes;
 }
 
 /** Each access of some stays with its code and its state on every lock it is (or was) bound to. */

@@ -97,6 +97,26 @@ describe('DeviceSyncTab', () => {
       expect.stringMatching(/Alan Turing.*Card.*v3.*Rejected.*no reader/),
     ]);
     expect(screen.getByRole('region', { name: 'Connection' })).toHaveTextContent('sim-2.1');
+    // A lock that never said what it holds: its model's figure.
+    expect(screen.getByRole('region', { name: 'Connection' })).toHaveTextContent(
+      'Memory30 credentials (its model)',
+    );
+  });
+
+  it('shows the code slots a bridged lock reported about itself, and what it takes', async () => {
+    setup({
+      'GET portal/device/device-1': () =>
+        json(
+          deviceFixture({
+            online: true,
+            model: 'zwave-lock',
+            capabilities: { codeSlots: 30, codeLength: { min: 4, max: 10 }, kinds: ['code', 'remote'] },
+          }),
+        ),
+    });
+    const connection = await screen.findByRole('region', { name: 'Connection' });
+    expect(await within(connection).findByText(/30 code slots/)).toBeInTheDocument();
+    expect(within(connection).getByText('As the lock reports. It takes: Code, App')).toBeInTheDocument();
   });
 
   it("unlocks remotely and follows the lock's answer", async () => {

@@ -1,4 +1,4 @@
-import type { Device, DeviceSync } from '@latchkey/shared';
+import { LOCK_MODELS, type Device, type DeviceSync } from '@latchkey/shared';
 import type { ReactNode } from 'react';
 import { Badge, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { QueryError } from '@/components/query-error';
@@ -122,6 +122,24 @@ function VersionSummary({ sync }: { sync: DeviceSync }) {
 }
 
 /**
+ * How much the lock holds: what it said itself (a Z-Wave node's own user-code slots, which the
+ * portal counts codes against), or else its model's figure.
+ */
+function LockMemory({ device }: { device: Device }) {
+  const reported = device.capabilities;
+  if (!reported) return <>{LOCK_MODELS[device.model].capacity} credentials (its model)</>;
+  return (
+    <>
+      {reported.codeSlots} code slots
+      <Text size="xs" c="dimmed">
+        As the lock reports. It takes:{' '}
+        {reported.kinds.map((kind) => CREDENTIAL_TEXT[kind]).join(', ') || 'nothing'}
+      </Text>
+    </>
+  );
+}
+
+/**
  * The Sync tab: the lock's connection and how far its credential set got (desired → sent →
  * confirmed, each credential's state). Remote unlock/lock is in the page's header, on every tab.
  */
@@ -151,6 +169,9 @@ export function DeviceSyncTab({ device }: { device: Device }) {
           </Fact>
           <Fact label="Lock">{device.lockState ?? 'not reported'}</Fact>
           <Fact label="Firmware">{device.firmware ?? 'not reported'}</Fact>
+          <Fact label="Memory">
+            <LockMemory device={device} />
+          </Fact>
         </SimpleGrid>
       </SectionCard>
       <SectionCard

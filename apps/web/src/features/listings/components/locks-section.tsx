@@ -151,7 +151,9 @@ export function LocksSection({ listing }: { listing: Listing }) {
                 <Table.Td visibleFrom="sm">
                   <Text size="sm">{LOCK_MODELS[lock.model].label}</Text>
                   <Text size="xs" c="dimmed">
-                    Holds {LOCK_MODELS[lock.model].capacity} credentials
+                    {lock.capabilities
+                      ? `Holds ${lock.capabilities.codeSlots} codes, as the lock reports`
+                      : `Holds ${LOCK_MODELS[lock.model].capacity} credentials`}
                   </Text>
                 </Table.Td>
                 <Table.Td ta="right">

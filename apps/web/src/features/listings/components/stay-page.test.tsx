@@ -30,8 +30,17 @@ const requested: Stay = {
   accessUntil: '2031-03-13T11:00:00.000Z',
   access: [],
   capacity: [
-    { deviceId: 'd1', name: 'Flat door', capacity: 30, used: 30, withStay: 32, fits: false },
-    { deviceId: 'd2', name: 'Entrance', capacity: 1000, used: 12, withStay: 14, fits: true },
+    // A Z-Wave lock that said it has 30 code slots: codes count against them.
+    { deviceId: 'd1', name: 'Flat door', capacity: 30, counts: 'codes', used: 30, withStay: 32, fits: false },
+    {
+      deviceId: 'd2',
+      name: 'Entrance',
+      capacity: 1000,
+      counts: 'entries',
+      used: 12,
+      withStay: 14,
+      fits: true,
+    },
   ],
   conflicts: [],
   quote: { nights: 3, nightly: 12000, total: 36000, currency: 'EUR' },
@@ -107,7 +116,8 @@ describe('StayPage (share-lock approval)', () => {
     expect(screen.getByText('3 nights × €120.00 = €360.00')).toBeInTheDocument();
     expect(screen.getByText('3 nights × €120.00 = €360.00 (not paid through Latchkey)')).toBeInTheDocument();
     const room = screen.getByRole('table', { name: 'Room on each lock' });
-    expect(within(room).getByText('32 of 30: does not fit')).toBeInTheDocument();
+    expect(within(room).getByText('32 of 30 codes: does not fit')).toBeInTheDocument();
+    expect(within(room).getByText('14 of 1000')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Approve' }));
     expect(await screen.findByRole('heading', { name: "Ana Guest's stay" })).toBeInTheDocument();
     expect(actions).toEqual([

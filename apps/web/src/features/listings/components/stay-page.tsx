@@ -285,11 +285,13 @@ function RequestActions({ stay }: { stay: Stay }) {
                   <Table.Td>
                     <Text size="sm">
                       {lock.used} of {lock.capacity}
+                      {lock.counts === 'codes' ? ' codes' : ''}
                     </Text>
                   </Table.Td>
                   <Table.Td>
                     <Text size="sm" c={lock.fits ? undefined : 'red'} fw={lock.fits ? undefined : 600}>
                       {lock.withStay} of {lock.capacity}
+                      {lock.counts === 'codes' ? ' codes' : ''}
                       {lock.fits ? '' : ': does not fit'}
                     </Text>
                   </Table.Td>
