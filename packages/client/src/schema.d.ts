@@ -1406,6 +1406,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api3/aithread/ls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Threads started, answered or changed since a cursor (migration 0050) (POST aithread/ls: give the answer's next as since next time) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        limit?: number;
+                        /** @description The `next` of the previous ls: only changes after it */
+                        since?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: {
+                                _id: string;
+                                assignee: {
+                                    _id: string;
+                                    name: string;
+                                } | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                description: string;
+                                imageCount: number;
+                                images: {
+                                    _id: string;
+                                    height: number;
+                                    width: number;
+                                }[];
+                                messageCount: number;
+                                messages: {
+                                    _id: string;
+                                    author: {
+                                        _id: string;
+                                        name: string;
+                                    };
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    /** @enum {string} */
+                                    from: "requester" | "portal" | "staff";
+                                    text: string;
+                                }[];
+                                navId: string;
+                                portal: {
+                                    _id: string;
+                                    name: string;
+                                };
+                                requester: {
+                                    _id: string;
+                                    email: string;
+                                    name: string;
+                                };
+                                /** @enum {string} */
+                                status: "open" | "answered" | "closed";
+                                /** @enum {string} */
+                                type: "lock" | "access" | "billing" | "account" | "other";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            /** @description Ids of records deleted since `since`: drop them */
+                            deleted: string[];
+                            /** @description More changes are waiting: call again with `next` at once */
+                            more: boolean;
+                            /** @description Give this as `since` next time */
+                            next: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api3/aithread/reply/{id}": {
         parameters: {
             query?: never;
@@ -1501,6 +1633,472 @@ export interface paths {
                             type: "lock" | "access" | "billing" | "account" | "other";
                             /** Format: date-time */
                             updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/apikeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The portal's API keys, newest first, never their secrets (as GET portal/apikeys) (the list query as the body) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                _id: string;
+                                allowedAddresses: string[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                createdBy: {
+                                    _id: string;
+                                    name: string;
+                                } | null;
+                                /** Format: date-time */
+                                expiresAt: string | null;
+                                /** Format: date-time */
+                                lastUsedAt: string | null;
+                                lastUsedIp: string | null;
+                                name: string;
+                                prefix: string;
+                                /** Format: date-time */
+                                revokedAt: string | null;
+                                scopes: string[];
+                            }[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/apikeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An API key, never its secret (as in GET portal/apikeys) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            allowedAddresses: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: {
+                                _id: string;
+                                name: string;
+                            } | null;
+                            /** Format: date-time */
+                            expiresAt: string | null;
+                            /** Format: date-time */
+                            lastUsedAt: string | null;
+                            lastUsedIp: string | null;
+                            name: string;
+                            prefix: string;
+                            /** Format: date-time */
+                            revokedAt: string | null;
+                            scopes: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Revoke an API key: it is refused at once, on every server (as POST portal/apikeys/{id}/revoke) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/apikeys/ls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** API keys created and revoked since a cursor (POST apikeys/ls: give the answer's next as since next time) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        limit?: number;
+                        /** @description The `next` of the previous ls: only changes after it */
+                        since?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: {
+                                _id: string;
+                                allowedAddresses: string[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                createdBy: {
+                                    _id: string;
+                                    name: string;
+                                } | null;
+                                /** Format: date-time */
+                                expiresAt: string | null;
+                                /** Format: date-time */
+                                lastUsedAt: string | null;
+                                lastUsedIp: string | null;
+                                name: string;
+                                prefix: string;
+                                /** Format: date-time */
+                                revokedAt: string | null;
+                                scopes: string[];
+                            }[];
+                            /** @description Ids of records deleted since `since`: drop them */
+                            deleted: string[];
+                            /** @description More changes are waiting: call again with `next` at once */
+                            more: boolean;
+                            /** @description Give this as `since` next time */
+                            next: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/apikeys/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an API key: answers its secret, this once (as POST portal/apikeys) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default [] */
+                        allowedAddresses?: string[];
+                        /**
+                         * Format: date-time
+                         * @default null
+                         */
+                        expiresAt?: string | null;
+                        name: string;
+                        scopes: ("devices:read" | "devices:write" | "people:read" | "people:write" | "groups:read" | "groups:write" | "credentials:read" | "credentials:write" | "lockouts:read" | "lockouts:write" | "events:read" | "rentals:read" | "rentals:write" | "zones:read" | "zones:write" | "readers:read" | "readers:write" | "webhooks:read" | "webhooks:write" | "reports:read" | "reports:write" | "billing:read")[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            key: {
+                                _id: string;
+                                allowedAddresses: string[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                createdBy: {
+                                    _id: string;
+                                    name: string;
+                                } | null;
+                                /** Format: date-time */
+                                expiresAt: string | null;
+                                /** Format: date-time */
+                                lastUsedAt: string | null;
+                                lastUsedIp: string | null;
+                                name: string;
+                                prefix: string;
+                                /** Format: date-time */
+                                revokedAt: string | null;
+                                scopes: string[];
+                            };
+                            secret: string;
                         };
                     };
                 };
@@ -3281,6 +3879,184 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api3/calendarEvent/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One entry of a listing calendar by its id: a block, or a stay with the access windows it gives */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            /** @enum {string} */
+                            accessState: "none" | "waiting" | "ready" | "failed";
+                            checkInTime: string;
+                            checkOutTime: string;
+                            /** Format: date */
+                            endDate: string;
+                            feedName: string | null;
+                            guestName: string;
+                            /** @enum {string} */
+                            kind: "stay";
+                            listingId: string;
+                            nights: number;
+                            overlaps: string[];
+                            /** @enum {string} */
+                            source: "request" | "manual" | "ical";
+                            /** Format: date */
+                            startDate: string;
+                            /** @enum {string} */
+                            state: "requested" | "approved";
+                            windows: {
+                                /** Format: date-time */
+                                from: string;
+                                /** @enum {string} */
+                                holder: "guest" | "access_list";
+                                name: string;
+                                stayId: string;
+                                /** Format: date-time */
+                                until: string;
+                            }[];
+                        } | {
+                            _id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date */
+                            endDate: string;
+                            feedName: string | null;
+                            /** @enum {string} */
+                            kind: "block";
+                            listingId: string;
+                            note: string;
+                            /** @enum {string} */
+                            source: "owner" | "ical";
+                            /** Format: date */
+                            startDate: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Open the owner's blocked nights again (as POST device/{id}/calendar, `unblock`); a stay is declined or cancelled as a stay (409) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api3/calendarEvent/new": {
         parameters: {
             query?: never;
@@ -4170,6 +4946,14 @@ export interface paths {
                             items: {
                                 _id: string;
                                 battery: number | null;
+                                capabilities?: {
+                                    codeLength: {
+                                        max: number;
+                                        min: number;
+                                    } | null;
+                                    codeSlots: number;
+                                    kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                                } | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 firmware?: string | null;
@@ -4264,6 +5048,14 @@ export interface paths {
                         "application/json": {
                             _id: string;
                             battery: number | null;
+                            capabilities?: {
+                                codeLength: {
+                                    max: number;
+                                    min: number;
+                                } | null;
+                                codeSlots: number;
+                                kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             firmware?: string | null;
@@ -4350,6 +5142,14 @@ export interface paths {
                         "application/json": {
                             _id: string;
                             battery: number | null;
+                            capabilities?: {
+                                codeLength: {
+                                    max: number;
+                                    min: number;
+                                } | null;
+                                codeSlots: number;
+                                kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             firmware?: string | null;
@@ -4507,6 +5307,14 @@ export interface paths {
                             changed: {
                                 _id: string;
                                 battery: number | null;
+                                capabilities?: {
+                                    codeLength: {
+                                        max: number;
+                                        min: number;
+                                    } | null;
+                                    codeSlots: number;
+                                    kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                                } | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 firmware?: string | null;
@@ -4615,6 +5423,14 @@ export interface paths {
                             device: {
                                 _id: string;
                                 battery: number | null;
+                                capabilities?: {
+                                    codeLength: {
+                                        max: number;
+                                        min: number;
+                                    } | null;
+                                    codeSlots: number;
+                                    kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                                } | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 firmware?: string | null;
@@ -4724,6 +5540,14 @@ export interface paths {
                             items: {
                                 _id: string;
                                 battery: number | null;
+                                capabilities?: {
+                                    codeLength: {
+                                        max: number;
+                                        min: number;
+                                    } | null;
+                                    codeSlots: number;
+                                    kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                                } | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 firmware?: string | null;
@@ -4920,6 +5744,14 @@ export interface paths {
                         "application/json": {
                             _id: string;
                             battery: number | null;
+                            capabilities?: {
+                                codeLength: {
+                                    max: number;
+                                    min: number;
+                                } | null;
+                                codeSlots: number;
+                                kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             firmware?: string | null;
@@ -5006,6 +5838,14 @@ export interface paths {
                         "application/json": {
                             _id: string;
                             battery: number | null;
+                            capabilities?: {
+                                codeLength: {
+                                    max: number;
+                                    min: number;
+                                } | null;
+                                codeSlots: number;
+                                kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             firmware?: string | null;
@@ -6429,6 +7269,11 @@ export interface paths {
                             accessUntil: string;
                             capacity: {
                                 capacity: number;
+                                /**
+                                 * @default entries
+                                 * @enum {string}
+                                 */
+                                counts: "entries" | "codes";
                                 deviceId: string;
                                 fits: boolean;
                                 name: string;
@@ -6603,6 +7448,11 @@ export interface paths {
                             accessUntil: string;
                             capacity: {
                                 capacity: number;
+                                /**
+                                 * @default entries
+                                 * @enum {string}
+                                 */
+                                counts: "entries" | "codes";
                                 deviceId: string;
                                 fits: boolean;
                                 name: string;
@@ -7739,6 +8589,14 @@ export interface paths {
                             device: {
                                 _id: string;
                                 battery: number | null;
+                                capabilities?: {
+                                    codeLength: {
+                                        max: number;
+                                        min: number;
+                                    } | null;
+                                    codeSlots: number;
+                                    kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                                } | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 firmware?: string | null;
@@ -7934,6 +8792,14 @@ export interface paths {
                             changed: {
                                 _id: string;
                                 battery: number | null;
+                                capabilities?: {
+                                    codeLength: {
+                                        max: number;
+                                        min: number;
+                                    } | null;
+                                    codeSlots: number;
+                                    kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                                } | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 firmware?: string | null;
@@ -8307,6 +9173,298 @@ export interface paths {
                             /** @enum {string} */
                             status: "pending" | "ok" | "failed" | "expired";
                             userId: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/error": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Client error reports, the most recently seen first (as GET system/errors; platform staff) (the list query as the body) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        limit?: number;
+                        search?: string;
+                        skip?: number;
+                        /** @enum {string} */
+                        status?: "open" | "resolved";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                _id: string;
+                                build: string;
+                                count: number;
+                                fingerprint: string;
+                                /** Format: date-time */
+                                firstSeen: string;
+                                /** Format: date-time */
+                                lastSeen: string;
+                                message: string;
+                                /** Format: date-time */
+                                resolvedAt: string | null;
+                                resolvedBy: {
+                                    _id: string;
+                                    name: string;
+                                } | null;
+                                route: string;
+                                stack?: string;
+                                /** @enum {string} */
+                                status: "open" | "resolved";
+                                topFrame: string;
+                                userAgent: string;
+                            }[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/error/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One client error report with its stack (as GET system/errors/{id}; platform staff) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            build: string;
+                            count: number;
+                            fingerprint: string;
+                            /** Format: date-time */
+                            firstSeen: string;
+                            /** Format: date-time */
+                            lastSeen: string;
+                            message: string;
+                            /** Format: date-time */
+                            resolvedAt: string | null;
+                            resolvedBy: {
+                                _id: string;
+                                name: string;
+                            } | null;
+                            route: string;
+                            stack?: string;
+                            /** @enum {string} */
+                            status: "open" | "resolved";
+                            topFrame: string;
+                            userAgent: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Mark a client error resolved, or open again (as POST system/errors/{id}; platform staff) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "open" | "resolved";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            build: string;
+                            count: number;
+                            fingerprint: string;
+                            /** Format: date-time */
+                            firstSeen: string;
+                            /** Format: date-time */
+                            lastSeen: string;
+                            message: string;
+                            /** Format: date-time */
+                            resolvedAt: string | null;
+                            resolvedBy: {
+                                _id: string;
+                                name: string;
+                            } | null;
+                            route: string;
+                            stack?: string;
+                            /** @enum {string} */
+                            status: "open" | "resolved";
+                            topFrame: string;
+                            userAgent: string;
                         };
                     };
                 };
@@ -10617,6 +11775,247 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api3/inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The stock of every product (as GET system/inventory; platform staff) (the list query as the body) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                _id: string;
+                                available: number;
+                                name: string;
+                                onHand: number;
+                                reserved: number;
+                                sku: string;
+                            }[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/inventory/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A product's stock: on hand, held and available (platform staff) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            available: number;
+                            name: string;
+                            onHand: number;
+                            reserved: number;
+                            sku: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Set a product's units on hand: a delivery, a count (as POST system/inventory/{id}; platform staff) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        onHand: number;
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            available: number;
+                            name: string;
+                            onHand: number;
+                            reserved: number;
+                            sku: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api3/keys/{id}/device/{deviceId}": {
         parameters: {
             query?: never;
@@ -11480,6 +12879,14 @@ export interface paths {
                             initialTime: number;
                             locks: {
                                 _id: string;
+                                capabilities?: {
+                                    codeLength: {
+                                        max: number;
+                                        min: number;
+                                    } | null;
+                                    codeSlots: number;
+                                    kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                                } | null;
                                 /** @enum {string} */
                                 model: "latchkey-sim" | "generic-smartlock" | "generic-codelock" | "generic-nokeypad" | "zwave-lock";
                                 name: string;
@@ -11638,6 +13045,14 @@ export interface paths {
                             initialTime: number;
                             locks: {
                                 _id: string;
+                                capabilities?: {
+                                    codeLength: {
+                                        max: number;
+                                        min: number;
+                                    } | null;
+                                    codeSlots: number;
+                                    kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                                } | null;
                                 /** @enum {string} */
                                 model: "latchkey-sim" | "generic-smartlock" | "generic-codelock" | "generic-nokeypad" | "zwave-lock";
                                 name: string;
@@ -13631,6 +15046,117 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api3/listing/ls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Listings added, changed (locks, images, stays) and deleted since a cursor (POST listing/ls: give the answer's next as since next time) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        limit?: number;
+                        /** @description The `next` of the previous ls: only changes after it */
+                        since?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: {
+                                _id: string;
+                                category: {
+                                    _id: string;
+                                    name: string;
+                                } | null;
+                                cover: {
+                                    _id: string;
+                                    alt: string;
+                                    height: number;
+                                    position: number;
+                                    thumbUrl: string;
+                                    url: string;
+                                    width: number;
+                                } | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                locks: number;
+                                /** Format: date */
+                                nextArrival: string | null;
+                                pendingRequests: number;
+                                published: boolean;
+                                title: string;
+                            }[];
+                            /** @description Ids of records deleted since `since`: drop them */
+                            deleted: string[];
+                            /** @description More changes are waiting: call again with `next` at once */
+                            more: boolean;
+                            /** @description Give this as `since` next time */
+                            next: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api3/listing/new": {
         parameters: {
             query?: never;
@@ -13755,6 +15281,14 @@ export interface paths {
                             initialTime: number;
                             locks: {
                                 _id: string;
+                                capabilities?: {
+                                    codeLength: {
+                                        max: number;
+                                        min: number;
+                                    } | null;
+                                    codeSlots: number;
+                                    kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                                } | null;
                                 /** @enum {string} */
                                 model: "latchkey-sim" | "generic-smartlock" | "generic-codelock" | "generic-nokeypad" | "zwave-lock";
                                 name: string;
@@ -13870,6 +15404,106 @@ export interface paths {
                             /** @description Pass as `after` for the next page; absent on the last page */
                             next?: string;
                             total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/listingAccessList/ls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Listings' access list entries added, changed and removed since a cursor (POST listingAccessList/ls: give the answer's next as since next time) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        limit?: number;
+                        /** @description The `next` of the previous ls: only changes after it */
+                        since?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: {
+                                _id: string;
+                                /** @enum {string} */
+                                anchor: "check_in" | "check_out";
+                                /** Format: date-time */
+                                createdAt: string;
+                                email: string | null;
+                                endOffset: number;
+                                listingId: string;
+                                name: string;
+                                phone: string | null;
+                                startOffset: number;
+                            }[];
+                            /** @description Ids of records deleted since `since`: drop them */
+                            deleted: string[];
+                            /** @description More changes are waiting: call again with `next` at once */
+                            more: boolean;
+                            /** @description Give this as `since` next time */
+                            next: string;
                         };
                     };
                 };
@@ -14243,6 +15877,98 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/listingCategory/ls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Listing categories added, renamed and deleted since a cursor (POST listingCategory/ls: give the answer's next as since next time) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        limit?: number;
+                        /** @description The `next` of the previous ls: only changes after it */
+                        since?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: {
+                                _id: string;
+                                listings: number;
+                                name: string;
+                            }[];
+                            /** @description Ids of records deleted since `since`: drop them */
+                            deleted: string[];
+                            /** @description More changes are waiting: call again with `next` at once */
+                            more: boolean;
+                            /** @description Give this as `since` next time */
+                            next: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -20279,6 +22005,14 @@ export interface paths {
                         "application/json": {
                             _id: string;
                             battery: number | null;
+                            capabilities?: {
+                                codeLength: {
+                                    max: number;
+                                    min: number;
+                                } | null;
+                                codeSlots: number;
+                                kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             firmware?: string | null;
@@ -20365,6 +22099,14 @@ export interface paths {
                         "application/json": {
                             _id: string;
                             battery: number | null;
+                            capabilities?: {
+                                codeLength: {
+                                    max: number;
+                                    min: number;
+                                } | null;
+                                codeSlots: number;
+                                kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             firmware?: string | null;
@@ -21123,6 +22865,14 @@ export interface paths {
                         "application/json": {
                             _id: string;
                             battery: number | null;
+                            capabilities?: {
+                                codeLength: {
+                                    max: number;
+                                    min: number;
+                                } | null;
+                                codeSlots: number;
+                                kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             firmware?: string | null;
@@ -21331,6 +23081,14 @@ export interface paths {
                             device: {
                                 _id: string;
                                 battery: number | null;
+                                capabilities?: {
+                                    codeLength: {
+                                        max: number;
+                                        min: number;
+                                    } | null;
+                                    codeSlots: number;
+                                    kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                                } | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 firmware?: string | null;
@@ -21432,6 +23190,14 @@ export interface paths {
                             items: {
                                 _id: string;
                                 battery: number | null;
+                                capabilities?: {
+                                    codeLength: {
+                                        max: number;
+                                        min: number;
+                                    } | null;
+                                    codeSlots: number;
+                                    kinds: ("code" | "rfid" | "fingerprint" | "key" | "qr" | "remote")[];
+                                } | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 firmware?: string | null;
@@ -30375,7 +32141,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Open a reseller account for the signed-in person */
+        /** The customers of the signed-in person's reseller account, by name (as GET reseller) (the list query as the body) */
         post: {
             parameters: {
                 query?: never;
@@ -30385,11 +32151,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        companyName: string;
-                        country: string;
-                        vatNumber?: string | null;
-                    };
+                    "application/json": Record<string, never>;
                 };
             };
             responses: {
@@ -30412,21 +32174,27 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
-                201: {
+                200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            _id: string;
-                            /** @enum {string|null} */
-                            brand: "latchkey" | "keystone" | "harbor" | null;
-                            country: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            linkCode: string;
-                            name: string;
-                            vatNumber: string | null;
+                            items: {
+                                allowActing: boolean;
+                                current: boolean;
+                                /** Format: date-time */
+                                linkedAt: string;
+                                lockCount: number;
+                                name: string;
+                                ownerEmail: string;
+                                /** @enum {string} */
+                                plan: "free" | "pro" | "business";
+                                portalId: string;
+                            }[];
+                            /** @description Pass as `after` for the next page; absent on the last page */
+                            next?: string;
+                            total: number;
                         };
                     };
                 };
@@ -30450,6 +32218,91 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/reseller/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One customer portal of the signed-in person's reseller account (as in GET reseller) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            allowActing: boolean;
+                            current: boolean;
+                            /** Format: date-time */
+                            linkedAt: string;
+                            lockCount: number;
+                            name: string;
+                            ownerEmail: string;
+                            /** @enum {string} */
+                            plan: "free" | "pro" | "business";
+                            portalId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -30894,6 +32747,96 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/reseller/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open a reseller account for the signed-in person */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        companyName: string;
+                        country: string;
+                        vatNumber?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            /** @enum {string|null} */
+                            brand: "latchkey" | "keystone" | "harbor" | null;
+                            country: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            linkCode: string;
+                            name: string;
+                            vatNumber: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -31380,6 +33323,115 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/reviews/ls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reviews written, answered, hidden and shown again since a cursor (POST reviews/ls: give the answer's next as since next time) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        limit?: number;
+                        /** @description The `next` of the previous ls: only changes after it */
+                        since?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: {
+                                _id: string;
+                                answer: string | null;
+                                /** Format: date-time */
+                                answeredAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                guestName: string;
+                                hiddenReason: string | null;
+                                listingId: string;
+                                rating: number;
+                                /** @enum {string} */
+                                state: "published" | "hidden";
+                                /** Format: date */
+                                stayEndDate: string;
+                                stayId: string;
+                                /** Format: date */
+                                stayStartDate: string;
+                                text: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            /** @description Ids of records deleted since `since`: drop them */
+                            deleted: string[];
+                            /** @description More changes are waiting: call again with `next` at once */
+                            more: boolean;
+                            /** @description Give this as `since` next time */
+                            next: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -37879,6 +39931,103 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/userImages/ls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Listings' images uploaded, changed and removed since a cursor (POST userImages/ls: give the answer's next as since next time) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        limit?: number;
+                        /** @description The `next` of the previous ls: only changes after it */
+                        since?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changed: {
+                                _id: string;
+                                alt: string;
+                                height: number;
+                                listingId: string;
+                                position: number;
+                                thumbUrl: string;
+                                url: string;
+                                width: number;
+                            }[];
+                            /** @description Ids of records deleted since `since`: drop them */
+                            deleted: string[];
+                            /** @description More changes are waiting: call again with `next` at once */
+                            more: boolean;
+                            /** @description Give this as `since` next time */
+                            next: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
