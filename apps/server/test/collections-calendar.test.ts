@@ -57,7 +57,12 @@ describe('calendarEvent by id', () => {
     const asked = await t.request({
       method: 'POST',
       url: `/api3/device/${a.listingId}/request`,
-      payload: { name: 'Window Guest', email: 'window@example.com', startDate: inDays(90), endDate: inDays(92) },
+      payload: {
+        name: 'Window Guest',
+        email: 'window@example.com',
+        startDate: inDays(90),
+        endDate: inDays(92),
+      },
       remoteAddress: '10.9.1.7',
     });
     expect(asked.statusCode, asked.body).toBe(201);
