@@ -19,7 +19,14 @@ import { AppError } from '../../base/http/errors';
 import { errorResponses } from '../../base/http/responses';
 import { readChanges } from './changes.repository';
 import { COLLECTIONS } from './collections';
-import type { AccountCaller, AnyCollection, CollectionCaller, CollectionRole, StaffCaller } from './registry';
+import {
+  OUTSIDE_PORTAL_ROLES,
+  type AccountCaller,
+  type AnyCollection,
+  type CollectionCaller,
+  type CollectionRole,
+  type StaffCaller,
+} from './registry';
 
 const idParams = z.object({ id: idSchema });
 /** Path segments a collection's routes use themselves, so no method may be named so. */
@@ -109,11 +116,8 @@ function registerCollection(app: Parameters<FastifyPluginAsyncZod>[0], collectio
   // A collection's operations are all of its audience: staff's for a platform collection, the
   // person's own for an account collection, a portal's otherwise. So a portal's caller is never
   // handed to a staff or account handler, nor theirs (who act in no portal) to a portal's.
-  const audience: CollectionRole[] = collection.platform
-    ? ['staff']
-    : collection.account
-      ? ['account']
-      : ['member', 'admin'];
+  const outside = collection.outsidePortals;
+  const audience: CollectionRole[] = outside ? [OUTSIDE_PORTAL_ROLES[outside]] : ['member', 'admin'];
   for (const operation of [
     collection.get,
     collection.list,
@@ -128,13 +132,9 @@ function registerCollection(app: Parameters<FastifyPluginAsyncZod>[0], collectio
         `Collection ${name}: its ${operation.access} operation is not of its audience (${audience.join(', ')})`,
       );
   }
-  if (collection.platform && (collection.ls || collection.create || collection.remove || collection.methods))
-    throw new Error(`Collection ${name}: a platform collection has get, list and save only`);
-  if (
-    collection.account &&
-    (collection.ls || collection.create || collection.save || collection.remove || collection.methods)
-  )
-    throw new Error(`Collection ${name}: an account collection has get and list only`);
+  // Outside the portals there is no change log (it is per portal) and nothing made or deleted here.
+  if (outside && (collection.ls || collection.create || collection.remove || collection.methods))
+    throw new Error(`Collection ${name}: a collection outside the portals has get, list and save only`);
   const base = `/${name}`;
   const tags = [`collection: ${name}`];
   // The API-key area of every route of this collection (api-keys: `<area>:read` / `<area>:write`).

@@ -121,15 +121,12 @@ export interface CollectionDefinition<
   /** The brief's collection name: the first path segment (e.g. `device` → /api3/device/…). */
   name: string;
   /**
-   * The deployment's records, for platform staff alone (definePlatformCollection): every operation
-   * is `staff`, no API key calls it (keys act in one portal), and its handlers get a StaffCaller.
+   * Whose records, when they are in no portal: the deployment's, for platform staff alone
+   * (definePlatformCollection), or the signed-in person's own account's (defineAccountCollection).
+   * Then every operation is that audience's (`staff` or `account`), no API key calls it (a key acts
+   * in one portal), and its handlers get a StaffCaller or an AccountCaller. Absent: a portal's.
    */
-  platform?: true;
-  /**
-   * The signed-in person's own account's records, in no portal (defineAccountCollection): every
-   * operation is `account`, no API key calls it, and its handlers get an AccountCaller.
-   */
-  account?: true;
+  outsidePortals?: OutsidePortals;
   /** The feature folder behind it (docs, and the mapping table in docs/decisions.md). */
   feature: string;
   /**
@@ -185,8 +182,18 @@ export function defineCollection<
   return definition as unknown as AnyCollection;
 }
 
-/** A platform collection: staff's reads and saves of records that belong to no portal. */
-export interface PlatformCollectionDefinition<
+/** Whose records a collection outside the portals holds (CollectionDefinition.outsidePortals). */
+export type OutsidePortals = 'platform' | 'account';
+
+/** The role every operation of a collection outside the portals has, by whose records it holds. */
+export const OUTSIDE_PORTAL_ROLES = { platform: 'staff', account: 'account' } as const satisfies Record<
+  OutsidePortals,
+  CollectionRole
+>;
+
+/** A collection of records in no portal: reads (and for staff, saves) with its audience's caller. */
+export interface OutsidePortalCollectionDefinition<
+  Caller,
   Record extends z.ZodType = z.ZodType,
   Filter extends z.ZodType = z.ZodType,
   Save extends z.ZodType = z.ZodType,
@@ -195,78 +202,57 @@ export interface PlatformCollectionDefinition<
   feature: string;
   idKind: IdKind;
   record: Record;
-  get?: { summary: string; handler: (caller: StaffCaller, id: string) => Promise<z.input<Record>> };
+  get?: { summary: string; handler: (caller: Caller, id: string) => Promise<z.input<Record>> };
   list?: {
     summary: string;
     filter: Filter;
-    handler: (caller: StaffCaller, filter: z.output<Filter>) => Promise<CollectionPage<z.input<Record>>>;
+    handler: (caller: Caller, filter: z.output<Filter>) => Promise<CollectionPage<z.input<Record>>>;
   };
   save?: {
     summary: string;
     body: Save;
     example: unknown;
-    handler: (caller: StaffCaller, id: string, body: z.output<Save>) => Promise<z.input<Record>>;
+    handler: (caller: Caller, id: string, body: z.output<Save>) => Promise<z.input<Record>>;
   };
 }
 
 /**
+ * Stores a collection outside the portals in the registry's one shape: every operation its
+ * audience's role, no API-key area; the routes hand its handlers the audience's caller (callerOf).
+ */
+function outsidePortals(audience: OutsidePortals, definition: OutsidePortalCollectionDefinition<never>) {
+  const { get, list, save, ...identity } = definition;
+  const access = OUTSIDE_PORTAL_ROLES[audience];
+  return {
+    ...identity,
+    outsidePortals: audience,
+    area: null,
+    ...(get && { get: { ...get, access } }),
+    ...(list && { list: { ...list, access } }),
+    ...(save && { save: { ...save, access } }),
+  } as unknown as AnyCollection;
+}
+
+/**
  * Declares a collection of the deployment's own records (client error reports, stock), for
- * platform staff: stored in the registry's one shape with every operation `staff` and no API-key
- * area; the routes hand its handlers a StaffCaller instead of a portal's caller.
+ * platform staff: get, list and save, with a StaffCaller.
  */
 export function definePlatformCollection<
   Record extends z.ZodType,
   Filter extends z.ZodType = z.ZodType,
   Save extends z.ZodType = z.ZodType,
->(definition: PlatformCollectionDefinition<Record, Filter, Save>): AnyCollection {
-  const { get, list, save, ...identity } = definition;
-  const staff = 'staff' as const;
-  // The handlers take a StaffCaller: the routes build one for a platform collection (callerOf).
-  return {
-    ...identity,
-    platform: true,
-    area: null,
-    ...(get && { get: { ...get, access: staff } }),
-    ...(list && { list: { ...list, access: staff } }),
-    ...(save && { save: { ...save, access: staff } }),
-  } as unknown as AnyCollection;
-}
-
-/** An account collection: a person's reads of their own account's records, which are in no portal. */
-export interface AccountCollectionDefinition<
-  Record extends z.ZodType = z.ZodType,
-  Filter extends z.ZodType = z.ZodType,
-> {
-  name: string;
-  feature: string;
-  idKind: IdKind;
-  record: Record;
-  get?: { summary: string; handler: (caller: AccountCaller, id: string) => Promise<z.input<Record>> };
-  list?: {
-    summary: string;
-    filter: Filter;
-    handler: (caller: AccountCaller, filter: z.output<Filter>) => Promise<CollectionPage<z.input<Record>>>;
-  };
+>(definition: OutsidePortalCollectionDefinition<StaffCaller, Record, Filter, Save>): AnyCollection {
+  return outsidePortals('platform', definition as unknown as OutsidePortalCollectionDefinition<never>);
 }
 
 /**
- * Declares a collection of the signed-in person's own account (a reseller's customers): stored in
- * the registry's one shape with every operation `account` and no API-key area (a key acts in one
- * portal, and these records are in none); the routes hand its handlers an AccountCaller.
+ * Declares a collection of the signed-in person's own account (a reseller's customers): get and
+ * list, with an AccountCaller.
  */
 export function defineAccountCollection<Record extends z.ZodType, Filter extends z.ZodType = z.ZodType>(
-  definition: AccountCollectionDefinition<Record, Filter>,
+  definition: Omit<OutsidePortalCollectionDefinition<AccountCaller, Record, Filter>, 'save'>,
 ): AnyCollection {
-  const { get, list, ...identity } = definition;
-  const account = 'account' as const;
-  // The handlers take an AccountCaller: the routes build one for an account collection (callerOf).
-  return {
-    ...identity,
-    account: true,
-    area: null,
-    ...(get && { get: { ...get, access: account } }),
-    ...(list && { list: { ...list, access: account } }),
-  } as unknown as AnyCollection;
+  return outsidePortals('account', definition as unknown as OutsidePortalCollectionDefinition<never>);
 }
 
 /** The operations a collection registers, by their route names (for docs and tests). */
