@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { addDaysToDate, zonedInstant, type CredentialSet, type DeviceSync } from '@latchkey/shared';
+import {
+  addDaysToDate,
+  localWallTime,
+  zonedInstant,
+  type CredentialSet,
+  type DeviceSync,
+} from '@latchkey/shared';
 import { HttpRegistrar, ZWaveBridge, type LockLink } from 'latchkey-zwave';
 import { startSimulatedNetwork, type SimulatedNetwork } from 'latchkey-zwave/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -261,6 +267,34 @@ describe('the Z-Wave bridge against the simulator and the real server', () => {
     clockOffsetMs = Date.parse(entry.validFrom!) + 3_600_000 - Date.now();
     link(2).kick();
     const slot = await waitFor(() => slotOf(entry.secret), 'the code in its slot at check-in');
+    // …and the lock itself holds the stay as a year-day schedule, turned on for that slot, so it
+    // refuses the code after check-out even while the bridge is down. The times are on the lock's
+    // clock (the listing's Berlin wall clock), the years two digits as the CC carries them.
+    const onLockClock = (instant: string, edge: 'start' | 'stop') => {
+      const { date, minutes } = localWallTime(new Date(instant), zone);
+      return {
+        [`${edge}Year`]: Number(date.slice(0, 4)) - 2000,
+        [`${edge}Month`]: Number(date.slice(5, 7)),
+        [`${edge}Day`]: Number(date.slice(8, 10)),
+        [`${edge}Hour`]: Math.floor(minutes / 60),
+        [`${edge}Minute`]: minutes % 60,
+      };
+    };
+    const stayOnLock = (until: string) => ({
+      ...onLockClock(entry.validFrom!, 'start'),
+      ...onLockClock(until, 'stop'),
+    });
+    const guarded = await waitFor(
+      () => network.lock(2).schedulesEnabled(slot) === true && network.lock(2).yearDaySchedule(slot),
+      'the year-day schedule on the lock, turned on',
+    );
+    expect(guarded).toEqual(stayOnLock(entry.validUntil!));
+    expect(guarded.startHour).toBe(15);
+    expect(guarded.stopYear).toBeLessThan(100);
+    // A code without an end (the member's) carries no schedule: scheduling is off for its slot.
+    const memberSlot = slotOf('481516')!;
+    expect(network.lock(2).yearDaySchedule(memberSlot)).toBeUndefined();
+    expect(network.lock(2).schedulesEnabled(memberSlot)).toBe(false);
     // …the stay is extended by two nights: past the old check-out the code stays in the same slot…
     const extend = await request('POST', `/api3/device/${listingId}/request/${stayId}`, {
       action: 'change',
@@ -271,6 +305,12 @@ describe('the Z-Wave bridge against the simulator and the real server', () => {
     const extended = guestEntry(await desiredSet(t, lockA))!;
     expect(Date.parse(extended.validUntil!)).toBeGreaterThan(Date.parse(entry.validUntil!));
     await confirmed(2);
+    // The lock's schedule moves to the new check-out with the set, the code staying where it is.
+    await waitFor(
+      () => network.lock(2).yearDaySchedule(slot)?.stopDay === stayOnLock(extended.validUntil!).stopDay,
+      "the lock's schedule extended",
+    );
+    expect(network.lock(2).yearDaySchedule(slot)).toEqual(stayOnLock(extended.validUntil!));
     clockOffsetMs = Date.parse(entry.validUntil!) + 3_600_000 - Date.now();
     link(2).kick();
     await link(2).idle();
@@ -280,6 +320,12 @@ describe('the Z-Wave bridge against the simulator and the real server', () => {
     link(2).kick();
     await waitFor(() => slotOf(entry.secret) === undefined, 'the code removed at check-out');
     expect(network.lock(2).slot(slot)).toBeUndefined();
+    // The emptied slot's schedule is erased and turned off, for whichever code it holds next.
+    await waitFor(
+      () => network.lock(2).schedulesEnabled(slot) === false,
+      "the emptied slot's schedule turned off",
+    );
+    expect(network.lock(2).yearDaySchedule(slot)).toBeUndefined();
     clockOffsetMs = 0;
     link(2).kick();
     await link(2).idle();
@@ -330,6 +376,9 @@ describe('the Z-Wave bridge against the simulator and the real server', () => {
     const b = await confirmed(3);
     expect(b.rejected.filter((r) => r.reason === 'storage_full').length).toBeGreaterThan(0);
     expect(network.lock(3).slots().size).toBe(10);
+    // The lock without the Schedule Entry Lock CC holds codes but was never sent a schedule command.
+    expect(network.lock(3).scheduleWrites).toBe(0);
+    expect(network.lock(2).scheduleWrites).toBeGreaterThan(0);
 
     // A stay on the full lock is refused before it is approved: the portal counts codes against
     // the 30 slots the lock reported, not the zwave-lock model's 250.

@@ -14,7 +14,7 @@ import {
   type LockEvent,
 } from '@latchkey/shared';
 import { CRC16_CCITT } from '@zwave-js/core';
-import { planSlots, type SlotPlan } from './slots';
+import { lockScheduleKey, planSlots, wallClockOf, type SlotPlan } from './slots';
 import type { BridgeStore } from './store';
 import {
   AccessControlEvent,
@@ -538,6 +538,7 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
       }
 
       const refused = new Map<string, 'invalid_secret'>();
+      const filled = new Set<number>();
       const written = store.memory(this.deviceId).written;
       const changes = [...plan.desired].filter(([slot, code]) => (written[String(slot)] ?? null) !== code);
       // Remove before add: every slot that must change is emptied first, so the lock never sees a
@@ -558,6 +559,7 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
           store.update(this.deviceId, (m) => {
             m.written[String(slot)] = code;
           });
+          filled.add(slot);
         } catch (error) {
           if (error instanceof NodeDead) throw error;
           // The lock refused the code every time: the entry is rejected, the others go on.
@@ -581,12 +583,64 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
         this.publishStatus();
         this.emit('applied', ack);
       }
+      await this.syncSchedules(set, plan, filled);
     } catch (error) {
       if (error instanceof NodeDead) {
         this.log('the node stopped answering: the set waits until it is back');
         return;
       }
       throw error;
+    }
+  }
+
+  /**
+   * The lock-side guard, where the node has the Schedule Entry Lock CC: a code with an end (a stay's
+   * guest code, an invite) also carries a year-day schedule [validFrom or now .. validUntil] on the
+   * lock's clock (the set's time zone), so the lock itself refuses it after the end even while the
+   * bridge is down. A code without an end, or an emptied slot, has its schedule erased and scheduling
+   * turned off. Runs only for slots whose code write the lock confirmed; a slot given a code in this
+   * sync (`filled`) has its schedule set again, as a lock may drop it with the old code. A failure is logged and tried
+   * again on the next sync, but never rejects the credential: the bridge's own edges still hold.
+   */
+  private async syncSchedules(set: CredentialSet, plan: SlotPlan, filled: Set<number>): Promise<void> {
+    if (!this.capabilities.scheduleEntryLock) return;
+    const { lock, store } = this.options;
+    const entries = new Map(set.entries.map((e) => [e.credentialId, e]));
+    for (const [slot, code] of plan.desired) {
+      const memory = store.memory(this.deviceId);
+      // A code that did not go in has nothing to guard yet.
+      if ((memory.written[String(slot)] ?? null) !== code) continue;
+      const owner = plan.slotOwners.get(slot);
+      const entry = code !== null && owner !== undefined ? entries.get(owner) : undefined;
+      const wanted = lockScheduleKey(set, entry);
+      const known = memory.schedules?.[String(slot)];
+      if (wanted === known && !(wanted !== null && filled.has(slot))) continue;
+      // An empty slot the bridge never scheduled: nothing to erase.
+      if (wanted === null && known === undefined && code === null) continue;
+      try {
+        if (wanted === null || !entry?.validUntil) {
+          await this.withRetries(`erasing the schedule of slot ${slot}`, async () => {
+            await lock.clearSchedules(slot);
+            await lock.setSchedulesEnabled(false, slot);
+          });
+        } else {
+          const from = entry.validFrom ? new Date(entry.validFrom) : this.now();
+          const start = wallClockOf(from, set.timeZone);
+          const stop = wallClockOf(new Date(entry.validUntil), set.timeZone);
+          await this.withRetries(`setting the schedule of slot ${slot}`, async () => {
+            await lock.setYearDaySchedule(slot, start, stop);
+            await lock.setSchedulesEnabled(true, slot);
+          });
+        }
+        store.update(this.deviceId, (m) => {
+          m.schedules = { ...m.schedules, [String(slot)]: wanted };
+        });
+      } catch (error) {
+        if (error instanceof NodeDead) throw error;
+        this.log(
+          `the lock did not take the schedule of slot ${slot} (the bridge still keeps its window): ${String(error)}`,
+        );
+      }
     }
   }
 }

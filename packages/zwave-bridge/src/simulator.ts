@@ -8,8 +8,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatteryCCGet, BatteryCCReport } from '@zwave-js/cc/BatteryCC';
 import { NotificationCCReport } from '@zwave-js/cc/NotificationCC';
+import {
+  ScheduleEntryLockCCEnableAllSet,
+  ScheduleEntryLockCCEnableSet,
+  ScheduleEntryLockCCWeekDayScheduleSet,
+  ScheduleEntryLockCCYearDayScheduleSet,
+} from '@zwave-js/cc/ScheduleEntryLockCC';
 import { UserCodeCCExtendedUserCodeSet, UserCodeCCReport, UserCodeCCSet } from '@zwave-js/cc/UserCodeCC';
-import { DoorLockCCOperationReport, DoorLockMode, DoorLockOperationType, UserIDStatus } from '@zwave-js/cc';
+import {
+  DoorLockCCOperationReport,
+  DoorLockMode,
+  DoorLockOperationType,
+  ScheduleEntryLockScheduleKind,
+  UserIDStatus,
+  type ScheduleEntryLockYearDaySchedule,
+} from '@zwave-js/cc';
 import { CommandClasses } from '@zwave-js/core';
 import {
   MockController,
@@ -56,6 +69,8 @@ export const AccessControl = {
 
 const BATTERY_KEY = 'Latchkey_battery';
 const UNREACHABLE_KEY = 'Latchkey_unreachable';
+/** Whether a user's schedules are on: zwave-js's mock behaviour answers Enable Set but keeps nothing. */
+const scheduleEnabledKey = (userId: number) => `Latchkey_scheduleEnabled_${userId}`;
 
 /** Defined last, so it comes first: an unreachable node neither acknowledges nor answers anything. */
 const unreachable: MockNodeBehavior = {
@@ -138,6 +153,24 @@ export class SimulatedLock {
 
   /** Counted by the simulator's own behaviour (see countCodeWrites). */
   codeWrites = 0;
+
+  /**
+   * The year-day schedule of a user (schedule slot 1) as the lock holds it, years as sent (two
+   * digits), or undefined when it has none. Stored by zwave-js's mock Schedule Entry Lock behaviour.
+   */
+  yearDaySchedule(userId: number): ScheduleEntryLockYearDaySchedule | undefined {
+    return this.node.state.get(
+      `ScheduleEntryLock_schedule_${userId}_1_${ScheduleEntryLockScheduleKind.YearDay}`,
+    ) as ScheduleEntryLockYearDaySchedule | undefined;
+  }
+
+  /** Whether the lock applies a user's schedules (undefined: never told). */
+  schedulesEnabled(userId: number): boolean | undefined {
+    return this.node.state.get(scheduleEnabledKey(userId)) as boolean | undefined;
+  }
+
+  /** How many Schedule Entry Lock set commands (schedules, enable) the lock received. */
+  scheduleWrites = 0;
 
   /** Someone changes a code on the lock's own keypad (programming mode): the lock reports it. */
   async setCodeAtLock(userId: number, code: string | undefined): Promise<void> {
@@ -295,6 +328,17 @@ export async function startSimulatedNetwork(locks: SimulatedLockOptions[]): Prom
           self.state.get(UNREACHABLE_KEY) !== true
         )
           lock.codeWrites++;
+        if (self.state.get(UNREACHABLE_KEY) === true) return undefined;
+        if (
+          receivedCC instanceof ScheduleEntryLockCCYearDayScheduleSet ||
+          receivedCC instanceof ScheduleEntryLockCCWeekDayScheduleSet ||
+          receivedCC instanceof ScheduleEntryLockCCEnableSet ||
+          receivedCC instanceof ScheduleEntryLockCCEnableAllSet
+        )
+          lock.scheduleWrites++;
+        if (receivedCC instanceof ScheduleEntryLockCCEnableSet) {
+          self.state.set(scheduleEnabledKey(receivedCC.userId), receivedCC.enabled);
+        }
         return undefined;
       },
     });

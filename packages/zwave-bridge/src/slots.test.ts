@@ -1,6 +1,6 @@
 import type { CredentialEntry, CredentialSet } from '@latchkey/shared';
 import { describe, expect, it } from 'vitest';
-import { planSlots, type KeypadCapabilities } from './slots';
+import { lockScheduleKey, planSlots, wallClockOf, type KeypadCapabilities } from './slots';
 
 const caps: KeypadCapabilities = {
   userCodes: 3,
@@ -125,5 +125,36 @@ describe('planSlots', () => {
       [{ lockoutId: 'l', from: '2026-11-27T00:00:00.000Z', until: null, exemptAdmins: true }],
     );
     expect(planSlots(lockedOut, caps, new Map(), now).desired.get(1)).toBeNull();
+  });
+});
+
+describe("the lock's year-day schedule", () => {
+  it("reads an instant on the set's wall clock, summer and winter time alike, to the minute", () => {
+    expect(wallClockOf(new Date('2026-07-10T13:00:45.000Z'), 'Europe/Berlin')).toEqual({
+      year: 2026,
+      month: 7,
+      day: 10,
+      hour: 15,
+      minute: 0,
+    });
+    expect(wallClockOf(new Date('2026-12-31T23:30:00.000Z'), 'Europe/Berlin')).toEqual({
+      year: 2027,
+      month: 1,
+      day: 1,
+      hour: 0,
+      minute: 30,
+    });
+  });
+
+  it('gives a code with an end a schedule, and one without an end none', () => {
+    const stay = entry('a', {
+      validFrom: '2026-12-01T14:00:00.000Z',
+      validUntil: '2026-12-03T10:00:00.000Z',
+    });
+    expect(lockScheduleKey(set([stay]), stay)).toBe(
+      '2026-12-01T14:00:00.000Z/2026-12-03T10:00:00.000Z Europe/Berlin',
+    );
+    expect(lockScheduleKey(set([entry('b')]), entry('b'))).toBeNull();
+    expect(lockScheduleKey(set([]), undefined)).toBeNull();
   });
 });

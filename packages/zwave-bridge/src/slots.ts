@@ -1,5 +1,6 @@
 import {
   explainEntry,
+  localWallTime,
   type CredentialEntry,
   type CredentialRejection,
   type CredentialSet,
@@ -106,4 +107,35 @@ export function planSlots(
   }
   rejected.sort((a, b) => (a.credentialId < b.credentialId ? -1 : a.credentialId > b.credentialId ? 1 : 0));
   return { assignment, desired, rejected, slotOwners };
+}
+
+/** A date and time as read on a wall clock (a four-digit year). */
+export interface WallClockTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+}
+
+/** `instant` on the wall clock of `timeZone`, to the minute (seconds are dropped). */
+export function wallClockOf(instant: Date, timeZone: string): WallClockTime {
+  const { date, minutes } = localWallTime(instant, timeZone);
+  return {
+    year: Number(date.slice(0, 4)),
+    month: Number(date.slice(5, 7)),
+    day: Number(date.slice(8, 10)),
+    hour: Math.floor(minutes / 60),
+    minute: minutes % 60,
+  };
+}
+
+/**
+ * The year-day schedule a slot's code should carry on the lock, as a key to compare with what was
+ * written: null when the code has no end (or the slot is empty), so the lock keeps no schedule for it.
+ * Only the validity window goes to the lock; weekly schedules are the bridge's alone.
+ */
+export function lockScheduleKey(set: CredentialSet, entry: CredentialEntry | undefined): string | null {
+  if (!entry || entry.validUntil === null) return null;
+  return `${entry.validFrom ?? ''}/${entry.validUntil} ${set.timeZone}`;
 }

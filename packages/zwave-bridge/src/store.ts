@@ -14,6 +14,11 @@ export interface LockMemory {
   assignment: Record<string, number>;
   /** What the bridge last wrote and the lock confirmed: slot → code, or null for empty. */
   written: Record<string, string | null>;
+  /**
+   * The year-day schedule the lock confirmed per slot (lockScheduleKey), null for none; absent for a
+   * slot the bridge never scheduled, and in files written before schedules were programmed.
+   */
+  schedules?: Record<string, string | null>;
   /** Version of the credential set applied last (0 before the first). */
   appliedVersion: number;
   /** Events not yet acknowledged by the server (resent after every reconnect). */
@@ -69,7 +74,10 @@ export class BridgeStore {
 
   /** Forgets what was written to every lock (a lock reset: every slot is read again). */
   forgetSlots(): void {
-    for (const memory of Object.values(this.data.locks)) memory.written = {};
+    for (const memory of Object.values(this.data.locks)) {
+      memory.written = {};
+      memory.schedules = {};
+    }
     this.save();
   }
 

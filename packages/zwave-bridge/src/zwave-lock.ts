@@ -1,6 +1,13 @@
 import { EventEmitter } from 'node:events';
-import { BatteryCCValues, DoorLockCCValues, DoorLockMode, UserCodeCC, UserIDStatus } from '@zwave-js/cc';
-import { CommandClasses } from '@zwave-js/core';
+import {
+  BatteryCCValues,
+  DoorLockCCValues,
+  DoorLockMode,
+  ScheduleEntryLockCC,
+  UserCodeCC,
+  UserIDStatus,
+} from '@zwave-js/cc';
+import { CommandClasses, isUnsupervisedOrSucceeded, type SupervisionResult } from '@zwave-js/core';
 import type { LockState } from '@latchkey/shared';
 import {
   NodeStatus,
@@ -8,7 +15,7 @@ import {
   type ZWaveNode,
   type ZWaveNotificationCallbackArgs_NotificationCC,
 } from 'zwave-js';
-import type { KeypadCapabilities } from './slots';
+import type { KeypadCapabilities, WallClockTime } from './slots';
 
 /** Access Control notification events (Notification CC type 6) the bridge turns into protocol events. */
 export const ACCESS_CONTROL = 0x06;
@@ -30,7 +37,10 @@ export const AccessControlEvent = {
 } as const;
 
 export interface LockNodeCapabilities extends KeypadCapabilities {
-  /** Schedule Entry Lock CC present (the bridge enforces windows itself either way). */
+  /**
+   * Schedule Entry Lock CC present with a year-day schedule per user: the bridge then also programs
+   * a code's end on the lock (a second guard; the bridge enforces windows itself either way).
+   */
   scheduleEntryLock: boolean;
   /** User Code CC v2 checksum, to notice codes changed at the lock. */
   userCodeChecksum: boolean;
@@ -134,7 +144,9 @@ export class ZWaveLock extends EventEmitter<ZWaveLockEvents> {
       allowedCharacters: chars && chars.length > 0 ? chars : '0123456789',
       minLength: 4,
       maxLength: 10,
-      scheduleEntryLock: this.node.supportsCC(CommandClasses['Schedule Entry Lock']),
+      scheduleEntryLock:
+        this.node.supportsCC(CommandClasses['Schedule Entry Lock']) &&
+        (ScheduleEntryLockCC.getNumYearDaySlotsCached(this.driver, this.node) ?? 0) >= 1,
       userCodeChecksum: version >= 2 && checksum === true,
       kinds: [
         ...(userCodes > 0 ? (['code'] as const) : []),
@@ -189,6 +201,52 @@ export class ZWaveLock extends EventEmitter<ZWaveLockEvents> {
   /** The CRC-16 of every slot, as the lock computes it (User Code CC v2), or undefined. */
   async checksum(): Promise<number | undefined> {
     return (await this.node.commandClasses['User Code'].getUserCodeChecksum()) ?? undefined;
+  }
+
+  /**
+   * Sets a user's year-day schedule (schedule slot 1, the only one the bridge uses): the lock accepts
+   * the user's code only between `start` and `stop` on its own clock. Setting a schedule also turns
+   * scheduling on for that user (Schedule Entry Lock CC).
+   */
+  async setYearDaySchedule(userId: number, start: WallClockTime, stop: WallClockTime): Promise<void> {
+    // The CC carries each year as one byte, 0–99 for 2000–2099, and zwave-js puts startYear and
+    // stopYear on the wire as given: 2026 must be passed as 26 (2026 itself would arrive as 234).
+    const result = await this.node.commandClasses['Schedule Entry Lock'].setYearDaySchedule(
+      { userId, slotId: 1 },
+      {
+        startYear: start.year % 100,
+        startMonth: start.month,
+        startDay: start.day,
+        startHour: start.hour,
+        startMinute: start.minute,
+        stopYear: stop.year % 100,
+        stopMonth: stop.month,
+        stopDay: stop.day,
+        stopHour: stop.hour,
+        stopMinute: stop.minute,
+      },
+    );
+    this.confirmSchedule(result, `the year-day schedule of user ${userId}`);
+  }
+
+  /** Erases the year-day schedule the bridge sets for a user (schedule slot 1). */
+  async clearSchedules(userId: number): Promise<void> {
+    const result = await this.node.commandClasses['Schedule Entry Lock'].setYearDaySchedule({
+      userId,
+      slotId: 1,
+    });
+    this.confirmSchedule(result, `erasing the schedule of user ${userId}`);
+  }
+
+  /** Turns scheduling on or off for one user: off, the lock accepts the user's code at any time. */
+  async setSchedulesEnabled(enabled: boolean, userId: number): Promise<void> {
+    const result = await this.node.commandClasses['Schedule Entry Lock'].setEnabled(enabled, userId);
+    this.confirmSchedule(result, `${enabled ? 'enabling' : 'disabling'} the schedules of user ${userId}`);
+  }
+
+  /** A supervised command the lock answered with a failure did not take (unsupervised ones count as sent). */
+  private confirmSchedule(result: SupervisionResult | undefined, what: string): void {
+    if (!isUnsupervisedOrSucceeded(result)) throw new Error(`node ${this.nodeId} refused ${what}`);
   }
 
   /** Pings the node; zwave-js marks it alive again when it answers. */
