@@ -115,7 +115,8 @@ describe('DeviceSyncTab', () => {
         ),
     });
     const connection = await screen.findByRole('region', { name: 'Connection' });
-    expect(await within(connection).findByText(/30 code slots/)).toBeInTheDocument();
+    // The fixture's set has two codes the lock holds or is sent, and a card it refused.
+    expect(await within(connection).findByText('30 code slots, 2 in use')).toBeInTheDocument();
     expect(within(connection).getByText('As the lock reports. It takes: Code, App')).toBeInTheDocument();
   });
 

@@ -125,12 +125,14 @@ function VersionSummary({ sync }: { sync: DeviceSync }) {
  * How much the lock holds: what it said itself (a Z-Wave node's own user-code slots, which the
  * portal counts codes against), or else its model's figure.
  */
-function LockMemory({ device }: { device: Device }) {
+function LockMemory({ device, sync }: { device: Device; sync: DeviceSync | undefined }) {
   const reported = device.capabilities;
   if (!reported) return <>{LOCK_MODELS[device.model].capacity} credentials (its model)</>;
+  // Codes the lock holds or is asked to: every code of its set but those it refused.
+  const inUse = sync?.credentials.filter((c) => c.kind === 'code' && c.state !== 'rejected').length;
   return (
     <>
-      {reported.codeSlots} code slots
+      {reported.codeSlots} code slots{inUse === undefined ? '' : `, ${inUse} in use`}
       <Text size="xs" c="dimmed">
         As the lock reports. It takes:{' '}
         {reported.kinds.map((kind) => CREDENTIAL_TEXT[kind]).join(', ') || 'nothing'}
@@ -170,7 +172,7 @@ export function DeviceSyncTab({ device }: { device: Device }) {
           <Fact label="Lock">{device.lockState ?? 'not reported'}</Fact>
           <Fact label="Firmware">{device.firmware ?? 'not reported'}</Fact>
           <Fact label="Memory">
-            <LockMemory device={device} />
+            <LockMemory device={device} sync={sync.data} />
           </Fact>
         </SimpleGrid>
       </SectionCard>
