@@ -17,7 +17,8 @@ import { waitFor } from './net-helpers';
 
 /**
  * The Z-Wave bridge end to end: zwave-js's real driver on a mock serial port with mock lock nodes
- * (User Code, Door Lock, Battery, Notification, Schedule Entry Lock behaviours of @zwave-js/testing),
+ * (User Code, User Credential, Door Lock, Battery, Notification, Schedule Entry Lock behaviours of
+ * @zwave-js/testing),
  * the bridge in between, and the real server with its embedded broker. Nothing leaves loopback:
  * zwave-js's mock-server binary (mDNS) is never started.
  */
@@ -91,6 +92,8 @@ describe('the Z-Wave bridge against the simulator and the real server', () => {
       { nodeId: 2, userCodes: 30, battery: 81, firmware: '3.4' },
       { nodeId: 3, userCodes: 10, scheduleEntryLock: false },
       { nodeId: 4, userCodes: 10, masksCodes: true },
+      // A lock with the User Credential CC: cards as well as codes.
+      { nodeId: 5, userCodes: 10, scheduleEntryLock: false, userCredential: { rfidSlots: 5 } },
     ]);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latchkey-zwave-'));
     bridge = new ZWaveBridge({
@@ -110,7 +113,7 @@ describe('the Z-Wave bridge against the simulator and the real server', () => {
     bridge.on('log', (message) => logs.push(message));
     bridge.on('lock', (l, nodeId) => deviceOfNode.set(nodeId, l.deviceId));
     bridge.start();
-    await waitFor(() => deviceOfNode.size === 3, 'the three lock nodes to be registered', 150_000);
+    await waitFor(() => deviceOfNode.size === 4, 'the four lock nodes to be registered', 150_000);
   }, 180_000);
 
   afterAll(async () => {
@@ -228,6 +231,59 @@ describe('the Z-Wave bridge against the simulator and the real server', () => {
     await waitFor(() => masked.slot(slot!) === '481516', 'the masked code restored');
     // Restored once: the slot emptied (remove before add), then the portal's code written.
     expect(userCodeSets()).toBe(3);
+  });
+
+  it('puts a card on a lock with the User Credential CC, rejects it on a lock without, and empties its slot when it is revoked', async () => {
+    const lockD = deviceOfNode.get(5)!;
+    const withCards = network.lock(5);
+    // The lock reports its RFID slots: the portal knows it takes cards.
+    expect(
+      await waitFor(async () => (await device(lockD)).capabilities, 'the capabilities of the card lock'),
+    ).toEqual({ codeSlots: 10, codeLength: { min: 4, max: 10 }, kinds: ['code', 'rfid', 'remote'] });
+    expect((await request('PUT', `/api3/user/${member.userId}/device/${lockD}`)).statusCode).toBeLessThan(
+      300,
+    );
+    // The admin registers her card as a reader prints it, with separators.
+    const card = await request('POST', '/api3/portal/rfid', { uid: '04:a2:3b:1c', userId: member.userId });
+    expect(card.statusCode, card.body).toBe(201);
+    const cardId = card.json()._id as string;
+
+    const d = await confirmed(5);
+    expect(d.credentials.find((c) => c.credentialId === cardId)).toMatchObject({
+      kind: 'rfid',
+      state: 'confirmed',
+    });
+    // The card is in an RFID slot, its UID's bytes, for a user of its own past the ten code slots;
+    // her code is a PIN code credential in the first code slot.
+    const cards = [...withCards.rfidCredentials()];
+    expect(cards).toEqual([[1, { userId: 11, uid: '04A23B1C' }]]);
+    expect(withCards.slot(1)).toBe('481516');
+
+    // The lock without the CC answers the same card unsupported_kind, on the sync screen.
+    const a = await confirmed(2);
+    expect(a.credentials.find((c) => c.credentialId === cardId)).toMatchObject({
+      state: 'rejected',
+      reason: 'unsupported_kind',
+    });
+    expect(a.rejected).toEqual([
+      expect.objectContaining({ credentialId: cardId, reason: 'unsupported_kind' }),
+    ]);
+
+    // She holds the card to the reader: the history names her, by her card.
+    await withCards.keypadUnlock(11);
+    await waitFor(async () => {
+      const logsResponse = await request('GET', '/api3/portal/device/logs');
+      return (
+        logsResponse.json().items as { device?: { _id: string }; user?: { _id: string }; method: string }[]
+      ).find((i) => i.device?._id === lockD && i.method === 'rfid' && i.user?._id === member.userId);
+    }, 'the card unlock in the history');
+
+    // Revoked: the slot is emptied, and the lock without the CC has nothing left to reject.
+    expect((await request('DELETE', `/api3/portal/rfid/${cardId}`)).statusCode).toBeLessThan(300);
+    await confirmed(5);
+    expect(withCards.rfidCredentials().size).toBe(0);
+    expect(withCards.slot(1)).toBe('481516');
+    expect((await confirmed(2)).rejected).toEqual([]);
   });
 
   it('notices with the user-code checksum a code changed at the lock without a report, and restores it', async () => {

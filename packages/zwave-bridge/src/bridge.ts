@@ -22,9 +22,9 @@ export interface ZWaveBridgeEvents {
 }
 
 /**
- * The bridge: every lock node of the Z-Wave network (one with the User Code or Door Lock CC) is
- * registered once as a device of the portal (id and secret kept in the data folder) and gets its
- * own LockLink. Nodes included later are picked up when their interview completes.
+ * The bridge: every lock node of the Z-Wave network (one with the User Code, User Credential or Door
+ * Lock CC) is registered once as a device of the portal (id and secret kept in the data folder) and
+ * gets its own LockLink. Nodes included later are picked up when their interview completes.
  */
 export class ZWaveBridge extends EventEmitter<ZWaveBridgeEvents> {
   readonly store: BridgeStore;
@@ -68,7 +68,7 @@ export class ZWaveBridge extends EventEmitter<ZWaveBridgeEvents> {
   private async attach(node: ZWaveNode): Promise<void> {
     if (this.stopped || this.links.has(node.id) || this.attaching.has(node.id)) return;
     if (!ZWaveLock.isLock(node)) {
-      this.log(`node ${node.id} is not a lock (no User Code or Door Lock CC): left alone`);
+      this.log(`node ${node.id} is not a lock (no User Code, User Credential or Door Lock CC): left alone`);
       return;
     }
     this.attaching.add(node.id);
@@ -97,7 +97,8 @@ export class ZWaveBridge extends EventEmitter<ZWaveBridgeEvents> {
       const caps = lock.capabilities();
       this.log(
         `node ${node.id}: ${caps.userCodes} user codes (${caps.minLength}-${caps.maxLength} characters), ` +
-          `schedule entry lock ${caps.scheduleEntryLock ? 'yes' : 'no'}, kinds ${caps.kinds.join(', ')}`,
+          `${caps.rfidSlots} RFID slots, schedule entry lock ${caps.scheduleEntryLock ? 'yes' : 'no'}, ` +
+          `kinds ${caps.kinds.join(', ')}`,
       );
       const link = new LockLink({
         ...this.options.link,

@@ -23,8 +23,8 @@ Usage: npm run zwave-bridge -- --controller <path|tcp://host:port> --server <url
   --network-key-dir <d> a folder with S0/S2 network keys as JSON (s2-keys.json), needed for secure locks
   --help                this text
 
-Every lock node (User Code or Door Lock CC) is registered once as a device of the "zwave-lock" model
-and keeps its own MQTT connection (client id = device id). See docs/bridges/zwave.md.`;
+Every lock node (User Code, User Credential or Door Lock CC) is registered once as a device of the
+"zwave-lock" model and keeps its own MQTT connection (client id = device id). See docs/bridges/zwave.md.`;
 
 async function main() {
   const { values } = parseArgs({

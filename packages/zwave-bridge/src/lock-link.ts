@@ -78,6 +78,8 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
   private timers: NodeJS.Timeout[] = [];
   /** Slots whose content is unknown until read (first start, or a change at the lock). */
   private unknownSlots = new Set<number>();
+  /** RFID slots whose content is unknown until read (first start, or a change at the lock). */
+  private unknownCards = new Set<number>();
   /** Slots a notification said were changed at the lock (a masked code cannot be compared). */
   private notifiedSlots = new Set<number>();
   /** When the bridge last wrote each slot: a lock's own "code added/deleted" report of it is ours. */
@@ -98,6 +100,9 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
     const memory = options.store.memory(this.deviceId);
     for (let slot = 1; slot <= this.capabilities.userCodes; slot++) {
       if (!(String(slot) in memory.written)) this.unknownSlots.add(slot);
+    }
+    for (let slot = 1; slot <= this.capabilities.rfidSlots; slot++) {
+      if (!(String(slot) in (memory.cardsWritten ?? {}))) this.unknownCards.add(slot);
     }
   }
 
@@ -335,8 +340,17 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
     return null;
   }
 
+  /** The card that holds an RFID slot (from the stable assignment), or null. */
+  private credentialOfCardSlot(slot: number): string | null {
+    const assignment = this.options.store.memory(this.deviceId).cardAssignment ?? {};
+    for (const [credentialId, s] of Object.entries(assignment)) if (s === slot) return credentialId;
+    return null;
+  }
+
   private async onAccess(n: AccessNotification) {
     const E = AccessControlEvent;
+    // A user id past the code slots is a card's User Credential CC user (ZWaveLock.cardUser).
+    const cardSlot = n.userId !== null ? this.options.lock.cardSlotOfUser(n.userId) : null;
     const ownRf = Date.now() < this.ownRfUntil;
     if (n.event !== E.jammed && n.event <= E.autoLock) this.jammed = false;
     switch (n.event) {
@@ -344,8 +358,9 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
       case E.keypadLock:
         this.sendEvent({
           type: n.event === E.keypadUnlock ? 'unlock' : 'lock',
-          method: 'code',
-          credentialId: this.credentialOfSlot(n.userId),
+          method: cardSlot !== null ? 'rfid' : 'code',
+          credentialId:
+            cardSlot !== null ? this.credentialOfCardSlot(cardSlot) : this.credentialOfSlot(n.userId),
           reason: null,
           commandId: null,
         });
@@ -393,6 +408,12 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
       case E.userCodeDeleted:
       case E.allUserCodesDeleted: {
         // A code changed at the lock itself: re-read the slot(s), report it, and restore the portal's.
+        if (cardSlot !== null) {
+          // A card's user: its RFID slot is read again on the next sync and restored.
+          this.unknownCards.add(cardSlot);
+          this.kick();
+          break;
+        }
         const slots =
           n.userId !== null && n.userId > 0
             ? [n.userId]
@@ -501,10 +522,17 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
     const { lock, store } = this.options;
     if (!set || !lock.alive || this.stopped) return;
     const memory = store.memory(this.deviceId);
-    const plan = planSlots(set, this.capabilities, new Map(Object.entries(memory.assignment)), this.now());
+    const plan = planSlots(
+      set,
+      this.capabilities,
+      new Map(Object.entries(memory.assignment)),
+      this.now(),
+      new Map(Object.entries(memory.cardAssignment ?? {})),
+    );
     this.plan = plan;
     store.update(this.deviceId, (m) => {
       m.assignment = Object.fromEntries(plan.assignment);
+      if (this.capabilities.rfidSlots > 0) m.cardAssignment = Object.fromEntries(plan.cards.assignment);
     });
 
     try {
@@ -569,6 +597,8 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
         }
       }
 
+      await this.syncCards(plan, refused);
+
       if (memory.appliedVersion !== set.version || refused.size > 0) {
         const rejected = [
           ...plan.rejected,
@@ -579,7 +609,9 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
         store.update(this.deviceId, (m) => {
           m.appliedVersion = set.version;
         });
-        this.log(`applied set ${set.version} (${plan.assignment.size} codes, ${rejected.length} rejected)`);
+        this.log(
+          `applied set ${set.version} (${plan.assignment.size} codes, ${plan.cards.assignment.size} cards, ${rejected.length} rejected)`,
+        );
         this.publishStatus();
         this.emit('applied', ack);
       }
@@ -590,6 +622,59 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
         return;
       }
       throw error;
+    }
+  }
+
+  /**
+   * Cards, where the node has RFID credential slots: the same steps as the codes. Slots whose content
+   * is unknown are read first (a card found there that the bridge did not write is reported and
+   * replaced), slots that change are emptied before any card is written (remove before add), and a
+   * card the lock refuses every time is rejected `invalid_secret` while the others go on.
+   */
+  private async syncCards(plan: SlotPlan, refused: Map<string, 'invalid_secret'>): Promise<void> {
+    if (this.capabilities.rfidSlots === 0) return;
+    const { lock, store } = this.options;
+    const writtenCard = (slot: number) => store.memory(this.deviceId).cardsWritten?.[String(slot)];
+    const remember = (slot: number, uid: string | null) =>
+      store.update(this.deviceId, (m) => {
+        m.cardsWritten = { ...m.cardsWritten, [String(slot)]: uid };
+      });
+    for (const slot of [...this.unknownCards].sort((a, b) => a - b)) {
+      const read = await this.withRetries(`reading RFID slot ${slot}`, () => lock.readCard(slot));
+      const known = writtenCard(slot);
+      const actual = read.occupied ? (read.uid ?? '*') : null;
+      // A lock that does not read cards back holds what the bridge wrote while the slot is occupied.
+      const hiddenMatch = read.occupied && read.uid === null && known !== null && known !== undefined;
+      if (known !== undefined && actual !== known && !hiddenMatch) {
+        this.log(`RFID slot ${slot} was changed at the lock: restoring what the portal says`);
+        this.sendEvent({
+          type: 'tamper',
+          method: 'rfid',
+          credentialId: this.credentialOfCardSlot(slot),
+          reason: null,
+          commandId: null,
+        });
+      }
+      remember(slot, hiddenMatch && known ? known : actual);
+      this.unknownCards.delete(slot);
+    }
+
+    const changes = [...plan.cards.desired].filter(([slot, uid]) => (writtenCard(slot) ?? null) !== uid);
+    for (const [slot] of changes.filter(([slot]) => (writtenCard(slot) ?? null) !== null)) {
+      await this.withRetries(`emptying RFID slot ${slot}`, () => lock.writeCard(slot, null));
+      remember(slot, null);
+    }
+    for (const [slot, uid] of changes) {
+      if (uid === null) continue;
+      try {
+        await this.withRetries(`writing RFID slot ${slot}`, () => lock.writeCard(slot, uid));
+        remember(slot, uid);
+      } catch (error) {
+        if (error instanceof NodeDead) throw error;
+        const credentialId = plan.cards.slotOwners.get(slot);
+        if (credentialId) refused.set(credentialId, 'invalid_secret');
+        this.unknownCards.add(slot);
+      }
     }
   }
 

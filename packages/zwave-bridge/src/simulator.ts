@@ -1,6 +1,7 @@
 // A simulated Z-Wave network of door locks, in process: zwave-js's real driver on a mock serial port, a
-// mock controller and mock lock nodes with the User Code, Schedule Entry Lock, Door Lock, Battery and
-// Notification behaviours of `@zwave-js/testing`. Used by the tests and by the demo (DEMO_ZWAVE=true).
+// mock controller and mock lock nodes with the User Code, User Credential (where asked for), Schedule
+// Entry Lock, Door Lock, Battery and Notification behaviours of `@zwave-js/testing`. Used by the tests
+// and by the demo (DEMO_ZWAVE=true).
 // Nothing here opens a network socket: zwave-js's mock-server binary (which announces itself with mDNS
 // multicast) is never started.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -20,6 +21,8 @@ import {
   DoorLockMode,
   DoorLockOperationType,
   ScheduleEntryLockScheduleKind,
+  UserCredentialRule,
+  UserCredentialType,
   UserIDStatus,
   type ScheduleEntryLockYearDaySchedule,
 } from '@zwave-js/cc';
@@ -44,6 +47,12 @@ export interface SimulatedLockOptions {
   userCodes?: number;
   /** Whether the lock has the Schedule Entry Lock CC (default true). */
   scheduleEntryLock?: boolean;
+  /**
+   * A lock with the User Credential CC and this many RFID credential slots (default: none). zwave-js
+   * then manages its users through that CC alone, codes included (PIN code credentials, one per code
+   * slot), and the CC's users number is the code slots plus the RFID slots.
+   */
+  userCredential?: { rfidSlots: number };
   /** Whether the lock reports user codes masked ("****") (default false). */
   masksCodes?: boolean;
   battery?: number;
@@ -69,6 +78,12 @@ export const AccessControl = {
 
 const BATTERY_KEY = 'Latchkey_battery';
 const UNREACHABLE_KEY = 'Latchkey_unreachable';
+/** Where zwave-js's mock User Credential behaviour keeps a credential of a type in a slot. */
+const credentialKey = (type: UserCredentialType, slot: number) => `UserCredential_cred_${type}_${slot}`;
+interface StoredCredential {
+  userId: number;
+  credentialData: Uint8Array;
+}
 /** Whether a user's schedules are on: zwave-js's mock behaviour answers Enable Set but keeps nothing. */
 const scheduleEnabledKey = (userId: number) => `Latchkey_scheduleEnabled_${userId}`;
 
@@ -125,6 +140,12 @@ export class SimulatedLock {
 
   /** The code in a slot as the lock holds it, or undefined for an empty slot. */
   slot(userId: number): string | undefined {
+    if (this.node.implementedCCs.has(CommandClasses['User Credential'])) {
+      // Code slot n is the PIN code credential in slot n (ZWaveLock).
+      const pin = this.node.state.get(credentialKey(UserCredentialType.PINCode, userId)) as
+        StoredCredential | undefined;
+      return pin ? Buffer.from(pin.credentialData).toString('ascii') : undefined;
+    }
     const status = this.node.state.get(`UserCode_userIdStatus_${userId}`) as UserIDStatus | undefined;
     if (status === undefined || status === UserIDStatus.Available) return undefined;
     return this.node.state.get(`UserCode_userCode_${userId}`) as string | undefined;
@@ -138,6 +159,29 @@ export class SimulatedLock {
     for (let i = 1; i <= (caps?.numUsers ?? 0); i++) {
       const code = this.slot(i);
       if (code !== undefined) out.set(i, code);
+    }
+    return out;
+  }
+
+  /**
+   * The cards the lock holds (User Credential CC): RFID slot → its user and the card's UID in
+   * upper-case hex, as the portal writes UIDs. Empty for a lock without the CC.
+   */
+  rfidCredentials(): Map<number, { userId: number; uid: string }> {
+    const out = new Map<number, { userId: number; uid: string }>();
+    const caps = this.node.getCCCapabilities(CommandClasses['User Credential']) as
+      { supportedCredentialTypes?: Map<UserCredentialType, { numberOfCredentialSlots: number }> } | undefined;
+    const slots =
+      caps?.supportedCredentialTypes?.get(UserCredentialType.RFIDCode)?.numberOfCredentialSlots ?? 0;
+    for (let slot = 1; slot <= slots; slot++) {
+      const card = this.node.state.get(credentialKey(UserCredentialType.RFIDCode, slot)) as
+        StoredCredential | undefined;
+      if (card) {
+        out.set(slot, {
+          userId: card.userId,
+          uid: Buffer.from(card.credentialData).toString('hex').toUpperCase(),
+        });
+      }
     }
     return out;
   }
@@ -234,6 +278,33 @@ export class SimulatedLock {
   }
 }
 
+/**
+ * The User Credential CC of a lock with both codes and cards: a PIN code credential slot per code
+ * slot, the RFID slots asked for, and a user for each (codes and cards are users of their own).
+ * Credentials are read back (no hash), so a test can compare them.
+ */
+function userCredentialCaps(userCodes: number, rfidSlots: number) {
+  const credential = (slots: number, min: number, max: number) => ({
+    numberOfCredentialSlots: slots,
+    minCredentialLength: min,
+    maxCredentialLength: max,
+    maxCredentialHashLength: 0,
+    supportsCredentialLearn: false as const,
+  });
+  return ccCaps({
+    ccId: CommandClasses['User Credential'],
+    version: 1,
+    numberOfSupportedUsers: userCodes + rfidSlots,
+    supportedCredentialRules: [UserCredentialRule.Single],
+    maxUserNameLength: 0,
+    supportedCredentialTypes: new Map([
+      [UserCredentialType.PINCode, credential(userCodes, 4, 10)],
+      // Card UIDs are 4, 7 or 10 bytes.
+      [UserCredentialType.RFIDCode, credential(rfidSlots, 4, 10)],
+    ]),
+  });
+}
+
 export interface SimulatedNetwork {
   driver: Driver;
   controller: MockController;
@@ -314,6 +385,9 @@ export async function startSimulatedNetwork(locks: SimulatedLockOptions[]): Prom
                   numDailyRepeatingSlots: 0,
                 }),
               ]),
+          ...(options.userCredential
+            ? [userCredentialCaps(options.userCodes ?? 30, options.userCredential.rfidSlots)]
+            : []),
         ],
       },
     });

@@ -52,6 +52,35 @@ describe('planSlots', () => {
     ]);
   });
 
+  it('puts cards in their own RFID slots where the lock has them, one slot per card for as long as it is in the set', () => {
+    const withCards = { ...caps, rfidSlots: 2 };
+    const entries = [
+      entry('a', { secret: '1111' }),
+      entry('card-1', { kind: 'rfid', secret: '04A23B1C' }),
+      entry('card-2', { kind: 'rfid', secret: '04A23B1C5D6E7F', validUntil: '2026-11-27T11:00:00.000Z' }),
+      entry('card-3', { kind: 'rfid', secret: '11223344' }),
+      entry('card-4', { kind: 'rfid', secret: '04A23B1C' }),
+      entry('card-5', { kind: 'rfid', secret: 'ABC' }),
+      entry('finger', { kind: 'fingerprint', secret: 'template' }),
+    ];
+    const plan = planSlots(set(entries), withCards, new Map(), now, new Map([['card-2', 1]]));
+    // Codes are numbered as before; card slots count from 1 on their own.
+    expect(Object.fromEntries(plan.assignment)).toEqual({ a: 1 });
+    expect(Object.fromEntries(plan.cards.assignment)).toEqual({ 'card-2': 1, 'card-1': 2 });
+    // A card past its end keeps its slot, empty; a card that fits no slot, a UID twice, a UID that
+    // is not whole bytes and a fingerprint are each rejected with their own reason.
+    expect([...plan.cards.desired]).toEqual([
+      [1, null],
+      [2, '04A23B1C'],
+    ]);
+    expect(plan.rejected).toEqual([
+      { credentialId: 'card-3', reason: 'storage_full' },
+      { credentialId: 'card-4', reason: 'invalid_secret' },
+      { credentialId: 'card-5', reason: 'invalid_secret' },
+      { credentialId: 'finger', reason: 'unsupported_kind' },
+    ]);
+  });
+
   it('keeps a credential in its slot when others come and go, and answers storage_full per entry that does not fit', () => {
     const previous = new Map([
       ['b', 3],

@@ -19,6 +19,13 @@ export interface LockMemory {
    * slot the bridge never scheduled, and in files written before schedules were programmed.
    */
   schedules?: Record<string, string | null>;
+  /**
+   * Cards, where the lock has RFID credential slots (User Credential CC): credentialId → RFID slot,
+   * and what the bridge last wrote there (slot → UID, or null for empty). Absent in files written
+   * before cards were put on locks.
+   */
+  cardAssignment?: Record<string, number>;
+  cardsWritten?: Record<string, string | null>;
   /** Version of the credential set applied last (0 before the first). */
   appliedVersion: number;
   /** Events not yet acknowledged by the server (resent after every reconnect). */
@@ -77,6 +84,7 @@ export class BridgeStore {
     for (const memory of Object.values(this.data.locks)) {
       memory.written = {};
       memory.schedules = {};
+      memory.cardsWritten = {};
     }
     this.save();
   }
