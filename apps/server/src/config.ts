@@ -28,7 +28,7 @@ const envSchema = z.object({
   DEMO_DATA: booleanVar.default(true),
   /** Run the demo portal's connected locks as simulated locks (packages/locksim) beside the server. */
   DEMO_LOCKS: booleanVar.default(true),
-  /** Run two simulated Z-Wave locks behind the Z-Wave bridge beside the server (docs/bridges/zwave.md). */
+  /** Run three simulated Z-Wave locks behind the Z-Wave bridge beside the server (docs/bridges/zwave.md). */
   DEMO_ZWAVE: booleanVar.default(false),
   SESSION_TTL_HOURS: z.coerce
     .number()

@@ -5,7 +5,7 @@ import type { Database } from '../db/database';
 import { createDevice } from '../features/devices/devices.service';
 import { DEMO_ACCOUNTS } from './seed-demo';
 
-// DEMO_ZWAVE: a simulated Z-Wave network of two locks (zwave-js's own driver on a mock serial port,
+// DEMO_ZWAVE: a simulated Z-Wave network of three locks (one masks its codes, one takes cards) (zwave-js's own driver on a mock serial port,
 // in process: no radio, no network) behind the latchkey-zwave bridge, so a newcomer sees Z-Wave
 // locks in the demo portal without hardware (docs/bridges/zwave.md). The bridge speaks device
 // protocol v1 to the embedded broker exactly as it does for real locks; only the registration of
@@ -32,7 +32,11 @@ export async function startDemoZWave(
     log.warn('DEMO_ZWAVE: no demo portal in this database (DEMO_DATA seeds it); the Z-Wave demo stays off');
     return null;
   }
-  const names: Record<number, string> = { 2: 'Z-Wave: Storage room', 3: 'Z-Wave: Back door' };
+  const names: Record<number, string> = {
+    2: 'Z-Wave: Storage room',
+    3: 'Z-Wave: Back door',
+    4: 'Z-Wave: Bike store (cards)',
+  };
   const registrar: DeviceRegistrar = {
     async register(node) {
       const created = await createDevice(
@@ -66,6 +70,8 @@ export async function startDemoZWave(
   const network = await startSimulatedNetwork([
     { nodeId: 2, userCodes: 30, battery: 86, firmware: '2.1' },
     { nodeId: 3, userCodes: 20, battery: 64, firmware: '1.7', masksCodes: true },
+    // With the User Credential CC: codes and cards (docs/bridges/zwave.md, "Cards").
+    { nodeId: 4, userCodes: 10, battery: 92, firmware: '3.0', userCredential: { rfidSlots: 10 } },
   ]);
   const bridge = new ZWaveBridge({
     driver: network.driver,
