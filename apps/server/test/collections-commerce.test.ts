@@ -4,7 +4,7 @@ import { PLANS } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalogue } from '../src/features/shop/catalogue';
 import { makeOwner } from './factories';
-import { CARDS, payOnSandbox } from './sandbox-checkout';
+import { CARDS, orderBody, payOnSandbox } from './sandbox-checkout';
 import { TestApp } from './test-app';
 
 /**
@@ -34,18 +34,7 @@ beforeAll(async () => {
     url: '/api3/stripe/order',
     token: buyer.token,
     remoteAddress: `10.2.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`,
-    payload: {
-      items: [{ productId: 'wireless-keypad', quantity: 1 }],
-      email: buyer.email,
-      address: {
-        name: 'Pat Buyer',
-        line1: 'Invalidenstraße 1',
-        postalCode: '10115',
-        city: 'Berlin',
-        country: 'DE',
-      },
-      shippingOption: 'standard',
-    },
+    payload: orderBody([{ productId: 'wireless-keypad', quantity: 1 }], buyer.email),
   });
   expect(created.statusCode, created.body).toBe(201);
   ref = created.json().orderRef;

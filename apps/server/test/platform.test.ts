@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURE_FLAGS } from '@latchkey/shared';
 import { makeMember, makeOwner, makeStaff } from './factories';
 import { TestApp } from './test-app';
+import { orderBody } from './sandbox-checkout';
 
 // The platform console's rules (issue 20, item 1): platform staff only (but for the features list
 // and the support banner), feature flags per deployment and per portal, a switched-off feature
@@ -161,18 +162,7 @@ describe('feature flags', () => {
     const order = await t.request({
       method: 'POST',
       url: '/api3/stripe/order',
-      payload: {
-        items: [{ productId: 'smart-lock', quantity: 1 }],
-        email: 'buyer@example.com',
-        address: {
-          name: 'Pat Buyer',
-          line1: 'Invalidenstraße 1',
-          postalCode: '10115',
-          city: 'Berlin',
-          country: 'DE',
-        },
-        shippingOption: 'standard',
-      },
+      payload: orderBody([{ productId: 'smart-lock', quantity: 1 }], 'buyer@example.com'),
     });
     expect(order.statusCode, order.body).toBe(403);
     expect(order.json().error.code).toBe('feature_disabled');

@@ -92,3 +92,17 @@ export async function redeliver(t: TestApp, type: string) {
     payload: event.payload_json,
   });
 }
+
+/** A shipping address the shop accepts (Germany: VAT and the standard rate). */
+export const SHIP_TO = {
+  name: 'Pat Buyer',
+  line1: 'Invalidenstraße 1',
+  postalCode: '10115',
+  city: 'Berlin',
+  country: 'DE',
+};
+
+/** A POST stripe/order body: these items, shipped to SHIP_TO by the standard option. */
+export function orderBody(items: { productId: string; quantity: number }[], email: string) {
+  return { items, email, address: SHIP_TO, shippingOption: 'standard' };
+}

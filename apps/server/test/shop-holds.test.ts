@@ -5,7 +5,7 @@ import type { Payments } from '../src/features/payments/payments-context';
 import { sweepPayments } from '../src/features/payments/payments.service';
 import { seedCatalogue } from '../src/features/shop/catalogue';
 import { createOrder } from '../src/features/shop/shop.service';
-import { CARDS, pagePath, payOnSandbox, postEvent } from './sandbox-checkout';
+import { CARDS, pagePath, payOnSandbox, postEvent, SHIP_TO } from './sandbox-checkout';
 import { TestApp } from './test-app';
 
 /**
@@ -38,13 +38,7 @@ beforeEach(async () => {
 });
 
 const newAddress = () => `10.7.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;
-const shipTo = {
-  name: 'Pat Buyer',
-  line1: 'Invalidenstraße 1',
-  postalCode: '10115',
-  city: 'Berlin',
-  country: 'DE',
-};
+const shipTo = SHIP_TO;
 const order = (from: string, items: { productId: string; quantity: number }[], token?: string) =>
   t.request({
     method: 'POST',

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listMailTo } from '../src/base/mail/mail.repository';
 import { seedCatalogue } from '../src/features/shop/catalogue';
-import { CARDS, checkoutOf, payOnSandbox } from './sandbox-checkout';
+import { CARDS, checkoutOf, payOnSandbox, SHIP_TO } from './sandbox-checkout';
 import { TestApp } from './test-app';
 
 // Issue 19, item 2: shopping on one address while the payment pages opened on another, the paid
@@ -22,13 +22,7 @@ beforeEach(async () => {
   await t.app.db.updateTable('products').set({ stock_reserved: 0, stock_on_hand: 50 }).execute();
 });
 
-const address = {
-  name: 'Pat Buyer',
-  line1: 'Invalidenstraße 1',
-  postalCode: '10115',
-  city: 'Berlin',
-  country: 'DE',
-};
+const address = SHIP_TO;
 
 function order(email: string, items: { productId: string; quantity: number }[], extra: object = {}) {
   return t.request({

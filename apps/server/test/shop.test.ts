@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listMailTo } from '../src/base/mail/mail.repository';
 import { sweepPayments } from '../src/features/payments/payments.service';
 import { seedCatalogue } from '../src/features/shop/catalogue';
-import { CARDS, checkoutOf, payOnSandbox } from './sandbox-checkout';
+import { CARDS, checkoutOf, payOnSandbox, SHIP_TO } from './sandbox-checkout';
 import { TestApp } from './test-app';
 
 /**
@@ -24,13 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const address = {
-  name: 'Pat Buyer',
-  line1: 'Invalidenstraße 1',
-  postalCode: '10115',
-  city: 'Berlin',
-  country: 'DE',
-};
+const address = SHIP_TO;
 const product = async (id: string) =>
   (await t.request({ method: 'GET', url: `/api3/product/${id}` })).json<Product>();
 const order = (payload: object, token?: string) =>

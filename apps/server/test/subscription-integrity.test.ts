@@ -6,7 +6,7 @@ import { sweepPayments } from '../src/features/payments/payments.service';
 import { seedCatalogue } from '../src/features/shop/catalogue';
 import { seedLapsedSubscription } from '../src/features/subscriptions/demo-subscription';
 import { addLock as insertLockRow } from './billing-helpers';
-import { CARDS, payOnSandbox } from './sandbox-checkout';
+import { CARDS, orderBody, payOnSandbox } from './sandbox-checkout';
 import { makeOwner } from './factories';
 import { TestApp } from './test-app';
 
@@ -312,18 +312,7 @@ describe('plans that hold (defect 7)', () => {
       url: '/api3/stripe/order',
       token: admin.token,
       remoteAddress: `10.9.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`,
-      payload: {
-        items: [{ productId: 'smart-lock', quantity: 2 }],
-        email: admin.email,
-        address: {
-          name: 'Pat Buyer',
-          line1: 'Invalidenstraße 1',
-          postalCode: '10115',
-          city: 'Berlin',
-          country: 'DE',
-        },
-        shippingOption: 'standard',
-      },
+      payload: orderBody([{ productId: 'smart-lock', quantity: 2 }], admin.email),
     });
     expect(refusal(order)).toMatch(/2 locks more would be too many/);
     expect(await t.app.db.selectFrom('orders').select('id').execute()).toHaveLength(before.length);
