@@ -46,6 +46,7 @@ import * as rentalCollections from './migrations/2026-11-27-0048-rental-collecti
 import * as apiKeyCollection from './migrations/2026-11-27-0049-api-key-collection';
 import * as supportThreadChanges from './migrations/2026-11-27-0050-support-thread-changes';
 import * as lockCapabilities from './migrations/2026-11-27-0051-lock-capabilities';
+import * as eventsKeysetIndex from './migrations/2026-11-28-0052-events-keyset-index';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
@@ -96,6 +97,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-0049-api-key-collection': apiKeyCollection,
   '2026-11-27-0050-support-thread-changes': supportThreadChanges,
   '2026-11-27-0051-lock-capabilities': lockCapabilities,
+  '2026-11-28-0052-events-keyset-index': eventsKeysetIndex,
 };
 
 /** The names of every migration, in order. */

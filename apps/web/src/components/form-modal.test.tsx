@@ -39,13 +39,13 @@ function renderDialog() {
 describe('FormModal: a form dialog never loses what was typed to a stray close', () => {
   it('closes a clean form at once', async () => {
     await renderDialog();
-    await userEvent.setup().keyboard('{Escape}');
+    await userEvent.setup({ delay: null }).keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'A note' })).not.toBeInTheDocument());
   });
 
   it('asks on Escape and on the close button; Escape on the question keeps editing', async () => {
     const dialog = await renderDialog();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.type(within(dialog).getByLabelText('Note'), 'Buy milk');
 
     await user.keyboard('{Escape}');

@@ -83,7 +83,7 @@ describe('ListPage', () => {
   it('shows an error with a retry', async () => {
     const { query } = renderList({ error: new ApiError(500, 'internal', 'Something broke') });
     expect(screen.getByRole('alert')).toHaveTextContent('Could not load the keys');
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Try again' }));
     expect(query.refetch).toHaveBeenCalledTimes(1);
   });
 
@@ -116,7 +116,7 @@ describe('ListPage', () => {
         .map((row) => row.textContent),
     ).toEqual(['Main entrance', 'Old badge']);
     expect(screen.getByText(/3 keys/)).toBeInTheDocument();
-    await userEvent.setup().click(screen.getByRole('button', { name: /page 2/i }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: /page 2/i }));
     expect(setPage).toHaveBeenCalledWith(2);
   });
 });

@@ -80,7 +80,7 @@ describe('RecordPage', () => {
     expect(alert).toHaveTextContent('Could not load the lock');
     expect(alert).toHaveTextContent('Only admins see this lock');
     expect(screen.getByRole('link', { name: 'All locks' })).toBeInTheDocument();
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Try again' }));
     expect(q.refetch).toHaveBeenCalledTimes(1);
   });
 

@@ -49,7 +49,7 @@ describe('the signed-in navigation', () => {
     // Platform staff's screens are not an admin's.
     expect(within(nav).queryByRole('link', { name: 'Developer tools' })).not.toBeInTheDocument();
 
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const people = within(nav).getByRole('button', { name: 'People' });
     expect(people).toHaveAttribute('aria-expanded', 'true');
     await user.click(people);
@@ -90,7 +90,7 @@ describe('the signed-in navigation', () => {
     const rentals = within(nav).getByRole('button', { name: /^Rentals/ });
     expect(rentals).toHaveAttribute('aria-expanded', 'false');
     expect(await within(rentals).findByLabelText('3 requests waiting for an answer')).toBeInTheDocument();
-    await userEvent.setup().click(rentals);
+    await userEvent.setup({ delay: null }).click(rentals);
     await waitFor(() =>
       expect(within(rentals).queryByLabelText('3 requests waiting for an answer')).not.toBeInTheDocument(),
     );

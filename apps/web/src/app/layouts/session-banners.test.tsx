@@ -49,7 +49,7 @@ describe('support session banner', () => {
     // Signing the person out everywhere is not offered while acting as them.
     expect(screen.queryByRole('button', { name: 'Sign out everywhere' })).not.toBeInTheDocument();
 
-    await userEvent.setup().click(screen.getByRole('button', { name: 'End support session' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'End support session' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/user/user-2'));
     const logout = calls.find((c) => c.path === 'auth/logout')!;
     expect(logout.headers.authorization).toBe(`Bearer ${supportToken}`);
@@ -70,7 +70,7 @@ describe('support session banner', () => {
       'GET auth': () => json(supportSession()),
       'POST auth/logout': () => json(undefined, 204),
     });
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'End support session' }));
+    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'End support session' }));
     await waitFor(() => expect(router.state.location.search).toBe('?redirect=%2Fapp%2Fuser%2Fuser-2'));
     expect(storage.getAuthToken()).toBeNull();
   });

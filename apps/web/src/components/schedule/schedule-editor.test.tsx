@@ -13,7 +13,7 @@ function renderEditor(value: Schedule | null, onSubmit = vi.fn()) {
       <ScheduleEditor value={value} timeZone="Europe/Paris" onSubmit={onSubmit} />
     </AppProvider>,
   );
-  return { onSubmit, user: userEvent.setup() };
+  return { onSubmit, user: userEvent.setup({ delay: null }) };
 }
 
 const save = () => screen.getByRole('button', { name: 'Save schedule' });

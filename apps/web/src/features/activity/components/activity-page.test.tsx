@@ -84,7 +84,7 @@ describe('ActivityPage', () => {
       within(january).getByText('Front door refused Grace Hopper (outside their schedule)'),
     ).toBeInTheDocument();
 
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Load older' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Load older' }));
     expect(await screen.findByText('Tamper alarm at Front door')).toBeInTheDocument();
     expect(screen.getByRole('region', { name: /December 24, 2025/ })).toBeInTheDocument();
     // Nothing older: the button gives way to the end of the feed.
@@ -172,7 +172,7 @@ describe('ActivityPage', () => {
         new Response('time,source\r\n', { status: 200, headers: { 'content-type': 'text/csv' } }),
     });
     expect(await screen.findByRole('heading', { name: 'Nothing matches' })).toBeInTheDocument();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     expect(screen.getByRole('combobox', { name: 'Kind' })).toHaveValue('Refused');
     await user.click(screen.getByRole('combobox', { name: 'Lock' }));
     await user.click(await screen.findByRole('option', { name: 'Front door' }));

@@ -47,7 +47,7 @@ describe('ChangeLogPage', () => {
     expect(first.url).toContain('sortBy=createdAt');
     expect(first.url).toContain('descending=true');
 
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const toggle = screen.getByRole('button', { name: 'Show the change: Lock changed' });
     await user.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'true');

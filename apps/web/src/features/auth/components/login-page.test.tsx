@@ -8,7 +8,7 @@ import { expiredToken, validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 
 async function fillAndSubmit(email: string, password: string) {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   await user.type(await screen.findByLabelText(/^Email/), email);
   await user.type(screen.getByLabelText(/^Password/), password);
   await user.click(screen.getByRole('button', { name: 'Sign in' }));

@@ -7,7 +7,7 @@ import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 
 async function fillSignup() {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   await user.type(await screen.findByLabelText('First name'), 'Ada');
   await user.type(screen.getByLabelText('Last name'), 'Lovelace');
   await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');

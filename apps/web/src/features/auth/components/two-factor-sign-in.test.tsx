@@ -21,7 +21,7 @@ function setup(routes: Record<string, MockHandler>) {
 }
 
 async function signInWithPassword() {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   await user.type(await screen.findByLabelText(/^Email/), 'ada@example.com');
   await user.type(screen.getByLabelText(/^Password/), 'correct horse');
   await user.click(screen.getByRole('button', { name: 'Sign in' }));

@@ -164,7 +164,7 @@ describe('BillingPage', () => {
       'GET portal/billing/pastBills': () => json({ items: [] }),
     });
     const form = await screen.findByRole('form', { name: 'Billing details' });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.type(within(form).getByRole('textbox', { name: 'Address' }), 'Rue 1');
     await user.type(within(form).getByRole('textbox', { name: 'City' }), 'Paris');
     await user.click(within(form).getByRole('combobox', { name: 'Country' }));

@@ -45,7 +45,7 @@ const setDateTime = (label: string, value: string) =>
 describe('CompanyCodeNewPage', () => {
   it('says what is wrong before sending anything', async () => {
     const { calls } = setup();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await screen.findByRole('heading', { level: 1, name: 'New company code' });
     const code = screen.getByRole('textbox', { name: /^Code/ });
     // Only digits go in.
@@ -82,7 +82,7 @@ describe('CompanyCodeNewPage', () => {
         return json(saved, 201);
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Cleaning crew');
     // The fields say whose clock they are on once the keypad locks are known.
     expect(

@@ -87,7 +87,7 @@ describe('CompanyCodesPage', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Could not load the company codes');
     expect(alert).toHaveTextContent('Not allowed here');
-    await userEvent.setup().click(within(alert).getByRole('button', { name: 'Try again' }));
+    await userEvent.setup({ delay: null }).click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('Cleaning crew')).toBeInTheDocument();
   });
 
@@ -100,7 +100,7 @@ describe('CompanyCodesPage', () => {
         return json(undefined, 204);
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Delete Cleaning crew' }));
     let dialog = await screen.findByRole('dialog', { name: 'Delete Cleaning crew?' });
     expect(dialog).toHaveTextContent('stops opening');

@@ -39,7 +39,7 @@ describe('hidden navigation entries', () => {
     const nav = await navigation();
     const show = await within(nav).findByRole('button', { name: 'Show Keys in the navigation' });
     expect(within(nav).getByRole('link', { name: 'Keys' })).toBeInTheDocument();
-    await userEvent.setup().click(show);
+    await userEvent.setup({ delay: null }).click(show);
     await waitFor(() =>
       expect(app.calls.find((call) => call.method === 'PUT' && call.path === 'content/nav')?.body).toEqual({
         to: '/app/keys',

@@ -172,7 +172,7 @@ describe('DashboardPage', () => {
         return json(portal);
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const name = await screen.findByLabelText(/^Portal name/);
     await user.clear(name);
     await user.type(name, 'Harbor View North');

@@ -68,7 +68,7 @@ describe('DevMailboxPage', () => {
       '/app/devTools',
     );
 
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(first);
     const frame = await screen.findByTitle('HTML body of “Confirm your email address”');
     expect(frame).toHaveAttribute('sandbox', '');

@@ -37,7 +37,7 @@ describe('DevToolsPage', { timeout: 60_000 }, () => {
     expect(within(nav).queryByRole('link', { name: 'Dev mailbox' })).not.toBeInTheDocument();
     expect(within(nav).queryByRole('link', { name: 'Payments' })).not.toBeInTheDocument();
 
-    await userEvent.setup().click(within(main).getByRole('link', { name: 'API console' }));
+    await userEvent.setup({ delay: null }).click(within(main).getByRole('link', { name: 'API console' }));
     // The console's code loads on demand: allow a busy machine its time.
     expect(
       await screen.findByRole('heading', { level: 1, name: 'API console' }, { timeout: 20_000 }),

@@ -26,7 +26,7 @@ describe('Add code lock', () => {
           : json({ device: created, deviceSecret: 'k3y-ABC' }, 201);
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Add code lock' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add code lock' });
     expect(within(dialog).getByRole('combobox', { name: /^Time zone/ })).toHaveValue('America/New_York');

@@ -126,7 +126,7 @@ describe('DeviceSyncTab', () => {
       'POST device/device-1/command': () => json(command('pending'), 202),
       'GET device/device-1/command/cmd-1': () => json(command(answered ? 'ok' : 'pending')),
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Unlock Front door now' }));
     expect(await screen.findByText('Waiting for Front door to answer…')).toBeInTheDocument();
     answered = true;
@@ -149,7 +149,7 @@ describe('DeviceSyncTab', () => {
       'POST device/device-1/command': () => json(command('pending'), 202),
       'GET device/device-1/command/cmd-1': () => json(command('expired')),
     });
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Lock Front door now' }));
+    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'Lock Front door now' }));
     expect(await screen.findByText(/did not answer in time/, {}, { timeout: 4000 })).toBeInTheDocument();
   });
 });

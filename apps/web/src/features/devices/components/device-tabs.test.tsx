@@ -234,7 +234,7 @@ describe('the lock page tabs', () => {
         return json(cards[0]);
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Edit the card Blue fob' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit the card “Blue fob”' });
     expect(within(dialog).getByLabelText(/^Card UID/)).toHaveValue('04 A2 3B 1C');

@@ -32,7 +32,7 @@ describe('the lock list’s bulk bar', () => {
           createdAt: '2026-11-27T10:00:00.000Z',
         }),
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('checkbox', { name: 'Choose Front door' }));
     await user.click(screen.getByRole('checkbox', { name: 'Choose Back door' }));
     const bar = screen.getByRole('region', { name: 'Bulk actions' });

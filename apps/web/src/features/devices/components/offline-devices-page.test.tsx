@@ -55,7 +55,7 @@ describe('OfflineDevicesPage', () => {
       descending: 'false',
     });
 
-    await userEvent.setup().click(within(table).getByRole('button', { name: 'Name' }));
+    await userEvent.setup({ delay: null }).click(within(table).getByRole('button', { name: 'Name' }));
     await vi.waitFor(() =>
       expect(params(calls.filter((c) => c.path === 'portal/devices').at(-1)!.url)).toMatchObject({
         sortBy: 'name',

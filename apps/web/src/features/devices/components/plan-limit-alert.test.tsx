@@ -27,7 +27,7 @@ describe('adding a lock the plan does not allow', () => {
         'GET portal/device/battery/low': () => json([]),
         [route]: () => apiError(402, 'payment_required', REFUSAL),
       });
-      const user = userEvent.setup();
+      const user = userEvent.setup({ delay: null });
       await user.click((await screen.findAllByRole('button', { name: button }))[0]!);
       const dialog = await screen.findByRole('dialog', { name: button });
       await user.type(within(dialog).getByLabelText(/^Name/), 'Back door');

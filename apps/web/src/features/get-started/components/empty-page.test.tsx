@@ -89,7 +89,7 @@ describe('empty: a person who acts in no portal', () => {
         apiError(403, 'forbidden', 'Confirm your email address first'),
       'POST portal/user/portal/portal-1/decline': () => json({ status: 'declined', portalId: 'portal-1' }),
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Accept the invitation to Harbor View' }));
     // The notification of the previous test (a global store) may still be leaving: find this one.
     expect(await screen.findByText(/Confirm your email first/)).toBeInTheDocument();

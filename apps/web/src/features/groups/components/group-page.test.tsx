@@ -42,7 +42,7 @@ describe('GroupPage', () => {
     expect(within(people).getByRole('link', { name: 'Grace Hopper' })).toBeInTheDocument();
     expect(screen.getByText('Every lock of the portal is in this group.')).toBeInTheDocument();
 
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(screen.getByRole('combobox', { name: 'Add a person' }));
     await user.click(await screen.findByRole('option', { name: 'Alan Turing (alan@example.com)' }));
     await user.click(screen.getByRole('button', { name: 'Add' }));

@@ -14,7 +14,7 @@ describe('GroupsPage', () => {
       'GET auth': () => json(sessionFixture(['admin'])),
       'GET portal/groups': () => json({ items: [groupFixture()], total: 1 }),
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click((await screen.findAllByRole('button', { name: 'New group' }))[0]!);
     const dialog = await screen.findByRole('dialog', { name: 'New group' });
     await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Night shift');

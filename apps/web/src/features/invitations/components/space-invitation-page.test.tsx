@@ -42,7 +42,7 @@ describe('SpaceInvitationPage', () => {
       await screen.findByRole('heading', { name: 'You are invited to Seaside Lofts' }),
     ).toBeInTheDocument();
     expect(screen.getByText('Join as an admin, or decline.')).toBeInTheDocument();
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Accept invitation' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Accept invitation' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/dashboard'));
     expect(calls.some((c) => c.method === 'POST' && c.path === 'portal/user/portal/portal-2/accept')).toBe(
       true,
@@ -57,7 +57,7 @@ describe('SpaceInvitationPage', () => {
       'POST portal/user/portal/portal-2/accept': () =>
         apiError(403, 'forbidden', 'Confirm your email address first; then accept the invitation'),
     });
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Accept invitation' }));
+    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'Accept invitation' }));
     expect(await screen.findByText('Confirm your email first')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Confirm your email address' })).toHaveAttribute(
       'href',
@@ -71,7 +71,7 @@ describe('SpaceInvitationPage', () => {
     const { calls } = setup({
       'POST portal/user/portal/portal-2/decline': () => json({ status: 'declined', portalId: 'portal-2' }),
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Decline' }));
     const dialog = await screen.findByRole('dialog', { name: 'Decline the invitation?' });
     await user.click(within(dialog).getByRole('button', { name: 'Decline invitation' }));

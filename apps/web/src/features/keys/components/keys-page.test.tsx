@@ -61,7 +61,7 @@ describe('KeysPage', () => {
         return json(keyFixture({ _id: 'key-9', name: 'Flat key', type: 'digital', number: null }), 201);
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click((await screen.findAllByRole('button', { name: 'New key' }))[0]!);
     const dialog = await screen.findByRole('dialog', { name: 'New key' });
     await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Flat key');
@@ -136,7 +136,7 @@ describe('KeysPage', () => {
     expect(params.get('filterValue')).toBe('digital');
     expect(params.get('sortBy')).toBe('number');
     expect(params.get('descending')).toBe('true');
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Show all keys' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Show all keys' }));
     await waitFor(() => expect(router.state.location.search).toBe('?sort=-number'));
   });
 
@@ -154,7 +154,7 @@ describe('KeysPage', () => {
     const alert = (await screen.findByText('Could not load the keys')).closest<HTMLElement>(
       '[role="alert"]',
     )!;
-    await userEvent.setup().click(within(alert).getByRole('button', { name: 'Try again' }));
+    await userEvent.setup({ delay: null }).click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('link', { name: 'Main entrance' })).toBeInTheDocument();
   });
 
@@ -173,7 +173,7 @@ describe('KeysPage', () => {
         return json(keyFixture({ _id: 'key-9', name: 'Garage' }), 201);
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click((await screen.findAllByRole('button', { name: 'New key' }))[0]!);
     const dialog = await screen.findByRole('dialog', { name: 'New key' });
     await user.click(within(dialog).getByRole('button', { name: 'Create key' }));
@@ -233,7 +233,7 @@ describe('KeysPage', () => {
         );
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click((await screen.findAllByRole('button', { name: 'New key' }))[0]!);
     const dialog = await screen.findByRole('dialog', { name: 'New key' });
     await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Phone');

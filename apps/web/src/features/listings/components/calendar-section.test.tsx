@@ -162,7 +162,7 @@ describe('monthWeeks', () => {
 describe('CalendarSection on the listing page', () => {
   it('shows bookings, flags the double booking, names each night for screen readers, and blocks nights', async () => {
     const { posted } = setup();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const section = await screen.findByRole('region', { name: 'Calendar' });
     expect(await within(section).findByRole('alert')).toHaveTextContent('Dan Direct');
     const grid = within(section).getByRole('table', { name: /^Nights of / });
@@ -186,7 +186,7 @@ describe('CalendarSection on the listing page', () => {
 
   it('shows a failing feed with its error, and applies an empty calendar only when asked', async () => {
     const { posted } = setup();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const sync = await screen.findByRole('region', { name: 'Calendar sync' });
     expect(await within(sync).findByText(/came back empty/)).toBeInTheDocument();
     expect(within(sync).getByRole('textbox', { name: 'Export feed (iCal)' })).toHaveValue(ical.exportUrl);

@@ -63,7 +63,7 @@ describe('the listing page', () => {
     // What guests see is one click away from every tab.
     expect(screen.getByRole('link', { name: /^Request page/ })).toHaveAttribute('href', '/s/r/listing-1');
 
-    await userEvent.setup().click(screen.getByRole('tab', { name: 'Reviews' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('tab', { name: 'Reviews' }));
     expect(await screen.findByRole('region', { name: 'Reviews' })).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Calendar' })).not.toBeInTheDocument();
     expect(router.state.location.search).toBe('?tab=reviews');
@@ -83,7 +83,7 @@ describe('the listing page', () => {
 
   it('asks before Escape throws away a typed access-list entry', async () => {
     setup('/app/listing/listing-1?tab=access');
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Add someone' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add someone' });
     await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Cleaner');

@@ -23,7 +23,7 @@ describe('creating a listing the plan does not allow', () => {
       'GET listingCategory': () => json([]),
       'POST listing/new': () => apiError(402, 'payment_required', REFUSAL),
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const form = await screen.findByRole('form', { name: 'New listing' });
     await user.type(within(form).getByLabelText(/^Title/), 'Sea view flat');
     await user.click(within(form).getAllByLabelText(/^Locks/)[0]!);

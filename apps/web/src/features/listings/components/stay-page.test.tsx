@@ -109,7 +109,7 @@ describe('StayPage (share-lock approval)', () => {
       actions.push(call.body);
       return approved;
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     expect(await screen.findByRole('heading', { name: 'Request from Ana Guest' })).toBeInTheDocument();
     expect(screen.getByRole('alert', { name: 'A lock is full' })).toHaveTextContent('Flat door');
     // The total the request page quoted the guest, beside the answer and on the stay's card.

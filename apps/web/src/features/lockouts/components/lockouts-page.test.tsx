@@ -59,7 +59,7 @@ describe('LockoutsPage', () => {
     const call = calls.find((c) => c.path === 'portal/lockouts')!;
     expect(new URL(call.url, 'http://x').searchParams.get('filterBy')).toBe('state');
     expect(new URL(call.url, 'http://x').searchParams.get('filterValue')).toBe('upcoming');
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Show all lockouts' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Show all lockouts' }));
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
@@ -75,7 +75,7 @@ describe('LockoutsPage', () => {
     });
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Could not load the lockouts');
-    await userEvent.setup().click(within(alert).getByRole('button', { name: 'Try again' }));
+    await userEvent.setup({ delay: null }).click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('link', { name: 'Floor works' })).toBeInTheDocument();
   });
 });

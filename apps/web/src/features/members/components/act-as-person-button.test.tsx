@@ -47,7 +47,7 @@ describe('Act as this person', () => {
       'GET auth/twoFactor': () =>
         json({ enabled: false, otpauthUri: null, qrCode: null, recoveryCodesLeft: 0 }),
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Act as this person' }));
     const dialog = await screen.findByRole('dialog', { name: 'Act as Grace Hopper?' });
     await user.click(within(dialog).getByRole('button', { name: 'Start support session' }));

@@ -42,7 +42,7 @@ describe('Export CSV on the people list', () => {
     const { calls } = setup(
       () => new Response(CSV, { status: 200, headers: { 'content-type': 'text/csv; charset=utf-8' } }),
     );
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Export CSV' }));
+    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'Export CSV' }));
     await waitFor(() => expect(clicks).toHaveLength(1));
     expect(clicks[0]!.download).toMatch(/^people-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(clicks[0]!.href).toBe('blob:people');
@@ -56,7 +56,7 @@ describe('Export CSV on the people list', () => {
   it('says when the export fails', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     setup(() => apiError(403, 'forbidden', 'Only admins may export people'));
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Export CSV' }));
+    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'Export CSV' }));
     expect(await screen.findByText('Could not export the people')).toBeInTheDocument();
     expect(screen.getByText('Only admins may export people')).toBeInTheDocument();
   });

@@ -45,7 +45,7 @@ describe('MemberCardsCard', () => {
         return json(fob, 201);
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     expect(await screen.findByText('No cards yet')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Register a card' }));
     const dialog = await screen.findByRole('dialog', { name: 'Register a card for Grace Hopper' });
@@ -84,7 +84,7 @@ describe('MemberCardsCard', () => {
         return json(undefined, 204);
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Revoke Blue fob' }));
     let dialog = await screen.findByRole('dialog', { name: 'Revoke Blue fob?' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));

@@ -39,7 +39,7 @@ function setup(routes: Record<string, MockHandler>) {
 }
 
 async function choose(dialog: HTMLElement, label: string, option: string) {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   await user.click(within(dialog).getByLabelText(label, { exact: false, selector: 'input' }));
   await user.click(await screen.findByRole('option', { name: option }));
 }
@@ -78,7 +78,7 @@ describe('MemberFingerprintsCard', () => {
     const card = await screen.findByRole('region', { name: 'Fingerprints' });
     const alert = await within(card).findByRole('alert');
     expect(alert).toHaveTextContent('Could not load the fingerprints');
-    await userEvent.setup().click(within(alert).getByRole('button', { name: 'Try again' }));
+    await userEvent.setup({ delay: null }).click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await within(card).findByText('No fingerprints yet')).toBeInTheDocument();
   });
 
@@ -100,7 +100,7 @@ describe('MemberFingerprintsCard', () => {
         return json(thumb, 201);
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const card = await screen.findByRole('region', { name: 'Fingerprints' });
     expect(await within(card).findByText('No fingerprints yet')).toBeInTheDocument();
     await user.click(within(card).getByRole('button', { name: 'Record fingerprint' }));

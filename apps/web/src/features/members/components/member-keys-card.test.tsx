@@ -82,7 +82,7 @@ describe('MemberKeysCard', () => {
     const card = await screen.findByRole('region', { name: 'Keys' });
     const alert = await within(card).findByRole('alert');
     expect(alert).toHaveTextContent('Could not load the keys');
-    await userEvent.setup().click(within(alert).getByRole('button', { name: 'Try again' }));
+    await userEvent.setup({ delay: null }).click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await within(card).findByText('No keys')).toBeInTheDocument();
   });
 
@@ -101,7 +101,7 @@ describe('MemberKeysCard', () => {
         return json(held[0]);
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const card = await screen.findByRole('region', { name: 'Keys' });
     expect(await within(card).findByText('No keys')).toBeInTheDocument();
     await user.click(within(card).getByLabelText('Hand over a key', { selector: 'input' }));

@@ -27,7 +27,7 @@ describe('MembersPage', () => {
       '/app/user/user-2',
     );
     expect(within(table).getByRole('link', { name: 'x@y.z' })).toBeInTheDocument();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(screen.getByRole('combobox', { name: 'Show' }));
     await user.click(await screen.findByRole('option', { name: 'Suspended' }));
     await waitFor(() =>
@@ -46,7 +46,7 @@ describe('MembersPage', () => {
       'POST user/invite': () =>
         apiError(409, 'conflict', 'grace@example.com is already a member of this portal'),
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Add person' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add person' });
     await user.type(within(dialog).getByLabelText(/^Email/), 'grace@example.com');

@@ -85,7 +85,7 @@ describe('basic-user area', () => {
     );
 
     expect(screen.queryByText('482915')).not.toBeInTheDocument();
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Show the code' }));
+    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'Show the code' }));
     expect(screen.getByText('482915')).toBeInTheDocument();
   });
 
@@ -132,7 +132,7 @@ describe('basic-user area', () => {
     );
     expect(screen.getByText('Store room has never connected')).toBeInTheDocument();
     expect(screen.getByText('Not connected yet')).toBeInTheDocument();
-    await userEvent.setup().click(unlock);
+    await userEvent.setup({ delay: null }).click(unlock);
     expect(sent).not.toHaveBeenCalled();
   });
 
@@ -154,7 +154,7 @@ describe('basic-user area', () => {
       'POST device/device-1/command': () =>
         apiError(409, 'lock_offline', 'Front door is offline (last seen 2026-11-23 09:00 UTC): …'),
     });
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Unlock Front door now' }));
+    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'Unlock Front door now' }));
     // The screen learns it is offline: the button is disabled with the reason.
     await vi.waitFor(() =>
       expect(screen.getByRole('button', { name: 'Unlock Front door now' })).toBeDisabled(),
@@ -182,7 +182,7 @@ describe('basic-user area', () => {
       }),
     );
     setup('/user/locks/device-1', { 'POST device/device-1/synclock/user/token': asked });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Bring my access to Front door' }));
     expect(
       await screen.findByRole('img', { name: 'Your access for Front door, to show at its reader' }),

@@ -64,7 +64,7 @@ describe('QR page', () => {
     );
     expect(within(openNow).queryByText('Bike room')).not.toBeInTheDocument();
 
-    await userEvent.setup().click(screen.getByRole('button', { name: 'New code' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'New code' }));
     await vi.waitFor(() => expect(issued).toHaveBeenCalledTimes(2));
   });
 

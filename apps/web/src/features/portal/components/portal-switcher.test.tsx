@@ -39,7 +39,7 @@ const api = {
 describe('PortalSwitcher', () => {
   it('lists active memberships and switches portal with the override header', async () => {
     storage.setAuthToken(validToken());
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { calls } = renderApp('/app/profile', api);
 
     await user.click(await screen.findByRole('button', { name: 'Portal: Harbor View. Change portal' }));
@@ -63,7 +63,7 @@ describe('PortalSwitcher', () => {
   it('goes back to the own portal, removing the stored override', async () => {
     storage.setAuthToken(validToken());
     storage.setPortal('portal-2');
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { calls } = renderApp('/app/profile', api);
 
     await user.click(await screen.findByRole('button', { name: 'Portal: Dockside Offices. Change portal' }));

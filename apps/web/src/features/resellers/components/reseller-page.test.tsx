@@ -81,7 +81,7 @@ describe('ResellerPage', () => {
   });
 
   it('opens the account with POST reseller/new (POST reseller lists the customers)', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { calls } = setup({
       'GET reseller': () => apiError(404, 'not_found', 'You have no reseller account; open one first'),
       'POST reseller/new': () => json(account.reseller, 201),
@@ -129,7 +129,7 @@ describe('ResellerPage', () => {
     expect(harbor).toHaveTextContent('1 lock ·');
 
     expect(screen.getByRole('button', { name: 'Next month' })).toBeDisabled();
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Previous month' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Previous month' }));
     expect(
       await screen.findByRole('heading', { name: 'Billing summary: February 2025' }),
     ).toBeInTheDocument();

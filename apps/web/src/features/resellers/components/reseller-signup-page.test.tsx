@@ -10,7 +10,7 @@ import { renderApp } from '@/testing/render-app';
 // company fields, call, messages and destination as props: this covers the reseller's side.
 
 async function fillResellerSignup() {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   const form = await screen.findByRole('form', { name: 'Become a reseller' });
   // Pasted rather than typed: the form is controlled, and each keystroke renders it again.
   const fill = async (field: HTMLElement, text: string) => {

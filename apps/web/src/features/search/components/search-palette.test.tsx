@@ -28,7 +28,7 @@ function setup() {
 describe('the search palette', () => {
   it('opens with Ctrl+K, moves with the arrows and opens the active result with Enter', async () => {
     const { router, calls } = setup();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await screen.findByRole('button', { name: 'Search' });
     await user.keyboard('{Control>}k{/Control}');
     const box = await screen.findByRole('combobox', { name: /search people, locks/i });
@@ -64,7 +64,7 @@ describe('the search palette', () => {
 
   it('opens with "/" too, and a card opens its holder’s page', async () => {
     const { router } = setup();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await screen.findByRole('button', { name: 'Search' });
     await user.keyboard('/');
     const box = await screen.findByRole('combobox');
@@ -80,7 +80,7 @@ describe('the search palette', () => {
       'GET auth': () => json(sessionFixture(['admin'])),
       'GET portal/search': () => json({ q: 'zzz', results: [] }),
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Search' }));
     await user.type(await screen.findByRole('combobox'), 'zzz');
     expect(await screen.findByText('Nothing matches “zzz”.')).toBeInTheDocument();

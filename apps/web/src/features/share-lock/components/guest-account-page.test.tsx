@@ -24,7 +24,7 @@ describe('GuestAccountPage (/s/account?token=…)', () => {
       'POST sharelock/account': () => json({ token: session, expiresAt: '2099-01-01T00:00:00.000Z' }),
       ...signedInApi,
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.type(await screen.findByLabelText('Your name'), 'Vera');
     await user.type(screen.getByLabelText(/^Password/), 'a-much-better-one');
     await user.type(screen.getByLabelText(/^Confirm password/), 'a-much-better-two');
@@ -53,7 +53,7 @@ describe('GuestAccountPage (/s/account?token=…)', () => {
           'This link is not valid any more: it was used, replaced by a newer one, or has expired',
         ),
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.type(await screen.findByLabelText(/^Password/), 'a-much-better-one');
     await user.type(screen.getByLabelText(/^Confirm password/), 'a-much-better-one');
     await user.click(screen.getByRole('button', { name: 'Save and sign in' }));
@@ -71,7 +71,7 @@ describe('GuestAccountPage (/s/account?token=…)', () => {
           { path: 'body.password', message: 'is too common; choose one that is harder to guess' },
         ]),
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.type(await screen.findByLabelText(/^Password/), 'password1');
     await user.type(screen.getByLabelText(/^Confirm password/), 'password1');
     await user.click(screen.getByRole('button', { name: 'Save and sign in' }));

@@ -100,7 +100,7 @@ describe('LandingPage: keeping the stay in an account', () => {
           202,
         ),
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Keep this stay in an account' }));
     await user.click(screen.getByRole('button', { name: 'Mail me a link' }));
     expect(await screen.findByRole('status', { name: 'Check your mail' })).toHaveTextContent(
@@ -120,7 +120,7 @@ describe('LandingPage: keeping the stay in an account', () => {
       'GET portal/dashboard': () => json(dashboardFixture(sessionFixture().portal!)),
       'GET portal/users': () => json({ items: [], total: 0 }),
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Keep this stay in an account' }));
     await user.type(screen.getByLabelText('Password of your account'), 'my own passphrase');
     await user.click(screen.getByRole('button', { name: 'Keep it' }));

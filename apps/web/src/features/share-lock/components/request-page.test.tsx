@@ -75,7 +75,7 @@ describe('RequestPage (/s/r/:listingId)', () => {
         );
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     expect(await screen.findByRole('heading', { name: 'Sea view flat' })).toBeInTheDocument();
     const carousel = screen.getByRole('region', { name: 'Pictures of Sea view flat' });
     expect(within(carousel).getByRole('img', { name: 'Living room' })).toBeInTheDocument();
@@ -124,7 +124,7 @@ describe('RequestPage (/s/r/:listingId)', () => {
           { path: 'body.startDate', message: 'falls on nights that are already taken; choose other dates' },
         ]),
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await screen.findByRole('heading', { name: 'Sea view flat' });
     await user.click(screen.getByRole('button', { name: dayName(addDaysToDate(today, 1), 'free') }));
     await user.click(screen.getByRole('button', { name: dayName(addDaysToDate(today, 3), 'free') }));

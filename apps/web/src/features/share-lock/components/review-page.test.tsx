@@ -41,7 +41,7 @@ describe('ReviewPage (/review?t=…)', () => {
         );
       },
     });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     expect(await screen.findByRole('heading', { name: 'Your stay at Cliff cabin' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Publish review' }));
     expect(screen.getByText('Choose 1 to 5 stars')).toBeInTheDocument();

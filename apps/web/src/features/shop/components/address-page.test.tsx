@@ -97,7 +97,7 @@ describe('AddressPage', () => {
       'GET portal/billing': () => new Promise<Response>((resolve) => (answer = resolve)),
     });
     const street = await screen.findByRole('textbox', { name: /^Street and number/ });
-    await userEvent.setup().type(street, 'Am Markt 3');
+    await userEvent.setup({ delay: null }).type(street, 'Am Markt 3');
     answer(json(overview));
     await waitFor(() => expect(street).toHaveValue('Am Markt 3'));
     expect(field('City')).toHaveValue('');

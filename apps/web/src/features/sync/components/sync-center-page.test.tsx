@@ -61,7 +61,7 @@ describe('SyncCenterPage', () => {
     // It is in the admin navigation.
     expect(screen.getByRole('navigation', { name: 'Main navigation' })).toHaveTextContent('Sync center');
 
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(screen.getByRole('combobox', { name: 'State' }));
     await user.click(await screen.findByRole('option', { name: 'Refused entries' }));
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));

@@ -50,7 +50,7 @@ describe('ZonesPage', () => {
       expect(within(table).getByRole('link', { name: 'Hall A' })).toBeInTheDocument();
       expect(within(table).getByText('3 locks with its sub-zones')).toBeInTheDocument();
 
-      const user = userEvent.setup();
+      const user = userEvent.setup({ delay: null });
       await user.click(screen.getAllByRole('button', { name: 'New zone' })[0]!);
       const dialog = await screen.findByRole('dialog', { name: 'New zone' });
       await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Floor 1');
