@@ -70,7 +70,9 @@ describe('support session banner', () => {
       'GET auth': () => json(supportSession()),
       'POST auth/logout': () => json(undefined, 204),
     });
-    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'End support session' }));
+    await userEvent
+      .setup({ delay: null })
+      .click(await screen.findByRole('button', { name: 'End support session' }));
     await waitFor(() => expect(router.state.location.search).toBe('?redirect=%2Fapp%2Fuser%2Fuser-2'));
     expect(storage.getAuthToken()).toBeNull();
   });

@@ -124,7 +124,9 @@ describe('AlertsPage', () => {
     const rules = await screen.findByRole('list', { name: 'Alert rules' });
     expect(rules).toHaveTextContent('When a lock reports tampering: any lock. Mailed to the admins.');
     expect(rules).toHaveTextContent('When a lock stays offline longer than 30 minutes: Front door.');
-    await userEvent.setup({ delay: null }).click(within(rules).getByRole('switch', { name: 'Gate quiet on' }));
+    await userEvent
+      .setup({ delay: null })
+      .click(within(rules).getByRole('switch', { name: 'Gate quiet on' }));
     await waitFor(() => expect(bodies).toHaveLength(1));
     expect(bodies[0]).toMatchObject({
       kind: 'offline',

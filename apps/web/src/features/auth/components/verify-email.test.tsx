@@ -87,7 +87,9 @@ describe('unverified banner', () => {
     const banner = await screen.findByText('Confirm your email address');
     expect(screen.getByRole('link', { name: 'Confirm it now' })).toHaveAttribute('href', '/must-activate');
     expect(banner).toBeInTheDocument();
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Dismiss until next time' }));
+    await userEvent
+      .setup({ delay: null })
+      .click(screen.getByRole('button', { name: 'Dismiss until next time' }));
     expect(screen.queryByText('Confirm your email address')).not.toBeInTheDocument();
     expect(window.sessionStorage.getItem('latchkey.verifyBannerDismissed')).toBe('user-1');
   });

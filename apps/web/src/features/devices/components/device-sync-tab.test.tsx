@@ -149,7 +149,9 @@ describe('DeviceSyncTab', () => {
       'POST device/device-1/command': () => json(command('pending'), 202),
       'GET device/device-1/command/cmd-1': () => json(command('expired')),
     });
-    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'Lock Front door now' }));
+    await userEvent
+      .setup({ delay: null })
+      .click(await screen.findByRole('button', { name: 'Lock Front door now' }));
     expect(await screen.findByText(/did not answer in time/, {}, { timeout: 4000 })).toBeInTheDocument();
   });
 });

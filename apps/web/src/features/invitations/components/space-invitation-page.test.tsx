@@ -57,7 +57,9 @@ describe('SpaceInvitationPage', () => {
       'POST portal/user/portal/portal-2/accept': () =>
         apiError(403, 'forbidden', 'Confirm your email address first; then accept the invitation'),
     });
-    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'Accept invitation' }));
+    await userEvent
+      .setup({ delay: null })
+      .click(await screen.findByRole('button', { name: 'Accept invitation' }));
     expect(await screen.findByText('Confirm your email first')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Confirm your email address' })).toHaveAttribute(
       'href',

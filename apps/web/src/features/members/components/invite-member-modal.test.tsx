@@ -111,7 +111,9 @@ describe('Add person (an invitation by email)', () => {
     expect(within(row).getAllByText('Invited').length).toBeGreaterThan(0);
     expect(within(table).queryByRole('button', { name: 'Re-invite Grace Hopper' })).not.toBeInTheDocument();
     // One button in the row's actions column, one under the name on phones (CSS shows one).
-    await userEvent.setup({ delay: null }).click(within(row).getAllByRole('button', { name: 'Re-invite Alan Turing' })[0]!);
+    await userEvent
+      .setup({ delay: null })
+      .click(within(row).getAllByRole('button', { name: 'Re-invite Alan Turing' })[0]!);
     expect(await screen.findByText('Invitation sent again')).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'POST' && c.path === 'user/re-invite/user-3')).toBe(true);
   });

@@ -85,7 +85,9 @@ describe('basic-user area', () => {
     );
 
     expect(screen.queryByText('482915')).not.toBeInTheDocument();
-    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'Show the code' }));
+    await userEvent
+      .setup({ delay: null })
+      .click(await screen.findByRole('button', { name: 'Show the code' }));
     expect(screen.getByText('482915')).toBeInTheDocument();
   });
 
@@ -154,7 +156,9 @@ describe('basic-user area', () => {
       'POST device/device-1/command': () =>
         apiError(409, 'lock_offline', 'Front door is offline (last seen 2026-11-23 09:00 UTC): …'),
     });
-    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'Unlock Front door now' }));
+    await userEvent
+      .setup({ delay: null })
+      .click(await screen.findByRole('button', { name: 'Unlock Front door now' }));
     // The screen learns it is offline: the button is disabled with the reason.
     await vi.waitFor(() =>
       expect(screen.getByRole('button', { name: 'Unlock Front door now' })).toBeDisabled(),

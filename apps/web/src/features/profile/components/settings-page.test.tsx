@@ -159,7 +159,9 @@ describe('SettingsPage: two-factor sign-in', () => {
       'POST auth/refreshTwoFactor': () =>
         json({ ...OFF, otpauthUri: 'otpauth://totp/Latchkey:ada?secret=KRSXG5CTMVRXEZLU&issuer=Latchkey' }),
     });
-    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'Make a new secret' }));
+    await userEvent
+      .setup({ delay: null })
+      .click(await screen.findByRole('button', { name: 'Make a new secret' }));
     expect(await screen.findByText('KRSX G5CT MVRX EZLU')).toBeInTheDocument();
     expect(calls.some((c) => c.path === 'auth/refreshTwoFactor')).toBe(true);
   });
@@ -282,7 +284,9 @@ describe('SettingsPage: portals', () => {
       '/space/portal-3',
     );
 
-    await userEvent.setup({ delay: null }).click(within(list).getByRole('button', { name: 'Open Dockside Offices' }));
+    await userEvent
+      .setup({ delay: null })
+      .click(within(list).getByRole('button', { name: 'Open Dockside Offices' }));
     await waitFor(() => expect(storage.getPortal()).toBe('portal-2'));
     expect(calls.some((c) => c.path === 'portal/user/portal/current/portal-2')).toBe(true);
   });
