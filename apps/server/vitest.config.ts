@@ -1,12 +1,37 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+// The suite runs a second time on PostgreSQL (TEST_DATABASE_URL, `npm run test:pg`) to prove the SQL
+// layer: queries, triggers, row locks and the scale-out path. These files prove nothing a database
+// changes (the import graph, the route and text registries, the OpenAPI document and the typed
+// client, configuration, pure logic, the Z-Wave bridge against its simulator, whose server side the
+// device-link tests cover on PostgreSQL), so they run on SQLite only.
+const SAME_ON_EVERY_DATABASE = [
+  'test/one-way-imports.test.ts',
+  'test/route-registry.test.ts',
+  'test/safe-text-registry.test.ts',
+  'test/account-mechanism.test.ts',
+  'test/mail-mechanism.test.ts',
+  'test/specs/openapi.spec.test.ts',
+  'test/typed-client.test.ts',
+  'test/config.test.ts',
+  'test/one-clock-mail.test.ts',
+  'test/retained-by-topic.test.ts',
+  'src/features/device-link/event-ingest.test.ts',
+  'test/zwave-bridge.test.ts',
+  'test/zwave-demo.test.ts',
+];
+
 export default defineConfig({
   test: {
     name: 'server',
     environment: 'node',
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     // Runs alone, as a project of its own (vitest.scale-out.config.ts).
-    exclude: [...configDefaults.exclude, 'test/scale-out.test.ts'],
+    exclude: [
+      ...configDefaults.exclude,
+      'test/scale-out.test.ts',
+      ...(process.env.TEST_DATABASE_URL ? SAME_ON_EVERY_DATABASE : []),
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Migrates one database for the whole run, which every TestApp copies (test-app.ts).
