@@ -286,6 +286,45 @@ describe('the Z-Wave bridge against the simulator and the real server', () => {
     expect((await confirmed(2)).rejected).toEqual([]);
   });
 
+  it('reports a card changed or removed at the lock itself and puts the portal’s card back', async () => {
+    const lockD = deviceOfNode.get(5)!;
+    const withCards = network.lock(5);
+    const card = await request('POST', '/api3/portal/rfid', { uid: '0A0B0C0D', userId: member.userId });
+    expect(card.statusCode, card.body).toBe(201);
+    const cardId = card.json()._id as string;
+    await confirmed(5);
+    expect([...withCards.rfidCredentials()]).toEqual([[1, { userId: 11, uid: '0A0B0C0D' }]]);
+    const tampers = () =>
+      t.app.db
+        .selectFrom('device_events')
+        .select(['type', 'method', 'credential_id'])
+        .where('device_id', '=', lockD)
+        .where('type', '=', 'tamper')
+        .where('method', '=', 'rfid')
+        .execute();
+
+    // Someone enrols another card in her slot at the lock: reported as a change made outside
+    // Latchkey, and her card written back.
+    await withCards.setCardAtLock(1, 'DEADBEEF');
+    await waitFor(() => withCards.rfidCredentials().get(1)?.uid === '0A0B0C0D', 'her card restored');
+    expect(
+      await waitFor(async () => (await tampers()).length === 1 && tampers(), 'the change reported'),
+    ).toEqual([{ type: 'tamper', method: 'rfid', credential_id: cardId }]);
+
+    // Her card removed at the lock, once the bridge is done with the first change: put back too.
+    await link(5).idle();
+    await withCards.setCardAtLock(1, undefined);
+    await waitFor(() => withCards.rfidCredentials().get(1)?.uid === '0A0B0C0D', 'her card put back');
+    await waitFor(async () => (await tampers()).length === 2, 'the removal reported');
+    expect((await confirmed(5)).credentials.find((c) => c.credentialId === cardId)).toMatchObject({
+      state: 'confirmed',
+    });
+
+    expect((await request('DELETE', `/api3/portal/rfid/${cardId}`)).statusCode).toBeLessThan(300);
+    await confirmed(5);
+    expect(withCards.rfidCredentials().size).toBe(0);
+  });
+
   it('notices with the user-code checksum a code changed at the lock without a report, and restores it', async () => {
     const lockA = network.lock(2);
     const [slot] = [...lockA.slots().keys()];

@@ -229,6 +229,25 @@ export class SimulatedLock {
     );
   }
 
+  /**
+   * Someone enrols or removes a card on the lock itself (User Credential CC, RFID slot `slot`, its
+   * user past the code slots): the lock reports it as a user code change of that user.
+   */
+  async setCardAtLock(slot: number, uid: string | undefined): Promise<void> {
+    const caps = this.node.getCCCapabilities(CommandClasses['User Credential']) as
+      { supportedCredentialTypes?: Map<UserCredentialType, { numberOfCredentialSlots: number }> } | undefined;
+    const userCodes =
+      caps?.supportedCredentialTypes?.get(UserCredentialType.PINCode)?.numberOfCredentialSlots ?? 0;
+    const userId = userCodes + slot;
+    const key = credentialKey(UserCredentialType.RFIDCode, slot);
+    if (uid === undefined) this.node.state.delete(key);
+    else this.node.state.set(key, { userId, credentialData: Uint8Array.from(Buffer.from(uid, 'hex')) });
+    await this.notify(
+      uid === undefined ? AccessControl.userCodeDeleted : AccessControl.newUserCodeAdded,
+      Uint8Array.from([0x63, 0x03, userId, UserIDStatus.Enabled]),
+    );
+  }
+
   /** Sends an Access Control notification (e.g. a keypad unlock by user `userId`). */
   async notify(event: number, eventParameters?: Uint8Array<ArrayBuffer>): Promise<void> {
     const cc = new NotificationCCReport({

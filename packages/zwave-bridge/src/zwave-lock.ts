@@ -310,7 +310,10 @@ export class ZWaveLock extends EventEmitter<ZWaveLockEvents> {
     const read = await this.readCard(slot);
     const confirmed =
       uid === null ? !read.occupied : read.occupied && (read.uid === null || read.uid === uid);
-    if (!confirmed) throw new Error(`node ${this.nodeId} did not take RFID slot ${slot}`);
+    if (!confirmed) {
+      const held = read.occupied ? (read.uid ?? 'a card it does not show') : 'nothing';
+      throw new Error(`node ${this.nodeId} did not take RFID slot ${slot}: it holds ${held}`);
+    }
   }
 
   /**
