@@ -113,7 +113,8 @@ function joinUrl(base: string, path: string, query?: Record<string, QueryValue>)
 const utf8 = new TextDecoder();
 
 /**
- * The MessagePack decoder, loaded with the first binary answer rather than with every page
+ * The MessagePack decoder, loaded when the first call that may answer MessagePack is sent (beside
+ * its answer, not after it: a round trip less before the screen shows) rather than with every page
  * (plain maps: the server writes no msgpackr records).
  */
 let msgpack: Promise<(bytes: Uint8Array) => unknown> | null = null;
@@ -260,9 +261,11 @@ export class ApiClient {
     const storedToken = storage.getAuthToken();
     const token = isTokenValid(storedToken, this.options.now()) ? storedToken : null;
     const override = storage.getPortal();
+    const binary = hasBinaryAnswer(method, path);
+    if (binary) void loadMsgpack();
     const headers: Record<string, string> = {
       // The large lists (BINARY_ANSWER_ROUTES) come as MessagePack, JSON if the server will not.
-      Accept: hasBinaryAnswer(method, path)
+      Accept: binary
         ? `${MSGPACK_MEDIA_TYPE}, application/json;q=0.9`
         : 'application/json',
       [CLIENT_VERSION_HEADER]: CLIENT_VERSION,
