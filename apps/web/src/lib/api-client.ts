@@ -265,9 +265,7 @@ export class ApiClient {
     if (binary) void loadMsgpack();
     const headers: Record<string, string> = {
       // The large lists (BINARY_ANSWER_ROUTES) come as MessagePack, JSON if the server will not.
-      Accept: binary
-        ? `${MSGPACK_MEDIA_TYPE}, application/json;q=0.9`
-        : 'application/json',
+      Accept: binary ? `${MSGPACK_MEDIA_TYPE}, application/json;q=0.9` : 'application/json',
       [CLIENT_VERSION_HEADER]: CLIENT_VERSION,
       ...options.headers,
     };
