@@ -17,6 +17,7 @@ import hashlib
 import hmac
 import json
 import sys
+import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -52,6 +53,36 @@ def verify(secret, headers, body, now):
 def serve(secret, fail_first):
     attempts = {}
     processed = set()
+    # The server answers each request on a thread of its own: the bookkeeping and the printed line
+    # are one step under this lock, so two deliveries at once never interleave their JSON lines
+    # (print writes the text and the newline apart) nor both process one message.
+    lock = threading.Lock()
+
+    def record(ok, reason, msg_id, headers, body):
+        status = 400
+        event = None
+        if ok:
+            attempts[msg_id] = attempts.get(msg_id, 0) + 1
+            if attempts[msg_id] <= fail_first:
+                status = 500
+            else:
+                status = 200
+                if msg_id not in processed:
+                    processed.add(msg_id)
+                    event = json.loads(body)
+        sys.stdout.write(json.dumps({
+            'id': msg_id,
+            'timestamp': headers.get('webhook-timestamp'),
+            'signature': headers.get('webhook-signature'),
+            'verified': ok,
+            'reason': reason,
+            'status': status,
+            'processed': event is not None,
+            'event': event,
+            'body': body.decode('utf-8', 'replace'),
+        }) + '\n')
+        sys.stdout.flush()
+        return status, event
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args):
@@ -63,28 +94,8 @@ def serve(secret, fail_first):
             headers = {k.lower(): v for k, v in self.headers.items()}
             ok, reason = verify(secret, headers, body, int(time.time()))
             msg_id = headers.get('webhook-id')
-            status = 400
-            event = None
-            if ok:
-                attempts[msg_id] = attempts.get(msg_id, 0) + 1
-                if attempts[msg_id] <= fail_first:
-                    status = 500
-                else:
-                    status = 200
-                    if msg_id not in processed:
-                        processed.add(msg_id)
-                        event = json.loads(body)
-            print(json.dumps({
-                'id': msg_id,
-                'timestamp': headers.get('webhook-timestamp'),
-                'signature': headers.get('webhook-signature'),
-                'verified': ok,
-                'reason': reason,
-                'status': status,
-                'processed': event is not None,
-                'event': event,
-                'body': body.decode('utf-8', 'replace'),
-            }), flush=True)
+            with lock:
+                status, event = record(ok, reason, msg_id, headers, body)
             answer = json.dumps({'ok': status == 200, 'reason': reason}).encode()
             self.send_response(status)
             self.send_header('content-type', 'application/json')
