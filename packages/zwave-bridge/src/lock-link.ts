@@ -334,17 +334,12 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
 
   /** The credential that holds a slot (from the stable assignment), or null. */
   private credentialOfSlot(slot: number | null): string | null {
-    if (slot === null) return null;
-    const assignment = this.options.store.memory(this.deviceId).assignment;
-    for (const [credentialId, s] of Object.entries(assignment)) if (s === slot) return credentialId;
-    return null;
+    return slot === null ? null : holderOf(this.options.store.memory(this.deviceId).assignment, slot);
   }
 
   /** The card that holds an RFID slot (from the stable assignment), or null. */
   private credentialOfCardSlot(slot: number): string | null {
-    const assignment = this.options.store.memory(this.deviceId).cardAssignment ?? {};
-    for (const [credentialId, s] of Object.entries(assignment)) if (s === slot) return credentialId;
-    return null;
+    return holderOf(this.options.store.memory(this.deviceId).cardAssignment ?? {}, slot);
   }
 
   private async onAccess(n: AccessNotification) {
@@ -728,6 +723,12 @@ export class LockLink extends EventEmitter<LockLinkEvents> {
       }
     }
   }
+}
+
+/** The credential a stable assignment (credentialId → slot) puts in `slot`, or null. */
+function holderOf(assignment: Record<string, number>, slot: number): string | null {
+  for (const [credentialId, s] of Object.entries(assignment)) if (s === slot) return credentialId;
+  return null;
 }
 
 /**

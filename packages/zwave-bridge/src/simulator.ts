@@ -169,10 +169,7 @@ export class SimulatedLock {
    */
   rfidCredentials(): Map<number, { userId: number; uid: string }> {
     const out = new Map<number, { userId: number; uid: string }>();
-    const caps = this.node.getCCCapabilities(CommandClasses['User Credential']) as
-      { supportedCredentialTypes?: Map<UserCredentialType, { numberOfCredentialSlots: number }> } | undefined;
-    const slots =
-      caps?.supportedCredentialTypes?.get(UserCredentialType.RFIDCode)?.numberOfCredentialSlots ?? 0;
+    const slots = this.credentialSlots(UserCredentialType.RFIDCode);
     for (let slot = 1; slot <= slots; slot++) {
       const card = this.node.state.get(credentialKey(UserCredentialType.RFIDCode, slot)) as
         StoredCredential | undefined;
@@ -184,6 +181,13 @@ export class SimulatedLock {
       }
     }
     return out;
+  }
+
+  /** How many credential slots of a type the lock's User Credential CC has (0 without the CC). */
+  private credentialSlots(type: UserCredentialType): number {
+    const caps = this.node.getCCCapabilities(CommandClasses['User Credential']) as
+      { supportedCredentialTypes?: Map<UserCredentialType, { numberOfCredentialSlots: number }> } | undefined;
+    return caps?.supportedCredentialTypes?.get(type)?.numberOfCredentialSlots ?? 0;
   }
 
   /** How many User Code Set commands the lock received since the count was last reset. */
@@ -234,11 +238,8 @@ export class SimulatedLock {
    * user past the code slots): the lock reports it as a user code change of that user.
    */
   async setCardAtLock(slot: number, uid: string | undefined): Promise<void> {
-    const caps = this.node.getCCCapabilities(CommandClasses['User Credential']) as
-      { supportedCredentialTypes?: Map<UserCredentialType, { numberOfCredentialSlots: number }> } | undefined;
-    const userCodes =
-      caps?.supportedCredentialTypes?.get(UserCredentialType.PINCode)?.numberOfCredentialSlots ?? 0;
-    const userId = userCodes + slot;
+    // Codes are users 1..code slots, cards the users after them (ZWaveLock.cardUser).
+    const userId = this.credentialSlots(UserCredentialType.PINCode) + slot;
     const key = credentialKey(UserCredentialType.RFIDCode, slot);
     if (uid === undefined) this.node.state.delete(key);
     else this.node.state.set(key, { userId, credentialData: Uint8Array.from(Buffer.from(uid, 'hex')) });

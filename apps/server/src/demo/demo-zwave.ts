@@ -5,11 +5,12 @@ import type { Database } from '../db/database';
 import { createDevice } from '../features/devices/devices.service';
 import { DEMO_ACCOUNTS } from './seed-demo';
 
-// DEMO_ZWAVE: a simulated Z-Wave network of three locks (one masks its codes, one takes cards) (zwave-js's own driver on a mock serial port,
-// in process: no radio, no network) behind the latchkey-zwave bridge, so a newcomer sees Z-Wave
-// locks in the demo portal without hardware (docs/bridges/zwave.md). The bridge speaks device
-// protocol v1 to the embedded broker exactly as it does for real locks; only the registration of
-// its nodes goes straight to the devices service instead of through an API key.
+// DEMO_ZWAVE: a simulated Z-Wave network of three locks, one masking its codes and one taking cards
+// (zwave-js's own driver on a mock serial port, in process: no radio, no network) behind the
+// latchkey-zwave bridge, so a newcomer sees Z-Wave locks in the demo portal without hardware
+// (docs/bridges/zwave.md). The bridge speaks device protocol v1 to the embedded broker exactly as it
+// does for real locks; only the registration of its nodes goes straight to the devices service
+// instead of through an API key.
 
 export interface DemoZWave {
   stop(): Promise<void>;
