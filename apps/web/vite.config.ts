@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
+import { AREA_FRAMES } from './src/app/area-frames';
 
 const API_TARGET = process.env.LATCHKEY_API_TARGET ?? 'http://127.0.0.1:3000';
 
@@ -44,8 +45,63 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Writes frames/<area>.html for each signed-in area (src/app/area-frames.ts): index.html with a
+ * modulepreload link for every chunk the area's frame loads beyond the entry's own (the frame's
+ * chunk and its static imports: the shared UI and screen code). The server sends it for the area's
+ * addresses. Runs after Vite has written index.html into the bundle, and before `precompress`.
+ */
+function areaFramePages(): Plugin {
+  let root = '';
+  let base = '/';
+  return {
+    name: 'latchkey-area-frame-pages',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      root = config.root;
+      base = config.base;
+    },
+    generateBundle(_options, bundle) {
+      const index = bundle['index.html'];
+      if (index?.type !== 'asset') return this.error('index.html is not in the bundle');
+      const chunks = Object.values(bundle).filter(
+        (file): file is Rollup.OutputChunk => file.type === 'chunk',
+      );
+      /** The chunk and every chunk it imports statically, by file name. */
+      const withImports = (chunk: Rollup.OutputChunk, into = new Set<string>()): Set<string> => {
+        if (into.has(chunk.fileName)) return into;
+        into.add(chunk.fileName);
+        for (const name of chunk.imports) {
+          const imported = bundle[name];
+          if (imported?.type === 'chunk') withImports(imported, into);
+        }
+        return into;
+      };
+      const entryFiles = new Set(
+        chunks.filter((chunk) => chunk.isEntry).flatMap((chunk) => [...withImports(chunk)]),
+      );
+      for (const [area, module] of Object.entries(AREA_FRAMES)) {
+        const frame = chunks.find((chunk) => chunk.facadeModuleId === path.join(root, module));
+        if (!frame) return this.error(`No chunk of its own for ${module} (src/app/area-frames.ts)`);
+        const links = [...withImports(frame)]
+          .filter((file) => !entryFiles.has(file))
+          .map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`)
+          .join('\n    ');
+        const html = String(index.source);
+        if (!html.includes('</head>')) return this.error('index.html has no </head>');
+        this.emitFile({
+          type: 'asset',
+          fileName: `frames/${area}.html`,
+          source: html.replace('</head>', `  ${links}\n  </head>`),
+        });
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), areaFramePages(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -10,6 +10,11 @@ import { TestApp } from './test-app';
 
 const script = `export const greeting = ${JSON.stringify('hello '.repeat(400))};\n`;
 const page = `<!doctype html><html><head><title>Latchkey</title></head><body>${'<p>x</p>'.repeat(200)}</body></html>`;
+// A signed-in area's page as the build writes it: index.html naming the area's frame chunks.
+const appPage = page.replace(
+  '</head>',
+  '<link rel="modulepreload" crossorigin href="/assets/app-1a2b3c.js"></head>',
+);
 
 let t: TestApp;
 let webDist: string;
@@ -23,6 +28,8 @@ beforeAll(async () => {
   };
   write('index.html', page);
   write('assets/app-1a2b3c.js', script);
+  fs.mkdirSync(path.join(webDist, 'frames'));
+  write('frames/app.html', appPage);
   fs.writeFileSync(path.join(webDist, 'robots.txt'), 'User-agent: *\n');
   t = await TestApp.start({ WEB_DIST: webDist });
 });
@@ -59,11 +66,25 @@ describe('the built web app, precompressed', () => {
   });
 
   it('answers a screen of the client router with the precompressed index.html', async () => {
-    const screen = await get('/app/dashboard', 'br');
+    const screen = await get('/shop/cart', 'br');
     expect(screen.statusCode).toBe(200);
     expect(screen.headers['content-encoding']).toBe('br');
     expect(screen.headers['cache-control']).toBe('no-cache');
     expect(zlib.brotliDecompressSync(screen.rawPayload).toString()).toBe(page);
+  });
+
+  it("answers a screen of a signed-in area with that area's page, its frame's chunks named", async () => {
+    for (const url of ['/app/dashboard', '/app', '/app/device/1?tab=sync']) {
+      const screen = await get(url, 'br');
+      expect(screen.statusCode, url).toBe(200);
+      expect(screen.headers['content-type']).toMatch(/text\/html/);
+      expect(screen.headers['cache-control']).toBe('no-cache');
+      expect(zlib.brotliDecompressSync(screen.rawPayload).toString()).toBe(appPage);
+    }
+    // An area the build wrote no page for, or a segment that only starts like one: index.html.
+    for (const url of ['/user/locks', '/application', '/']) {
+      expect((await get(url)).body, url).toBe(page);
+    }
   });
 
   it('compresses on the way out a file the build wrote no compressed copy of', async () => {

@@ -6,6 +6,7 @@ import { apiError, json } from '@/testing/fetch-mock';
 import { dashboardFixture, memberFixture, sessionFixture } from '@/testing/fixtures';
 import { expiredToken, validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { AREA_FRAMES } from './area-frames';
 import type { AppRouteObject } from './route-handle';
 import { createRoutes } from './router';
 
@@ -201,5 +202,18 @@ describe('the route table', () => {
     expect(new Set(routes).size).toBe(routes.length);
     expect(new Set(declared).size).toBe(declared.length);
     expect([...routes].sort()).toEqual([...declared].sort());
+  });
+});
+
+describe('the signed-in areas’ pages (area-frames.ts)', () => {
+  it('names for each area the frame the router opens its screens in', async () => {
+    const areas = createRoutes()[0]!.children!;
+    for (const [area, module] of Object.entries(AREA_FRAMES)) {
+      const route = areas.find((candidate) => candidate.path === area);
+      expect(route, area).toBeDefined();
+      const frame = await (route!.lazy as { Component: () => Promise<unknown> }).Component();
+      const exports: Record<string, unknown> = await import(/* @vite-ignore */ `/${module}`);
+      expect(Object.values(exports), area).toContain(frame);
+    }
   });
 });

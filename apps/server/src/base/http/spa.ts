@@ -3,9 +3,15 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
+/** Where the build writes each signed-in area's page (apps/web/src/app/area-frames.ts). */
+const FRAMES_DIR = 'frames';
+
 /**
  * Serves the built web app from `webDist`, and its index.html for any other non-API path so
- * the client-side router (history mode) can show the screen, or its own not-found page.
+ * the client-side router (history mode) can show the screen, or its own not-found page. An
+ * address in a signed-in area (/app/…, /user/…) gets the area's page instead when the build wrote
+ * one: index.html naming the area's frame chunks as modulepreload links, so they download with
+ * the entry script rather than after it ran.
  * Returns false when there is no build (API-only, e.g. in tests or under `npm run dev`).
  */
 export async function registerSpa(
@@ -14,6 +20,15 @@ export async function registerSpa(
   apiPrefix: string,
 ): Promise<boolean> {
   if (!fs.existsSync(path.join(webDist, 'index.html'))) return false;
+  const framesDir = path.join(webDist, FRAMES_DIR);
+  const framedAreas = new Set(
+    fs.existsSync(framesDir)
+      ? fs
+          .readdirSync(framesDir)
+          .filter((file) => file.endsWith('.html'))
+          .map((file) => file.slice(0, -'.html'.length))
+      : [],
+  );
   await app.register(fastifyStatic, {
     root: webDist,
     wildcard: false,
@@ -34,7 +49,10 @@ export async function registerSpa(
     if (url === apiPrefix || url.startsWith(`${apiPrefix}/`) || url.startsWith('/assets/')) {
       return reply.callNotFound();
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    // The first segment of the path: "app" for /app/device/1?tab=sync.
+    const area = /^\/([^/?#]+)/.exec(url)?.[1];
+    const page = area && framedAreas.has(area) ? `${FRAMES_DIR}/${area}.html` : 'index.html';
+    return reply.header('cache-control', 'no-cache').sendFile(page);
   });
   return true;
 }

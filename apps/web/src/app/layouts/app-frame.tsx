@@ -1,5 +1,5 @@
 import type { Session } from '@latchkey/shared';
-import { AppShell, Box, Burger, Container, Group, ScrollArea } from '@mantine/core';
+import { AppShell, Box, Burger, Container, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -100,7 +100,8 @@ export function AppFrame({
       </AppShell.Header>
       <AppShell.Navbar p="sm" id="app-navigation" aria-label="Main navigation">
         {/* Grouped and compact to fit a laptop screen; it still scrolls on its own on a shorter one. */}
-        <AppShell.Section grow component={ScrollArea} type="auto">
+        {/* Native overflow: Mantine's ScrollArea measures itself in layout effects on every render. */}
+        <AppShell.Section grow style={{ overflowY: 'auto', minHeight: 0 }}>
           <AppNav
             items={visible}
             activeTo={activeTo}
