@@ -126,4 +126,39 @@ describe('ShippingPage', () => {
     expect(storage.getCart()).toEqual({});
     expect(await screen.findByText('Your cart is empty')).toBeInTheDocument();
   });
+
+  it('shows no total and takes no payment while the chosen delivery is being priced', async () => {
+    storage.setCart({ 'smart-lock': 2 });
+    let releaseExpress: () => void = () => {};
+    const expressAnswered = new Promise<void>((resolve) => (releaseExpress = resolve));
+    const { calls } = renderApp('/pickShipping', {
+      'POST shop/quote': async (call) => {
+        const { shippingOption } = call.body as { shippingOption?: string };
+        if (shippingOption === 'express') await expressAnswered;
+        const answer = (await quote(call).json()) as Quote;
+        const options: Quote['shippingOptions'] = [
+          ...answer.shippingOptions,
+          { id: 'express', name: 'Express delivery', price: 1290, currency: 'EUR', minDays: 1, maxDays: 1 },
+        ];
+        const shipping = options.find((option) => option.id === shippingOption)?.price ?? null;
+        return json({
+          ...answer,
+          shippingOptions: options,
+          shipping,
+          total: answer.subtotal + (shipping ?? 0),
+        });
+      },
+    });
+    expect(await screen.findByRole('button', { name: 'Pay €502.90' })).toBeEnabled();
+
+    await userEvent.click(screen.getByRole('radio', { name: /Express delivery/ }));
+    // The standard delivery's total is gone, not offered as the price of express.
+    const pay = screen.getByRole('button', { name: 'Pay' });
+    expect(pay).toBeDisabled();
+    expect(screen.queryByText('€502.90')).not.toBeInTheDocument();
+
+    releaseExpress();
+    expect(await screen.findByRole('button', { name: 'Pay €510.90' })).toBeEnabled();
+    expect(calls.some((call) => call.path === 'stripe/order')).toBe(false);
+  });
 });

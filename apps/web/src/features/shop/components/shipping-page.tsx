@@ -43,6 +43,9 @@ export function ShippingPage() {
     offered.find((option) => option.id === 'standard') ??
     offered[0];
   const priced = useQuote({ items, country, shippingOption: chosen?.id });
+  // While another option's price is asked for, the previous answer is only a placeholder: its
+  // total is not what paying now charges, so neither the summary nor the button shows it.
+  const quote = priced.isPlaceholderData ? undefined : priced.data;
   const order = useCreateOrder();
 
   if (items.length === 0) return <Navigate to={paths.shop.cart.href()} replace />;
@@ -134,11 +137,7 @@ export function ShippingPage() {
                 Your order
               </Title>
             </Group>
-            {priced.data ? (
-              <OrderSummary quote={priced.data} shippingName={chosen?.name} />
-            ) : (
-              <Skeleton height={120} />
-            )}
+            {quote ? <OrderSummary quote={quote} shippingName={chosen?.name} /> : <Skeleton height={120} />}
             {order.error ? (
               <Alert
                 color="red"
@@ -192,12 +191,10 @@ export function ShippingPage() {
               mt="lg"
               leftSection={<IconCreditCard size={18} aria-hidden="true" />}
               loading={order.isPending || order.isSuccess}
-              disabled={!priced.data || !chosen || priced.data.shipping === null}
+              disabled={!quote || !chosen || quote.shipping === null}
               onClick={() => pay()}
             >
-              {priced.data && priced.data.shipping !== null
-                ? `Pay ${formatMoney(priced.data.total, priced.data.currency)}`
-                : 'Pay'}
+              {quote && quote.shipping !== null ? `Pay ${formatMoney(quote.total, quote.currency)}` : 'Pay'}
             </Button>
             <Text size="xs" c="dimmed" mt="xs" ta="center">
               You pay on our payment provider&apos;s page; your card never reaches Latchkey.
