@@ -91,6 +91,20 @@ export default tseslint.config(
     },
   },
   {
+    // One way to start a user-event session in the web tests: setupUser() (apps/web/src/testing/user.ts),
+    // which types without a timer per key.
+    files: ['apps/web/src/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='userEvent'][callee.property.name='setup']",
+          message: 'Start a user-event session with setupUser() from @/testing/user (no timer per key).',
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

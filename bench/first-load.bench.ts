@@ -100,11 +100,11 @@ async function measureTransfer(
  */
 async function timeThrottled(context: BrowserContext, url: string, ready: (page: Page) => Promise<void>) {
   const page = await context.newPage();
+  await clearCache(context, page);
   const cdp = await context.newCDPSession(page);
   const slow4G = lighthouseThrottling.mobileSlow4G;
   try {
     await cdp.send('Network.enable');
-    await cdp.send('Network.clearBrowserCache');
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false,
       latency: slow4G.rttMs,

@@ -1,10 +1,10 @@
 import { TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { AppProvider } from '@/app/provider';
+import { setupUser } from '@/testing/user';
 import { FormModal, useDirtyForm } from './form-modal';
 
 function NoteForm() {
@@ -39,13 +39,13 @@ function renderDialog() {
 describe('FormModal: a form dialog never loses what was typed to a stray close', () => {
   it('closes a clean form at once', async () => {
     await renderDialog();
-    await userEvent.setup({ delay: null }).keyboard('{Escape}');
+    await setupUser().keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'A note' })).not.toBeInTheDocument());
   });
 
   it('asks on Escape and on the close button; Escape on the question keeps editing', async () => {
     const dialog = await renderDialog();
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(within(dialog).getByLabelText('Note'), 'Buy milk');
 
     await user.keyboard('{Escape}');

@@ -1,10 +1,10 @@
 import { Table } from '@mantine/core';
 import { render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
 import { ApiError } from '@/lib/api-client';
+import { setupUser } from '@/testing/user';
 import { EmptyList, NoMatchList } from './empty-list';
 import { ListPage } from './list-page';
 
@@ -83,7 +83,7 @@ describe('ListPage', () => {
   it('shows an error with a retry', async () => {
     const { query } = renderList({ error: new ApiError(500, 'internal', 'Something broke') });
     expect(screen.getByRole('alert')).toHaveTextContent('Could not load the keys');
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Try again' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Try again' }));
     expect(query.refetch).toHaveBeenCalledTimes(1);
   });
 
@@ -116,7 +116,7 @@ describe('ListPage', () => {
         .map((row) => row.textContent),
     ).toEqual(['Main entrance', 'Old badge']);
     expect(screen.getByText(/3 keys/)).toBeInTheDocument();
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: /page 2/i }));
+    await setupUser().click(screen.getByRole('button', { name: /page 2/i }));
     expect(setPage).toHaveBeenCalledWith(2);
   });
 });

@@ -1,11 +1,11 @@
 import { Text } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
 import { ApiError } from '@/lib/api-client';
+import { setupUser } from '@/testing/user';
 import { RecordPage } from './record-page';
 
 interface Lock {
@@ -80,7 +80,7 @@ describe('RecordPage', () => {
     expect(alert).toHaveTextContent('Could not load the lock');
     expect(alert).toHaveTextContent('Only admins see this lock');
     expect(screen.getByRole('link', { name: 'All locks' })).toBeInTheDocument();
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Try again' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Try again' }));
     expect(q.refetch).toHaveBeenCalledTimes(1);
   });
 

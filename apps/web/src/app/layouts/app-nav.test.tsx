@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 afterEach(() => window.localStorage.clear());
 
@@ -49,7 +49,7 @@ describe('the signed-in navigation', () => {
     // Platform staff's screens are not an admin's.
     expect(within(nav).queryByRole('link', { name: 'Developer tools' })).not.toBeInTheDocument();
 
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const people = within(nav).getByRole('button', { name: 'People' });
     expect(people).toHaveAttribute('aria-expanded', 'true');
     await user.click(people);
@@ -90,7 +90,7 @@ describe('the signed-in navigation', () => {
     const rentals = within(nav).getByRole('button', { name: /^Rentals/ });
     expect(rentals).toHaveAttribute('aria-expanded', 'false');
     expect(await within(rentals).findByLabelText('3 requests waiting for an answer')).toBeInTheDocument();
-    await userEvent.setup({ delay: null }).click(rentals);
+    await setupUser().click(rentals);
     await waitFor(() =>
       expect(within(rentals).queryByLabelText('3 requests waiting for an answer')).not.toBeInTheDocument(),
     );

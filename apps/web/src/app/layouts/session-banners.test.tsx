@@ -1,11 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json } from '@/testing/fetch-mock';
 import { memberFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 afterEach(() => window.sessionStorage.clear());
 
@@ -49,7 +49,7 @@ describe('support session banner', () => {
     // Signing the person out everywhere is not offered while acting as them.
     expect(screen.queryByRole('button', { name: 'Sign out everywhere' })).not.toBeInTheDocument();
 
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'End support session' }));
+    await setupUser().click(screen.getByRole('button', { name: 'End support session' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/user/user-2'));
     const logout = calls.find((c) => c.path === 'auth/logout')!;
     expect(logout.headers.authorization).toBe(`Bearer ${supportToken}`);
@@ -70,9 +70,7 @@ describe('support session banner', () => {
       'GET auth': () => json(supportSession()),
       'POST auth/logout': () => json(undefined, 204),
     });
-    await userEvent
-      .setup({ delay: null })
-      .click(await screen.findByRole('button', { name: 'End support session' }));
+    await setupUser().click(await screen.findByRole('button', { name: 'End support session' }));
     await waitFor(() => expect(router.state.location.search).toBe('?redirect=%2Fapp%2Fuser%2Fuser-2'));
     expect(storage.getAuthToken()).toBeNull();
   });

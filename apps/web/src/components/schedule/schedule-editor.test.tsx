@@ -1,9 +1,9 @@
 import type { Schedule } from '@latchkey/shared';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
 import { ApiError } from '@/lib/api-client';
+import { setupUser } from '@/testing/user';
 import { ScheduleEditor } from './schedule-editor';
 import { scheduleErrorsFrom } from './schedule-form';
 
@@ -13,7 +13,7 @@ function renderEditor(value: Schedule | null, onSubmit = vi.fn()) {
       <ScheduleEditor value={value} timeZone="Europe/Paris" onSubmit={onSubmit} />
     </AppProvider>,
   );
-  return { onSubmit, user: userEvent.setup({ delay: null }) };
+  return { onSubmit, user: setupUser() };
 }
 
 const save = () => screen.getByRole('button', { name: 'Save schedule' });

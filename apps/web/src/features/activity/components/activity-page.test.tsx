@@ -1,12 +1,12 @@
 import type { ActivityItem } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { auditFixture, deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 function setup(activity: MockHandler, path = '/app/activity', more: Record<string, MockHandler> = {}) {
   storage.setAuthToken(validToken());
@@ -84,7 +84,7 @@ describe('ActivityPage', () => {
       within(january).getByText('Front door refused Grace Hopper (outside their schedule)'),
     ).toBeInTheDocument();
 
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Load older' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Load older' }));
     expect(await screen.findByText('Tamper alarm at Front door')).toBeInTheDocument();
     expect(screen.getByRole('region', { name: /December 24, 2025/ })).toBeInTheDocument();
     // Nothing older: the button gives way to the end of the feed.
@@ -172,7 +172,7 @@ describe('ActivityPage', () => {
         new Response('time,source\r\n', { status: 200, headers: { 'content-type': 'text/csv' } }),
     });
     expect(await screen.findByRole('heading', { name: 'Nothing matches' })).toBeInTheDocument();
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     expect(screen.getByRole('combobox', { name: 'Kind' })).toHaveValue('Refused');
     await user.click(screen.getByRole('combobox', { name: 'Lock' }));
     await user.click(await screen.findByRole('option', { name: 'Front door' }));

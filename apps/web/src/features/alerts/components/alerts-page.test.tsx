@@ -1,12 +1,12 @@
 import type { AlertRule, Notification } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const tamperRule: AlertRule = {
   _id: 'rule-1',
@@ -82,7 +82,7 @@ describe('AlertsPage', () => {
     expect(second).not.toHaveTextContent('New');
     expect(screen.getByText('1 unread')).toBeInTheDocument();
 
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Mark all as read' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Mark all as read' }));
     expect(read).toHaveBeenCalledTimes(1);
     expect(await screen.findByText('Everything read')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Mark all as read' })).toBeDisabled();
@@ -124,9 +124,7 @@ describe('AlertsPage', () => {
     const rules = await screen.findByRole('list', { name: 'Alert rules' });
     expect(rules).toHaveTextContent('When a lock reports tampering: any lock. Mailed to the admins.');
     expect(rules).toHaveTextContent('When a lock stays offline longer than 30 minutes: Front door.');
-    await userEvent
-      .setup({ delay: null })
-      .click(within(rules).getByRole('switch', { name: 'Gate quiet on' }));
+    await setupUser().click(within(rules).getByRole('switch', { name: 'Gate quiet on' }));
     await waitFor(() => expect(bodies).toHaveLength(1));
     expect(bodies[0]).toMatchObject({
       kind: 'offline',
@@ -152,7 +150,7 @@ describe('AlertsPage', () => {
         );
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Add a rule' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add an alert rule' });
     await user.click(within(dialog).getByLabelText('Alert when', { selector: 'input' }));
@@ -191,7 +189,7 @@ describe('AlertsPage', () => {
   it('deletes a rule only after confirming', async () => {
     const deleted = vi.fn(() => json(undefined, 204));
     setup({ 'DELETE portal/alerts/rules/rule-1': deleted });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Delete Tamper alarm' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete this rule?' });
     expect(deleted).not.toHaveBeenCalled();

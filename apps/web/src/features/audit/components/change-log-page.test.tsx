@@ -1,11 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json } from '@/testing/fetch-mock';
 import { auditFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 describe('ChangeLogPage', () => {
   it('lists changes newest first, filters them and shows before and after', async () => {
@@ -47,7 +47,7 @@ describe('ChangeLogPage', () => {
     expect(first.url).toContain('sortBy=createdAt');
     expect(first.url).toContain('descending=true');
 
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const toggle = screen.getByRole('button', { name: 'Show the change: Lock changed' });
     await user.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'true');

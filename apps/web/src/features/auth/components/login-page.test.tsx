@@ -1,14 +1,14 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
 import { openSealed, sessionFixture } from '@/testing/fixtures';
 import { expiredToken, validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 async function fillAndSubmit(email: string, password: string) {
-  const user = userEvent.setup({ delay: null });
+  const user = setupUser();
   await user.type(await screen.findByLabelText(/^Email/), email);
   await user.type(screen.getByLabelText(/^Password/), password);
   await user.click(screen.getByRole('button', { name: 'Sign in' }));

@@ -1,11 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
 import { dashboardFixture, openSealed, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const TOKEN = 'r3set-t0ken-abcdefghijklmnop';
 const accepted = () => json({ message: 'If an account has this address, a reset link is on its way.' }, 202);
@@ -19,7 +19,7 @@ const signedInApi = {
 describe('forgot password', () => {
   it('always answers with the same confirmation', async () => {
     const { calls } = renderApp('/auth/forgot', { 'POST auth/resetPassword/ada%40example.com': accepted });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(await screen.findByLabelText(/^Email/), ' Ada@Example.com ');
     await user.click(screen.getByRole('button', { name: 'Send the link' }));
     expect(await screen.findByRole('heading', { name: 'Check your inbox' })).toBeInTheDocument();
@@ -33,7 +33,7 @@ describe('forgot password', () => {
 
   it('checks the address before sending', async () => {
     const { calls } = renderApp('/auth/forgot');
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(await screen.findByLabelText(/^Email/), 'not-an-email');
     await user.click(screen.getByRole('button', { name: 'Send the link' }));
     expect(await screen.findByText('Email must be an email address')).toBeInTheDocument();
@@ -48,7 +48,7 @@ describe('reset password', () => {
       'POST auth/reset': () => json({ token, expiresAt: '2099-01-01T00:00:00.000Z' }),
       ...signedInApi,
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(await screen.findByLabelText(/^New password/), 'a-much-better-one');
     await user.type(screen.getByLabelText(/^Confirm new password/), 'a-much-better-two');
     await user.click(screen.getByRole('button', { name: 'Save and sign in' }));
@@ -74,7 +74,7 @@ describe('reset password', () => {
           'This link is not valid any more: it was used, replaced by a newer one, or has expired',
         ),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(await screen.findByLabelText(/^New password/), 'a-much-better-one');
     await user.type(screen.getByLabelText(/^Confirm new password/), 'a-much-better-one');
     await user.click(screen.getByRole('button', { name: 'Save and sign in' }));
@@ -91,7 +91,7 @@ describe('reset password', () => {
           { path: 'body.password', message: 'is too common; choose one that is harder to guess' },
         ]),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(await screen.findByLabelText(/^New password/), 'password1234');
     await user.type(screen.getByLabelText(/^Confirm new password/), 'password1234');
     await user.click(screen.getByRole('button', { name: 'Save and sign in' }));
@@ -111,7 +111,7 @@ describe('reset password', () => {
       'POST auth/legacyReset': () => json({ token, expiresAt: '2099-01-01T00:00:00.000Z' }),
       ...signedInApi,
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(await screen.findByLabelText(/^New password/), 'a-much-better-one');
     await user.type(screen.getByLabelText(/^Confirm new password/), 'a-much-better-one');
     await user.click(screen.getByRole('button', { name: 'Save and sign in' }));

@@ -1,13 +1,13 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { apiError, json } from '@/testing/fetch-mock';
 import { dashboardFixture, openSealed, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 async function fillSignup() {
-  const user = userEvent.setup({ delay: null });
+  const user = setupUser();
   await user.type(await screen.findByLabelText('First name'), 'Ada');
   await user.type(screen.getByLabelText('Last name'), 'Lovelace');
   await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');

@@ -1,11 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const PRE_AUTH = 'pre-auth-token';
 
@@ -21,7 +21,7 @@ function setup(routes: Record<string, MockHandler>) {
 }
 
 async function signInWithPassword() {
-  const user = userEvent.setup({ delay: null });
+  const user = setupUser();
   await user.type(await screen.findByLabelText(/^Email/), 'ada@example.com');
   await user.type(screen.getByLabelText(/^Password/), 'correct horse');
   await user.click(screen.getByRole('button', { name: 'Sign in' }));

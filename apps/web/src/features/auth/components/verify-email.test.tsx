@@ -1,11 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const TOKEN = 'v3rify-t0ken-abcdefghijklmnop';
 const unverified = () => {
@@ -40,7 +40,7 @@ describe('VerifyEmailPage', () => {
       'POST auth/activation/grace%40example.com': () => json({ message: 'On its way' }, 202),
     });
     expect(await screen.findByRole('heading', { name: 'This link is not valid' })).toBeInTheDocument();
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(screen.getByLabelText(/^Email/), 'grace@example.com');
     await user.click(screen.getByRole('button', { name: 'Request a new link' }));
     expect(
@@ -61,7 +61,7 @@ describe('MustActivatePage', () => {
     });
     expect(await screen.findByRole('heading', { name: 'Confirm your email address' })).toBeInTheDocument();
     expect(screen.getByText('ada@example.com')).toBeInTheDocument();
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Send the mail again' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Send the mail again' }));
     expect(await screen.findByText(/A new link is on its way to ada@example.com/)).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'POST' && c.path === 'auth/activation/ada%40example.com')).toBe(
       true,
@@ -87,9 +87,7 @@ describe('unverified banner', () => {
     const banner = await screen.findByText('Confirm your email address');
     expect(screen.getByRole('link', { name: 'Confirm it now' })).toHaveAttribute('href', '/must-activate');
     expect(banner).toBeInTheDocument();
-    await userEvent
-      .setup({ delay: null })
-      .click(screen.getByRole('button', { name: 'Dismiss until next time' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Dismiss until next time' }));
     expect(screen.queryByText('Confirm your email address')).not.toBeInTheDocument();
     expect(window.sessionStorage.getItem('latchkey.verifyBannerDismissed')).toBe('user-1');
   });

@@ -1,12 +1,12 @@
 import type { Bill, BillingOverview } from '@latchkey/shared';
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const party = { addressLines: [], country: null, vatNumber: null, email: null };
 
@@ -95,9 +95,7 @@ describe('MonthBillPage', () => {
     expect(within(lines).getByText('Pro plan, 30 of 30 days')).toBeInTheDocument();
     expect(within(lines).getByText(september.lines[0]!.explanation)).toBeInTheDocument();
 
-    await userEvent
-      .setup()
-      .click(within(lines).getByRole('button', { name: 'Show the 2 locks and their days' }));
+    await setupUser().click(within(lines).getByRole('button', { name: 'Show the 2 locks and their days' }));
     const flat = await within(lines).findByRole('row', { name: /Flat 1/ });
     expect(within(flat).getByText('20')).toBeInTheDocument();
     expect(within(flat).getByText('Deleted since')).toBeInTheDocument();
@@ -164,7 +162,7 @@ describe('BillingPage', () => {
       'GET portal/billing/pastBills': () => json({ items: [] }),
     });
     const form = await screen.findByRole('form', { name: 'Billing details' });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(within(form).getByRole('textbox', { name: 'Address' }), 'Rue 1');
     await user.type(within(form).getByRole('textbox', { name: 'City' }), 'Paris');
     await user.click(within(form).getByRole('combobox', { name: 'Country' }));

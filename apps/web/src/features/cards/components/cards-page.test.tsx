@@ -1,12 +1,12 @@
 import type { RfidCard } from '@latchkey/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const card = (overrides: Partial<RfidCard> = {}): RfidCard => ({
   _id: 'rfid-1',
@@ -61,7 +61,7 @@ describe('CardsPage', () => {
       descending: 'true',
     });
 
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(screen.getByRole('searchbox', { name: 'Search cards' }), 'grace');
     await waitFor(() =>
       expect(params(calls.filter((c) => c.path === 'portal/rfids').at(-1)!.url)).toMatchObject({
@@ -104,7 +104,7 @@ describe('CardsPage', () => {
           : json(card({ name: (call.body as { name: string }).name }));
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Edit the card Blue fob' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit the card “Blue fob”' });
     expect(within(dialog).getByRole('combobox', { name: /^Holder/ })).toHaveValue(
@@ -138,7 +138,7 @@ describe('CardsPage', () => {
         return json(card());
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Edit the card Blue fob' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit the card “Blue fob”' });
     // The portal (sessionFixture) is in America/New_York: 05:00 UTC is midnight there.
@@ -165,7 +165,7 @@ describe('CardsPage', () => {
         return json(undefined, 204);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Revoke the card Blue fob' }));
     const dialog = await screen.findByRole('dialog', { name: 'Revoke the card?' });
     expect(dialog).toHaveTextContent('Blue fob (held by Grace Hopper) stops opening every lock at once.');

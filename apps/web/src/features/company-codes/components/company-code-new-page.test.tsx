@@ -1,12 +1,12 @@
 import type { CompanyCode } from '@latchkey/shared';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 // The portal (sessionFixture) is in America/New_York; its keypad locks here are in Rome, and the
 // browser running the test in whatever zone the machine has: the code's times are the locks'.
@@ -45,7 +45,7 @@ const setDateTime = (label: string, value: string) =>
 describe('CompanyCodeNewPage', () => {
   it('says what is wrong before sending anything', async () => {
     const { calls } = setup();
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await screen.findByRole('heading', { level: 1, name: 'New company code' });
     const code = screen.getByRole('textbox', { name: /^Code/ });
     // Only digits go in.
@@ -82,7 +82,7 @@ describe('CompanyCodeNewPage', () => {
         return json(saved, 201);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Cleaning crew');
     // The fields say whose clock they are on once the keypad locks are known.
     expect(

@@ -1,12 +1,12 @@
 import type { CompanyCode } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const cleaners: CompanyCode = {
   _id: 'code-1',
@@ -49,9 +49,7 @@ describe('CompanyCodesPage', () => {
     expect(within(row).getAllByText('Active').length).toBeGreaterThan(0);
     expect(within(row).queryByText('482915')).toBeNull();
     expect(within(row).getByLabelText('Code of Cleaning crew, hidden')).toHaveTextContent('••••••');
-    await userEvent
-      .setup()
-      .click(within(row).getByRole('button', { name: 'Show the code of Cleaning crew' }));
+    await setupUser().click(within(row).getByRole('button', { name: 'Show the code of Cleaning crew' }));
     expect(within(row).getByText('482915')).toBeInTheDocument();
     expect(within(row).getByRole('button', { name: 'Hide the code of Cleaning crew' })).toHaveAttribute(
       'aria-pressed',
@@ -87,7 +85,7 @@ describe('CompanyCodesPage', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Could not load the company codes');
     expect(alert).toHaveTextContent('Not allowed here');
-    await userEvent.setup({ delay: null }).click(within(alert).getByRole('button', { name: 'Try again' }));
+    await setupUser().click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('Cleaning crew')).toBeInTheDocument();
   });
 
@@ -100,7 +98,7 @@ describe('CompanyCodesPage', () => {
         return json(undefined, 204);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Delete Cleaning crew' }));
     let dialog = await screen.findByRole('dialog', { name: 'Delete Cleaning crew?' });
     expect(dialog).toHaveTextContent('stops opening');

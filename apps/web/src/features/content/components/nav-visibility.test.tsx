@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 // The navigation's hidden entries (GET content/nav) and CMS mode's hide/show controls in the frame.
 
@@ -39,7 +39,7 @@ describe('hidden navigation entries', () => {
     const nav = await navigation();
     const show = await within(nav).findByRole('button', { name: 'Show Keys in the navigation' });
     expect(within(nav).getByRole('link', { name: 'Keys' })).toBeInTheDocument();
-    await userEvent.setup({ delay: null }).click(show);
+    await setupUser().click(show);
     await waitFor(() =>
       expect(app.calls.find((call) => call.method === 'PUT' && call.path === 'content/nav')?.body).toEqual({
         to: '/app/keys',

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
 import { dashboardFixture, memberFixture, portalFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const counts = { members: 12, admins: 2, users: 10, invited: 3, suspended: 1 };
 const lockCounts = { devices: 34, groups: 5, offline: 14, lowBattery: 2 };
@@ -172,7 +172,7 @@ describe('DashboardPage', () => {
         return json(portal);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const name = await screen.findByLabelText(/^Portal name/);
     await user.clear(name);
     await user.type(name, 'Harbor View North');

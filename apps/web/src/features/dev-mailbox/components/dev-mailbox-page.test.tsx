@@ -1,12 +1,12 @@
 import type { OutboxMessage } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 function message(overrides: Partial<OutboxMessage> = {}): OutboxMessage {
   return {
@@ -68,7 +68,7 @@ describe('DevMailboxPage', () => {
       '/app/devTools',
     );
 
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(first);
     const frame = await screen.findByTitle('HTML body of “Confirm your email address”');
     expect(frame).toHaveAttribute('sandbox', '');

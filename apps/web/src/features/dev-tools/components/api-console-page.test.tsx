@@ -1,12 +1,12 @@
 import type { DeveloperCallResult } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 import { bodyProblem, statusLabel } from './api-console-page';
 
 function result(overrides: Partial<DeveloperCallResult> = {}): DeveloperCallResult {
@@ -41,7 +41,7 @@ describe('ApiConsolePage', { timeout: 60_000 }, () => {
         );
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('textbox', { name: /^Path/ }, { timeout: 20_000 }));
     await user.paste('portal/devices');
     await user.click(screen.getByRole('button', { name: 'Run' }));
@@ -86,7 +86,7 @@ describe('ApiConsolePage', { timeout: 60_000 }, () => {
       'POST system/developerCall': () =>
         json(result({ status: 201, body: null, bodyKind: 'empty', size: 0 })),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('combobox', { name: 'Method' }, { timeout: 20_000 }));
     await user.click(await screen.findByRole('option', { name: 'POST' }));
     await user.click(screen.getByRole('textbox', { name: /^Path/ }));
@@ -124,7 +124,7 @@ describe('ApiConsolePage', { timeout: 60_000 }, () => {
           { path: 'body.path', message: 'The console cannot run itself' },
         ]),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('textbox', { name: /^Path/ }, { timeout: 20_000 }));
     await user.paste('system/developerCall');
     await user.click(screen.getByRole('button', { name: 'Run' }));
@@ -139,7 +139,7 @@ describe('ApiConsolePage', { timeout: 60_000 }, () => {
       'POST system/developerCall': () =>
         json(result({ body: null, bodyKind: 'binary', contentType: 'application/pdf', size: 2048 })),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('textbox', { name: /^Path/ }, { timeout: 20_000 }));
     await user.paste('portal/billing/pdf');
     await user.click(screen.getByRole('button', { name: 'Run' }));

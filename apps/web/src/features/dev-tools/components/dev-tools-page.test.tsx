@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 describe('DevToolsPage', { timeout: 60_000 }, () => {
   it('lists the developer tools for platform staff, one nav entry leading there', async () => {
@@ -37,7 +37,7 @@ describe('DevToolsPage', { timeout: 60_000 }, () => {
     expect(within(nav).queryByRole('link', { name: 'Dev mailbox' })).not.toBeInTheDocument();
     expect(within(nav).queryByRole('link', { name: 'Payments' })).not.toBeInTheDocument();
 
-    await userEvent.setup({ delay: null }).click(within(main).getByRole('link', { name: 'API console' }));
+    await setupUser().click(within(main).getByRole('link', { name: 'API console' }));
     // The console's code loads on demand: allow a busy machine its time.
     expect(
       await screen.findByRole('heading', { level: 1, name: 'API console' }, { timeout: 20_000 }),

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
 import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 describe('Add code lock', () => {
   it('adds a code lock with its master code, showing a server rule on the field, then its secret once', async () => {
@@ -26,7 +26,7 @@ describe('Add code lock', () => {
           : json({ device: created, deviceSecret: 'k3y-ABC' }, 201);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Add code lock' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add code lock' });
     expect(within(dialog).getByRole('combobox', { name: /^Time zone/ })).toHaveValue('America/New_York');

@@ -1,12 +1,12 @@
 import type { DeviceInvite } from '@latchkey/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const invite = (overrides: Partial<DeviceInvite> = {}): DeviceInvite => ({
   _id: 'invite-1',
@@ -75,7 +75,7 @@ describe('DeviceGuestsTab', () => {
     // The code stays hidden until asked for.
     expect(within(sam!).queryByText('482913')).not.toBeInTheDocument();
     const reveal = within(sam!).getByRole('button', { name: 'Show the code of Sam Plumber' });
-    await userEvent.setup({ delay: null }).click(reveal);
+    await setupUser().click(reveal);
     expect(reveal).toHaveAttribute('aria-pressed', 'true');
     expect(within(sam!).getByText('482913')).toBeInTheDocument();
 
@@ -145,7 +145,7 @@ describe('DeviceGuestsTab', () => {
         return json(invites[0], 201);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Invite a guest' }));
     const dialog = await screen.findByRole('dialog', { name: 'Invite a guest to Front door' });
 
@@ -201,7 +201,7 @@ describe('DeviceGuestsTab', () => {
       'GET device/device-1/invite': () => json([invite()]),
       'POST device/device-1/invite/invite-1': (call) => json(invite(call.body as Partial<DeviceInvite>)),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Edit the invite of Sam Plumber' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit the invite of Sam Plumber' });
     expect(within(dialog).getByLabelText(/^Name/)).toHaveValue('Sam Plumber');
@@ -226,7 +226,7 @@ describe('DeviceGuestsTab', () => {
       'GET device/device-1/invite/invite-1/resend': () =>
         json(invite({ lastSentAt: new Date().toISOString(), sentCount: 1 })),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Resend the invitation to Sam Plumber' }));
     expect(await screen.findByText('Invitation sent')).toBeInTheDocument();
     expect(calls.some((c) => c.path === 'device/device-1/invite/invite-1/resend')).toBe(true);

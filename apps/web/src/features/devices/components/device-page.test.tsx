@@ -1,11 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { deviceFixture, deviceUserFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const device = deviceFixture();
 
@@ -92,7 +92,7 @@ describe('DevicePage', () => {
     const withAt = calls.filter((c) => c.url.includes('at='));
     expect(new URL(withAt.at(-1)!.url, 'http://x').searchParams.get('at')).toBe('2026-11-29T04:15:00.000Z');
 
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Now' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Now' }));
     expect(await screen.findByText('Mon 2026-11-23 09:30')).toBeInTheDocument();
   });
 
@@ -136,7 +136,7 @@ describe('DevicePage', () => {
     expect(within(list).queryByRole('button', { name: 'Remove direct access of Alan Turing' })).toBeNull();
     expect(screen.getByText('Everyone in the portal already has access to this lock.')).toBeInTheDocument();
 
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(within(list).getByRole('button', { name: 'Edit schedule of Alan Turing' }));
     const dialog = await screen.findByRole('dialog', { name: 'When can Alan Turing open Front door?' });
     await user.click(await within(dialog).findByRole('switch', { name: /Any time/ }));
@@ -161,7 +161,7 @@ describe('DevicePage', () => {
         return json(undefined, 204);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Remove direct access of Grace Hopper' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove direct access?' });
     expect(dialog).toHaveTextContent('Grace Hopper keeps access through Cleaners');
@@ -191,7 +191,7 @@ describe('DevicePage', () => {
         return json(undefined, 204);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Remove direct access of Grace Hopper' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove direct access?' });
     await user.click(within(dialog).getByRole('button', { name: 'Remove direct access' }));

@@ -1,12 +1,12 @@
 import type { DeviceCommandRecord, DeviceSync } from '@latchkey/shared';
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json, type MockHandler } from '@/testing/fetch-mock';
 import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const sync: DeviceSync = {
   deviceId: 'device-1',
@@ -126,7 +126,7 @@ describe('DeviceSyncTab', () => {
       'POST device/device-1/command': () => json(command('pending'), 202),
       'GET device/device-1/command/cmd-1': () => json(command(answered ? 'ok' : 'pending')),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Unlock Front door now' }));
     expect(await screen.findByText('Waiting for Front door to answer…')).toBeInTheDocument();
     answered = true;
@@ -149,9 +149,7 @@ describe('DeviceSyncTab', () => {
       'POST device/device-1/command': () => json(command('pending'), 202),
       'GET device/device-1/command/cmd-1': () => json(command('expired')),
     });
-    await userEvent
-      .setup({ delay: null })
-      .click(await screen.findByRole('button', { name: 'Lock Front door now' }));
+    await setupUser().click(await screen.findByRole('button', { name: 'Lock Front door now' }));
     expect(await screen.findByText(/did not answer in time/, {}, { timeout: 4000 })).toBeInTheDocument();
   });
 });

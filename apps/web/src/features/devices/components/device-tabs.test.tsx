@@ -1,12 +1,12 @@
 import type { Fingerprint, RfidCard } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { auditFixture, deviceEventFixture, deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 function setup(path: string, routes: Record<string, MockHandler> = {}) {
   storage.setAuthToken(validToken());
@@ -234,7 +234,7 @@ describe('the lock page tabs', () => {
         return json(cards[0]);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Edit the card Blue fob' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit the card “Blue fob”' });
     expect(within(dialog).getByLabelText(/^Card UID/)).toHaveValue('04 A2 3B 1C');

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json } from '@/testing/fetch-mock';
 import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const LOCKS = [
   deviceFixture({ _id: 'd-front', name: 'Front door' }),
@@ -32,7 +32,7 @@ describe('the lock list’s bulk bar', () => {
           createdAt: '2026-11-27T10:00:00.000Z',
         }),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('checkbox', { name: 'Choose Front door' }));
     await user.click(screen.getByRole('checkbox', { name: 'Choose Back door' }));
     const bar = screen.getByRole('region', { name: 'Bulk actions' });

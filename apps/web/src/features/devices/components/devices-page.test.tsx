@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json } from '@/testing/fetch-mock';
 import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const devices = [
   // Offline for two hours: the list says it in the one wording every screen uses.
@@ -57,7 +57,7 @@ describe('DevicesPage', () => {
 
   it('searches on the server once typing pauses, and sorts by a header', async () => {
     const { calls, router } = setup();
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await screen.findByRole('table');
     await user.type(screen.getByRole('searchbox', { name: 'Search locks' }), 'back');
     await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(2));
@@ -78,7 +78,7 @@ describe('DevicesPage', () => {
 
   it('filters by model on the server, keeps the choice in the address, and clears it', async () => {
     const { calls, router } = setup();
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await screen.findByRole('table');
     await user.click(screen.getByLabelText('Model', { selector: 'input' }));
     await user.click(await screen.findByRole('option', { name: 'Keypad code lock' }));
@@ -100,7 +100,7 @@ describe('DevicesPage', () => {
     await screen.findByRole('table');
     await router.navigate('/app/device?search=zzz&model=generic-codelock');
     expect(await screen.findByRole('heading', { name: 'No locks match' })).toBeInTheDocument();
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Show all locks' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Show all locks' }));
     await waitFor(() => expect(router.state.location.search).toBe(''));
     expect(await screen.findAllByRole('row')).toHaveLength(3);
     expect(screen.getByRole('searchbox', { name: 'Search locks' })).toHaveValue('');
@@ -122,7 +122,7 @@ describe('DevicesPage', () => {
       'POST portal/device/new': () => json({ device: created, deviceSecret: 's3cr3t-XYZ' }, 201),
       'GET portal/about': () => json(about('mqtt://locks.example.com:1883')),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click((await screen.findAllByRole('button', { name: 'Add lock' }))[0]!);
     const dialog = await screen.findByRole('dialog', { name: 'Add lock' });
 
@@ -174,7 +174,7 @@ describe('DevicesPage', () => {
       'POST portal/device/new': () => json({ device: created, deviceSecret: 's3cr3t-XYZ' }, 201),
       'GET portal/about': () => json(about(null)),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click((await screen.findAllByRole('button', { name: 'Add lock' }))[0]!);
     const dialog = await screen.findByRole('dialog', { name: 'Add lock' });
     await user.type(within(dialog).getByLabelText(/^Name/), 'Garage');

@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 function setup(devices: MockHandler) {
   storage.setAuthToken(validToken());
@@ -55,7 +55,7 @@ describe('OfflineDevicesPage', () => {
       descending: 'false',
     });
 
-    await userEvent.setup({ delay: null }).click(within(table).getByRole('button', { name: 'Name' }));
+    await setupUser().click(within(table).getByRole('button', { name: 'Name' }));
     await vi.waitFor(() =>
       expect(params(calls.filter((c) => c.path === 'portal/devices').at(-1)!.url)).toMatchObject({
         sortBy: 'name',

@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
 import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 // The server refuses a lock the portal's plan does not allow (402 payment_required, issue 16
 // defect 7): the form says why, in place, with the way to the plans.
@@ -27,7 +27,7 @@ describe('adding a lock the plan does not allow', () => {
         'GET portal/device/battery/low': () => json([]),
         [route]: () => apiError(402, 'payment_required', REFUSAL),
       });
-      const user = userEvent.setup({ delay: null });
+      const user = setupUser();
       await user.click((await screen.findAllByRole('button', { name: button }))[0]!);
       const dialog = await screen.findByRole('dialog', { name: button });
       await user.type(within(dialog).getByLabelText(/^Name/), 'Back door');

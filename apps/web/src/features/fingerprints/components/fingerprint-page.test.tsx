@@ -1,12 +1,12 @@
 import type { Fingerprint, ScopedUser } from '@latchkey/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { memberFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const grace = { _id: 'user-2', email: 'grace@example.com', name: 'Grace Hopper' };
 const alan = { _id: 'user-3', email: 'alan@example.com', name: 'Alan Turing' };
@@ -89,7 +89,7 @@ describe('FingerprintPage', () => {
     });
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Could not load the fingerprint');
-    await userEvent.setup({ delay: null }).click(within(alert).getByRole('button', { name: 'Try again' }));
+    await setupUser().click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Right index finger' })).toBeInTheDocument();
   });
 
@@ -108,7 +108,7 @@ describe('FingerprintPage', () => {
         return json(saved);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const form = await screen.findByRole('form', { name: 'Edit fingerprint' });
     await user.click(within(form).getByLabelText('Finger', { selector: 'input' }));
     await user.click(await screen.findByRole('option', { name: 'Left thumb' }));
@@ -138,7 +138,7 @@ describe('FingerprintPage', () => {
         return json(saved);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const card = await screen.findByRole('region', { name: 'Link to another person' });
     const picker = within(card).getByLabelText('Person', { selector: 'input' });
     await user.click(picker);
@@ -160,7 +160,7 @@ describe('FingerprintPage', () => {
       'DELETE portal/fingerprint/fp-1': () => json(undefined, 204),
       'GET portal/user/user-2': () => json({ member: memberFixture(), accessCode: null }),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
     let dialog = await screen.findByRole('dialog', { name: 'Delete Right index finger?' });
     expect(dialog).toHaveTextContent('Front door stops accepting this finger at once.');
@@ -204,7 +204,7 @@ describe('FingerprintPage', () => {
     fireEvent.change(within(form).getByLabelText('Valid from', { exact: false, selector: 'input' }), {
       target: { value: '2026-07-01T09:00' },
     });
-    await userEvent.setup({ delay: null }).click(within(form).getByRole('button', { name: 'Save changes' }));
+    await setupUser().click(within(form).getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(bodies).toHaveLength(1));
     expect(bodies[0]).toMatchObject({
       validFrom: '2026-07-01T07:00:00.000Z',

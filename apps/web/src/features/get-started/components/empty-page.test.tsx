@@ -1,12 +1,12 @@
 import type { Session } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { portalFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 afterEach(() => window.localStorage.clear());
 
@@ -75,9 +75,9 @@ describe('empty: a person who acts in no portal', () => {
       'GET portal/user/portal/current/portal-1': () =>
         json({ portal: portalFixture(), role: 'admin', status: 'active', viaPlatformRole: false }),
     });
-    await userEvent
-      .setup()
-      .click(await screen.findByRole('button', { name: 'Accept the invitation to Harbor View' }));
+    await setupUser().click(
+      await screen.findByRole('button', { name: 'Accept the invitation to Harbor View' }),
+    );
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/dashboard'));
     expect(calls.some((c) => c.path === 'portal/user/portal/portal-1/accept')).toBe(true);
     expect(storage.getPortal()).toBe('portal-1');
@@ -89,7 +89,7 @@ describe('empty: a person who acts in no portal', () => {
         apiError(403, 'forbidden', 'Confirm your email address first'),
       'POST portal/user/portal/portal-1/decline': () => json({ status: 'declined', portalId: 'portal-1' }),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Accept the invitation to Harbor View' }));
     // The notification of the previous test (a global store) may still be leaving: find this one.
     expect(await screen.findByText(/Confirm your email first/)).toBeInTheDocument();

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json } from '@/testing/fetch-mock';
 import { groupFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const grace = { _id: 'user-2', email: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper' };
 const alan = { _id: 'user-3', email: 'alan@example.com', firstName: 'Alan', lastName: 'Turing' };
@@ -42,7 +42,7 @@ describe('GroupPage', () => {
     expect(within(people).getByRole('link', { name: 'Grace Hopper' })).toBeInTheDocument();
     expect(screen.getByText('Every lock of the portal is in this group.')).toBeInTheDocument();
 
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(screen.getByRole('combobox', { name: 'Add a person' }));
     await user.click(await screen.findByRole('option', { name: 'Alan Turing (alan@example.com)' }));
     await user.click(screen.getByRole('button', { name: 'Add' }));

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json } from '@/testing/fetch-mock';
 import { groupFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 describe('GroupsPage', () => {
   it('asks before Escape throws away a typed new group, and discards it on "Discard"', async () => {
@@ -14,7 +14,7 @@ describe('GroupsPage', () => {
       'GET auth': () => json(sessionFixture(['admin'])),
       'GET portal/groups': () => json({ items: [groupFixture()], total: 1 }),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click((await screen.findAllByRole('button', { name: 'New group' }))[0]!);
     const dialog = await screen.findByRole('dialog', { name: 'New group' });
     await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Night shift');

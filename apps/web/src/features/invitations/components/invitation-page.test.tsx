@@ -1,12 +1,12 @@
 import type { Invitation } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { openSealed, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const TOKEN = 'inv1te-t0ken-abcdefghijklmnop';
 
@@ -52,7 +52,7 @@ describe('InvitationPage', () => {
     expect(screen.getByText('grace@example.com')).toBeInTheDocument();
     expect(calls.find((c) => c.path === 'user/inviteFetchUser')!.body).toEqual({ token: TOKEN });
 
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     expect(screen.getByLabelText('First name')).toHaveValue('Grace');
     await user.type(screen.getByLabelText('Last name'), 'Hopper');
     await user.type(screen.getByLabelText(/^Password/), 'short');
@@ -82,7 +82,7 @@ describe('InvitationPage', () => {
       },
       invitationFixture({ needsPassword: false }),
     );
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Accept invitation' }));
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
     expect(
@@ -99,7 +99,7 @@ describe('InvitationPage', () => {
     const { calls } = setup({
       'POST user/inviteResponse': () => json({ status: 'declined', session: null, portalId: 'portal-2' }),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Decline' }));
     const dialog = await screen.findByRole('dialog', { name: 'Decline the invitation?' });
     await user.click(within(dialog).getByRole('button', { name: 'Decline invitation' }));

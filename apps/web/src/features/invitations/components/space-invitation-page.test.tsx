@@ -1,12 +1,12 @@
 import type { PortalContext } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { dashboardFixture, portalFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const seaside = portalFixture({ _id: 'portal-2', name: 'Seaside Lofts', ownerId: 'user-9' });
 const invited: PortalContext = { portal: seaside, role: 'admin', status: 'invited', viaPlatformRole: false };
@@ -42,7 +42,7 @@ describe('SpaceInvitationPage', () => {
       await screen.findByRole('heading', { name: 'You are invited to Seaside Lofts' }),
     ).toBeInTheDocument();
     expect(screen.getByText('Join as an admin, or decline.')).toBeInTheDocument();
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Accept invitation' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Accept invitation' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/dashboard'));
     expect(calls.some((c) => c.method === 'POST' && c.path === 'portal/user/portal/portal-2/accept')).toBe(
       true,
@@ -57,9 +57,7 @@ describe('SpaceInvitationPage', () => {
       'POST portal/user/portal/portal-2/accept': () =>
         apiError(403, 'forbidden', 'Confirm your email address first; then accept the invitation'),
     });
-    await userEvent
-      .setup({ delay: null })
-      .click(await screen.findByRole('button', { name: 'Accept invitation' }));
+    await setupUser().click(await screen.findByRole('button', { name: 'Accept invitation' }));
     expect(await screen.findByText('Confirm your email first')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Confirm your email address' })).toHaveAttribute(
       'href',
@@ -73,7 +71,7 @@ describe('SpaceInvitationPage', () => {
     const { calls } = setup({
       'POST portal/user/portal/portal-2/decline': () => json({ status: 'declined', portalId: 'portal-2' }),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Decline' }));
     const dialog = await screen.findByRole('dialog', { name: 'Decline the invitation?' });
     await user.click(within(dialog).getByRole('button', { name: 'Decline invitation' }));

@@ -1,12 +1,12 @@
 import type { AuditEntry, Key, ScopedUser } from '@latchkey/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { auditFixture, deviceEventFixture, deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const grace = { _id: 'user-2', email: 'grace@example.com', name: 'Grace Hopper' };
 const alan = { _id: 'user-3', email: 'alan@example.com', name: 'Alan Turing' };
@@ -127,7 +127,7 @@ describe('KeyPage', () => {
         return json(saved);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const form = await screen.findByRole('form', { name: 'Key details' });
     const number = within(form).getByRole('textbox', { name: /^Number/ });
     await user.clear(number);
@@ -171,7 +171,7 @@ describe('KeyPage', () => {
     fireEvent.change(within(form).getByLabelText('Valid from', { exact: false, selector: 'input' }), {
       target: { value: '2026-12-01T09:00' },
     });
-    await userEvent.setup({ delay: null }).click(within(form).getByRole('button', { name: 'Save changes' }));
+    await setupUser().click(within(form).getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(bodies).toHaveLength(1));
     expect(bodies[0]).toEqual({
       name: 'Main entrance',
@@ -216,7 +216,7 @@ describe('KeyPage', () => {
         return json(saved);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const holder = await screen.findByRole('region', { name: 'Holder' });
     await user.click(within(holder).getByLabelText(/^Hand over to/, { selector: 'input' }));
     // The current holder is not offered.
@@ -250,7 +250,7 @@ describe('KeyPage', () => {
         return json(saved);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const locksCard = await screen.findByRole('region', { name: 'Locks' });
     await user.click(within(locksCard).getByLabelText('Link a lock', { selector: 'input' }));
     // A linked lock is not offered again.
@@ -274,7 +274,7 @@ describe('KeyPage', () => {
 
   it('retires the key only after confirming, then shows the list', async () => {
     const { calls, router } = setup({ 'DELETE portal/keys/key-1': () => json(undefined, 204) });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Retire key' }));
     let dialog = await screen.findByRole('dialog', { name: 'Retire Main entrance?' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));

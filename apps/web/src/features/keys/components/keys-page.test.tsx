@@ -1,12 +1,12 @@
 import type { Key, ScopedUser } from '@latchkey/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler, type RecordedCall } from '@/testing/fetch-mock';
 import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const grace = { _id: 'user-2', email: 'grace@example.com', name: 'Grace Hopper' };
 
@@ -61,7 +61,7 @@ describe('KeysPage', () => {
         return json(keyFixture({ _id: 'key-9', name: 'Flat key', type: 'digital', number: null }), 201);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click((await screen.findAllByRole('button', { name: 'New key' }))[0]!);
     const dialog = await screen.findByRole('dialog', { name: 'New key' });
     await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Flat key');
@@ -136,7 +136,7 @@ describe('KeysPage', () => {
     expect(params.get('filterValue')).toBe('digital');
     expect(params.get('sortBy')).toBe('number');
     expect(params.get('descending')).toBe('true');
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Show all keys' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Show all keys' }));
     await waitFor(() => expect(router.state.location.search).toBe('?sort=-number'));
   });
 
@@ -154,7 +154,7 @@ describe('KeysPage', () => {
     const alert = (await screen.findByText('Could not load the keys')).closest<HTMLElement>(
       '[role="alert"]',
     )!;
-    await userEvent.setup({ delay: null }).click(within(alert).getByRole('button', { name: 'Try again' }));
+    await setupUser().click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('link', { name: 'Main entrance' })).toBeInTheDocument();
   });
 
@@ -173,7 +173,7 @@ describe('KeysPage', () => {
         return json(keyFixture({ _id: 'key-9', name: 'Garage' }), 201);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click((await screen.findAllByRole('button', { name: 'New key' }))[0]!);
     const dialog = await screen.findByRole('dialog', { name: 'New key' });
     await user.click(within(dialog).getByRole('button', { name: 'Create key' }));
@@ -233,7 +233,7 @@ describe('KeysPage', () => {
         );
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click((await screen.findAllByRole('button', { name: 'New key' }))[0]!);
     const dialog = await screen.findByRole('dialog', { name: 'New key' });
     await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Phone');

@@ -1,12 +1,12 @@
 import { addDaysToDate, type Listing, type ListingCalendar, type ListingIcal } from '@latchkey/shared';
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json, type RecordedCall } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 import { addMonths, monthWeeks } from './calendar-section';
 
 const today = new Date().toISOString().slice(0, 10);
@@ -162,7 +162,7 @@ describe('monthWeeks', () => {
 describe('CalendarSection on the listing page', () => {
   it('shows bookings, flags the double booking, names each night for screen readers, and blocks nights', async () => {
     const { posted } = setup();
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const section = await screen.findByRole('region', { name: 'Calendar' });
     expect(await within(section).findByRole('alert')).toHaveTextContent('Dan Direct');
     const grid = within(section).getByRole('table', { name: /^Nights of / });
@@ -186,7 +186,7 @@ describe('CalendarSection on the listing page', () => {
 
   it('shows a failing feed with its error, and applies an empty calendar only when asked', async () => {
     const { posted } = setup();
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const sync = await screen.findByRole('region', { name: 'Calendar sync' });
     expect(await within(sync).findByText(/came back empty/)).toBeInTheDocument();
     expect(within(sync).getByRole('textbox', { name: 'Export feed (iCal)' })).toHaveValue(ical.exportUrl);

@@ -1,12 +1,12 @@
 import type { Listing } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const listing: Listing = {
   _id: 'listing-1',
@@ -63,7 +63,7 @@ describe('the listing page', () => {
     // What guests see is one click away from every tab.
     expect(screen.getByRole('link', { name: /^Request page/ })).toHaveAttribute('href', '/s/r/listing-1');
 
-    await userEvent.setup({ delay: null }).click(screen.getByRole('tab', { name: 'Reviews' }));
+    await setupUser().click(screen.getByRole('tab', { name: 'Reviews' }));
     expect(await screen.findByRole('region', { name: 'Reviews' })).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Calendar' })).not.toBeInTheDocument();
     expect(router.state.location.search).toBe('?tab=reviews');
@@ -83,7 +83,7 @@ describe('the listing page', () => {
 
   it('asks before Escape throws away a typed access-list entry', async () => {
     setup('/app/listing/listing-1?tab=access');
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Add someone' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add someone' });
     await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Cleaner');

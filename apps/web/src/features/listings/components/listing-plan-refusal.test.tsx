@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
 import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 // Rentals are a Business feature (issue 19, item 9): the server refuses a listing to a portal whose
 // plan lacks them (402 payment_required, naming the plan). The form says why, in place, with the
@@ -23,7 +23,7 @@ describe('creating a listing the plan does not allow', () => {
       'GET listingCategory': () => json([]),
       'POST listing/new': () => apiError(402, 'payment_required', REFUSAL),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const form = await screen.findByRole('form', { name: 'New listing' });
     await user.type(within(form).getByLabelText(/^Title/), 'Sea view flat');
     await user.click(within(form).getAllByLabelText(/^Locks/)[0]!);

@@ -1,12 +1,12 @@
 import type { Stay } from '@latchkey/shared';
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json, type RecordedCall } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const requested: Stay = {
   _id: 'stay-1',
@@ -109,7 +109,7 @@ describe('StayPage (share-lock approval)', () => {
       actions.push(call.body);
       return approved;
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     expect(await screen.findByRole('heading', { name: 'Request from Ana Guest' })).toBeInTheDocument();
     expect(screen.getByRole('alert', { name: 'A lock is full' })).toHaveTextContent('Flat door');
     // The total the request page quoted the guest, beside the answer and on the stay's card.

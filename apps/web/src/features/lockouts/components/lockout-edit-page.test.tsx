@@ -1,12 +1,12 @@
 import type { LockoutRecord } from '@latchkey/shared';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler, type RecordedCall } from '@/testing/fetch-mock';
 import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -46,7 +46,7 @@ const setDateTime = (label: string, value: string) =>
   fireEvent.change(screen.getByLabelText(label, { exact: false, selector: 'input' }), { target: { value } });
 
 async function chooseLock(name: string) {
-  const user = userEvent.setup({ delay: null });
+  const user = setupUser();
   await user.click(screen.getByLabelText(/^Locks/, { selector: 'input' }));
   await user.click(await screen.findByRole('option', { name }));
 }
@@ -54,7 +54,7 @@ async function chooseLock(name: string) {
 describe('LockoutEditPage', () => {
   it('says what is missing before sending anything', async () => {
     const { calls } = setup('/app/lockout/edit/new');
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await screen.findByRole('heading', { level: 1, name: 'New lockout' });
     setDateTime('Starts', '');
     await user.click(screen.getByRole('button', { name: 'Create lockout' }));
@@ -79,7 +79,7 @@ describe('LockoutEditPage', () => {
       },
       'GET portal/lockout/lockout-9': () => json(record({ _id: 'lockout-9', name: 'Audit day' })),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Audit day');
     setDateTime('Starts', '2030-01-10T09:00');
     setDateTime('Ends', '2030-01-10T18:30');
@@ -125,7 +125,7 @@ describe('LockoutEditPage', () => {
         return json(record({ until: null }));
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     expect(await screen.findByRole('heading', { level: 1, name: 'Edit Floor works' })).toBeInTheDocument();
     // The saved values are shown on the lock's clock; the lock is chosen.
     expect(screen.getByLabelText('Starts', { exact: false, selector: 'input' })).toHaveValue(

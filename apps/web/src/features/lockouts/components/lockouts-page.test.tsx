@@ -1,12 +1,12 @@
 import type { LockoutRecord } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const works: LockoutRecord = {
   _id: 'lockout-1',
@@ -59,7 +59,7 @@ describe('LockoutsPage', () => {
     const call = calls.find((c) => c.path === 'portal/lockouts')!;
     expect(new URL(call.url, 'http://x').searchParams.get('filterBy')).toBe('state');
     expect(new URL(call.url, 'http://x').searchParams.get('filterValue')).toBe('upcoming');
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Show all lockouts' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Show all lockouts' }));
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
@@ -75,7 +75,7 @@ describe('LockoutsPage', () => {
     });
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Could not load the lockouts');
-    await userEvent.setup({ delay: null }).click(within(alert).getByRole('button', { name: 'Try again' }));
+    await setupUser().click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('link', { name: 'Floor works' })).toBeInTheDocument();
   });
 });

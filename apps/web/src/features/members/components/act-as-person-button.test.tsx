@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json, type MockHandler } from '@/testing/fetch-mock';
 import { memberFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 afterEach(() => window.sessionStorage.clear());
 
@@ -47,7 +47,7 @@ describe('Act as this person', () => {
       'GET auth/twoFactor': () =>
         json({ enabled: false, otpauthUri: null, qrCode: null, recoveryCodesLeft: 0 }),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Act as this person' }));
     const dialog = await screen.findByRole('dialog', { name: 'Act as Grace Hopper?' });
     await user.click(within(dialog).getByRole('button', { name: 'Start support session' }));

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { deviceFixture, groupFixture, memberFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const PEOPLE = [
   memberFixture({ _id: 'u-grace', firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' }),
@@ -28,7 +28,7 @@ function setup(bulk: MockHandler) {
 describe('the people list’s bulk bar', () => {
   it('gives the chosen people a lock in one request and says what it did', async () => {
     const { calls } = setup(() => json({ changed: 2, people: 2, lockIds: ['d-front'] }));
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('checkbox', { name: 'Choose Grace Hopper' }));
     await user.click(screen.getByRole('checkbox', { name: 'Choose Ada Lovelace' }));
     const bar = screen.getByRole('region', { name: 'Bulk actions' });
@@ -58,7 +58,7 @@ describe('the people list’s bulk bar', () => {
 
   it('chooses everyone shown at once, and removes them from a group', async () => {
     const { calls } = setup(() => json({ changed: 3, people: 3, lockIds: ['d-front'] }));
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('checkbox', { name: 'Choose everyone shown' }));
     expect(screen.getByRole('region', { name: 'Bulk actions' })).toHaveTextContent('3 people chosen');
     await user.click(screen.getByRole('button', { name: 'Remove access…' }));
@@ -78,7 +78,7 @@ describe('the people list’s bulk bar', () => {
   it('says nothing changed when the server refuses the whole request', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     setup(() => apiError(404, 'not_found', 'Person not found'));
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('checkbox', { name: 'Choose Alan Turing' }));
     await user.click(screen.getByRole('button', { name: 'Give access…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Give 1 person access' });

@@ -1,11 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
 import { memberFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const CSV = 'email,firstName,lastName\ngrace@example.com,Grace,Hopper\n';
 
@@ -42,7 +42,7 @@ describe('Export CSV on the people list', () => {
     const { calls } = setup(
       () => new Response(CSV, { status: 200, headers: { 'content-type': 'text/csv; charset=utf-8' } }),
     );
-    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'Export CSV' }));
+    await setupUser().click(await screen.findByRole('button', { name: 'Export CSV' }));
     await waitFor(() => expect(clicks).toHaveLength(1));
     expect(clicks[0]!.download).toMatch(/^people-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(clicks[0]!.href).toBe('blob:people');
@@ -56,7 +56,7 @@ describe('Export CSV on the people list', () => {
   it('says when the export fails', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     setup(() => apiError(403, 'forbidden', 'Only admins may export people'));
-    await userEvent.setup({ delay: null }).click(await screen.findByRole('button', { name: 'Export CSV' }));
+    await setupUser().click(await screen.findByRole('button', { name: 'Export CSV' }));
     expect(await screen.findByText('Could not export the people')).toBeInTheDocument();
     expect(screen.getByText('Only admins may export people')).toBeInTheDocument();
   });

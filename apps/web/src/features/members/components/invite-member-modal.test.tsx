@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { deviceFixture, groupFixture, memberFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 function setup(routes: Record<string, MockHandler> = {}) {
   storage.setAuthToken(validToken());
@@ -45,7 +45,7 @@ describe('Add person (an invitation by email)', () => {
           { path: 'body.email', message: 'is on a blocked domain' },
         ]),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Add person' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add person' });
     const email = within(dialog).getByLabelText(/^Email/);
@@ -59,7 +59,7 @@ describe('Add person (an invitation by email)', () => {
       'POST user/invite': () =>
         json({ member: memberFixture({ _id: 'user-4', email: 'new@example.com', status: 'invited' }) }, 201),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Add person' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add person' });
     await user.type(within(dialog).getByLabelText(/^Email/), 'new@example.com');
@@ -89,7 +89,7 @@ describe('Add person (an invitation by email)', () => {
       'GET auth': () =>
         json(sessionFixture(['admin'], { user: { ...sessionFixture().user, emailVerified: false } })),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Add person' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add person' });
     expect(within(dialog).getByRole('alert')).toHaveTextContent(/confirm your email first/i);
@@ -111,16 +111,14 @@ describe('Add person (an invitation by email)', () => {
     expect(within(row).getAllByText('Invited').length).toBeGreaterThan(0);
     expect(within(table).queryByRole('button', { name: 'Re-invite Grace Hopper' })).not.toBeInTheDocument();
     // One button in the row's actions column, one under the name on phones (CSS shows one).
-    await userEvent
-      .setup({ delay: null })
-      .click(within(row).getAllByRole('button', { name: 'Re-invite Alan Turing' })[0]!);
+    await setupUser().click(within(row).getAllByRole('button', { name: 'Re-invite Alan Turing' })[0]!);
     expect(await screen.findByText('Invitation sent again')).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'POST' && c.path === 'user/re-invite/user-3')).toBe(true);
   });
 
   it('asks before Escape throws away what was typed, and keeps it on "Keep editing"', async () => {
     setup();
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Add person' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add person' });
     await user.type(within(dialog).getByLabelText(/^Email/), 'kept@example.com');
@@ -138,7 +136,7 @@ describe('Add person (an invitation by email)', () => {
 
   it('closes at once on Escape when nothing was typed', async () => {
     setup();
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Add person' }));
     await screen.findByRole('dialog', { name: 'Add person' });
     await user.keyboard('{Escape}');
@@ -151,7 +149,7 @@ describe('Add person (an invitation by email)', () => {
       'POST user/invite': () =>
         json({ member: memberFixture({ _id: 'user-4', email: 'new@example.com', status: 'invited' }) }, 201),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Add person' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add person' });
     await user.type(within(dialog).getByLabelText(/^Email/), 'new@example.com');
@@ -184,7 +182,7 @@ describe('Add person (an invitation by email)', () => {
 
   it('asks for a lock when times are given without one, and sends nothing', async () => {
     const { calls } = setup();
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Add person' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add person' });
     await user.type(within(dialog).getByLabelText(/^Email/), 'new@example.com');

@@ -1,12 +1,12 @@
 import type { RfidCard } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { memberFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const fob: RfidCard = {
   _id: 'rfid-1',
@@ -45,7 +45,7 @@ describe('MemberCardsCard', () => {
         return json(fob, 201);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     expect(await screen.findByText('No cards yet')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Register a card' }));
     const dialog = await screen.findByRole('dialog', { name: 'Register a card for Grace Hopper' });
@@ -84,7 +84,7 @@ describe('MemberCardsCard', () => {
         return json(undefined, 204);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Revoke Blue fob' }));
     let dialog = await screen.findByRole('dialog', { name: 'Revoke Blue fob?' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));

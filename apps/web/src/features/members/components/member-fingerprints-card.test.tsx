@@ -1,12 +1,12 @@
 import type { Fingerprint } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { memberDeviceFixture, memberFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const grace = { _id: 'user-2', email: 'grace@example.com', name: 'Grace Hopper' };
 
@@ -39,7 +39,7 @@ function setup(routes: Record<string, MockHandler>) {
 }
 
 async function choose(dialog: HTMLElement, label: string, option: string) {
-  const user = userEvent.setup({ delay: null });
+  const user = setupUser();
   await user.click(within(dialog).getByLabelText(label, { exact: false, selector: 'input' }));
   await user.click(await screen.findByRole('option', { name: option }));
 }
@@ -78,7 +78,7 @@ describe('MemberFingerprintsCard', () => {
     const card = await screen.findByRole('region', { name: 'Fingerprints' });
     const alert = await within(card).findByRole('alert');
     expect(alert).toHaveTextContent('Could not load the fingerprints');
-    await userEvent.setup({ delay: null }).click(within(alert).getByRole('button', { name: 'Try again' }));
+    await setupUser().click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await within(card).findByText('No fingerprints yet')).toBeInTheDocument();
   });
 
@@ -100,7 +100,7 @@ describe('MemberFingerprintsCard', () => {
         return json(thumb, 201);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const card = await screen.findByRole('region', { name: 'Fingerprints' });
     expect(await within(card).findByText('No fingerprints yet')).toBeInTheDocument();
     await user.click(within(card).getByRole('button', { name: 'Record fingerprint' }));

@@ -1,12 +1,12 @@
 import type { Key } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { memberFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const grace = { _id: 'user-2', email: 'grace@example.com', name: 'Grace Hopper' };
 
@@ -82,7 +82,7 @@ describe('MemberKeysCard', () => {
     const card = await screen.findByRole('region', { name: 'Keys' });
     const alert = await within(card).findByRole('alert');
     expect(alert).toHaveTextContent('Could not load the keys');
-    await userEvent.setup({ delay: null }).click(within(alert).getByRole('button', { name: 'Try again' }));
+    await setupUser().click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await within(card).findByText('No keys')).toBeInTheDocument();
   });
 
@@ -101,7 +101,7 @@ describe('MemberKeysCard', () => {
         return json(held[0]);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const card = await screen.findByRole('region', { name: 'Keys' });
     expect(await within(card).findByText('No keys')).toBeInTheDocument();
     await user.click(within(card).getByLabelText('Hand over a key', { selector: 'input' }));

@@ -1,5 +1,4 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
@@ -12,6 +11,7 @@ import {
 } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 function setup(routes: Record<string, MockHandler> = {}, member = memberFixture()) {
   storage.setAuthToken(validToken());
@@ -75,7 +75,7 @@ describe('MemberPage', () => {
     }
     // The code is hidden until asked for.
     expect(screen.queryByText('482915')).not.toBeInTheDocument();
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Show the code' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Show the code' }));
     expect(screen.getByText('482915')).toBeInTheDocument();
   });
 
@@ -85,7 +85,7 @@ describe('MemberPage', () => {
       'POST user/accessCode': () =>
         apiError(400, 'bad_request', 'Front door (Keypad code lock) takes codes of 4 to 8 digits'),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const input = await screen.findByLabelText('New access code');
     // Only digits go in.
     await user.type(input, '12ab34-5678 90');
@@ -106,7 +106,7 @@ describe('MemberPage', () => {
     const { calls } = setup({
       'POST user/accessCode': (call) => json({ accessCode: (call.body as { code: string }).code }),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const input = await screen.findByLabelText('New access code');
     await user.type(input, '12');
     await user.click(screen.getByRole('button', { name: 'Change code' }));
@@ -127,7 +127,7 @@ describe('MemberPage', () => {
         return json(member);
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Suspend' }));
     let dialog = await screen.findByRole('dialog', { name: 'Suspend Grace Hopper?' });
     expect(dialog).toHaveTextContent('They can no longer open any lock here.');
@@ -151,7 +151,7 @@ describe('MemberPage', () => {
       'POST portal/user/user-2/suspended': () =>
         apiError(409, 'conflict', 'The portal owner cannot be suspended'),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Suspend' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Suspend' }));
     expect(await screen.findByText('The portal owner cannot be suspended')).toBeInTheDocument();

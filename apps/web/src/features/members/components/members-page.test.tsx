@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
 import { memberFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 describe('MembersPage', () => {
   it('lists people and filters by role or status', async () => {
@@ -27,7 +27,7 @@ describe('MembersPage', () => {
       '/app/user/user-2',
     );
     expect(within(table).getByRole('link', { name: 'x@y.z' })).toBeInTheDocument();
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(screen.getByRole('combobox', { name: 'Show' }));
     await user.click(await screen.findByRole('option', { name: 'Suspended' }));
     await waitFor(() =>
@@ -46,7 +46,7 @@ describe('MembersPage', () => {
       'POST user/invite': () =>
         apiError(409, 'conflict', 'grace@example.com is already a member of this portal'),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Add person' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add person' });
     await user.type(within(dialog).getByLabelText(/^Email/), 'grace@example.com');

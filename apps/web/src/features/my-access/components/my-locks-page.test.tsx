@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { memberDeviceFixture, memberFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const me = sessionFixture(['user']);
 const userId = me.user._id;
@@ -85,9 +85,7 @@ describe('basic-user area', () => {
     );
 
     expect(screen.queryByText('482915')).not.toBeInTheDocument();
-    await userEvent
-      .setup({ delay: null })
-      .click(await screen.findByRole('button', { name: 'Show the code' }));
+    await setupUser().click(await screen.findByRole('button', { name: 'Show the code' }));
     expect(screen.getByText('482915')).toBeInTheDocument();
   });
 
@@ -134,7 +132,7 @@ describe('basic-user area', () => {
     );
     expect(screen.getByText('Store room has never connected')).toBeInTheDocument();
     expect(screen.getByText('Not connected yet')).toBeInTheDocument();
-    await userEvent.setup({ delay: null }).click(unlock);
+    await setupUser().click(unlock);
     expect(sent).not.toHaveBeenCalled();
   });
 
@@ -156,9 +154,7 @@ describe('basic-user area', () => {
       'POST device/device-1/command': () =>
         apiError(409, 'lock_offline', 'Front door is offline (last seen 2026-11-23 09:00 UTC): …'),
     });
-    await userEvent
-      .setup({ delay: null })
-      .click(await screen.findByRole('button', { name: 'Unlock Front door now' }));
+    await setupUser().click(await screen.findByRole('button', { name: 'Unlock Front door now' }));
     // The screen learns it is offline: the button is disabled with the reason.
     await vi.waitFor(() =>
       expect(screen.getByRole('button', { name: 'Unlock Front door now' })).toBeDisabled(),
@@ -186,7 +182,7 @@ describe('basic-user area', () => {
       }),
     );
     setup('/user/locks/device-1', { 'POST device/device-1/synclock/user/token': asked });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Bring my access to Front door' }));
     expect(
       await screen.findByRole('img', { name: 'Your access for Front door, to show at its reader' }),

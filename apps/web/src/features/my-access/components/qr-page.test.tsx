@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { memberDeviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 import { renewalDelayMs } from '../api/get-qr-code';
 
 const me = sessionFixture(['user']);
@@ -64,7 +64,7 @@ describe('QR page', () => {
     );
     expect(within(openNow).queryByText('Bike room')).not.toBeInTheDocument();
 
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'New code' }));
+    await setupUser().click(screen.getByRole('button', { name: 'New code' }));
     await vi.waitFor(() => expect(issued).toHaveBeenCalledTimes(2));
   });
 

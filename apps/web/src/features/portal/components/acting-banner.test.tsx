@@ -1,6 +1,5 @@
 import type { PortalActing } from '@latchkey/shared';
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rememberActingReturn } from '@/lib/portal-override';
 import { storage } from '@/lib/storage';
@@ -8,6 +7,7 @@ import { json } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 afterEach(() => {
   window.sessionStorage.clear();
@@ -42,7 +42,7 @@ describe('acting banner', () => {
     // The server was asked with the override, as every call of the portal is.
     expect(calls.find((c) => c.path === 'portal/acting')!.headers['x-portal-override']).toBe('customer-1');
 
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Back to your portal' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Back to your portal' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/reseller'));
     expect(storage.getPortal()).toBeNull();
     expect(storage.getPortalContext()).toBeNull();
@@ -58,7 +58,7 @@ describe('acting banner', () => {
     expect(await banner()).toHaveTextContent(
       'You are working in Lakeside Clinic (clinic@example.com)’s portal as platform staff',
     );
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Back to your portal' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Back to your portal' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/user/user-9'));
     expect(router.state.location.search).toBe('?tab=access');
     expect(storage.getPortal()).toBeNull();
@@ -68,14 +68,14 @@ describe('acting banner', () => {
     window.sessionStorage.setItem('latchkey.actingReturnTo', '//evil.example/steal');
     const { router } = setup('reseller');
     await banner();
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Back to your portal' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Back to your portal' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/reseller'));
   });
 
   it('falls back to the platform console for staff with nothing remembered', async () => {
     const { router } = setup('platform', ['admin', 'superAdmin']);
     await banner();
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Back to your portal' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Back to your portal' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/platform'));
   });
 

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json, type RecordedCall } from '@/testing/fetch-mock';
 import { portalFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const own = portalFixture();
 const other = portalFixture({
@@ -39,7 +39,7 @@ const api = {
 describe('PortalSwitcher', () => {
   it('lists active memberships and switches portal with the override header', async () => {
     storage.setAuthToken(validToken());
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const { calls } = renderApp('/app/profile', api);
 
     await user.click(await screen.findByRole('button', { name: 'Portal: Harbor View. Change portal' }));
@@ -63,7 +63,7 @@ describe('PortalSwitcher', () => {
   it('goes back to the own portal, removing the stored override', async () => {
     storage.setAuthToken(validToken());
     storage.setPortal('portal-2');
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const { calls } = renderApp('/app/profile', api);
 
     await user.click(await screen.findByRole('button', { name: 'Portal: Dockside Offices. Change portal' }));

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { openSealed, portalFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 describe('SettingsPage: profile and password', () => {
   it('saves the name', async () => {
@@ -15,7 +15,7 @@ describe('SettingsPage: profile and password', () => {
       'GET auth': () => json(session),
       'POST auth/profile': (call) => json({ ...session.user, ...(call.body as object) }),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const first = await screen.findByLabelText('First name');
     await user.clear(first);
     await user.type(first, 'Augusta');
@@ -35,7 +35,7 @@ describe('SettingsPage: profile and password', () => {
       'GET auth': () => json(sessionFixture(['admin'])),
       'POST auth/password': () => json({ token: fresh, expiresAt: '2099-01-01T00:00:00.000Z' }),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(await screen.findByLabelText(/^Current password/), 'old-password');
     await user.type(screen.getByLabelText(/^New password/), 'a-much-better-one');
     await user.type(screen.getByLabelText(/^Confirm new password/), 'a-much-better-one');
@@ -58,7 +58,7 @@ describe('SettingsPage: profile and password', () => {
           { path: 'currentPassword', message: 'is not correct' },
         ]),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(await screen.findByLabelText(/^Current password/), 'nope-nope');
     await user.type(screen.getByLabelText(/^New password/), 'a-much-better-one');
     await user.type(screen.getByLabelText(/^Confirm new password/), 'a-much-better-one');
@@ -73,7 +73,7 @@ describe('SettingsPage: profile and password', () => {
   it('refuses mismatched new passwords without calling the server', async () => {
     storage.setAuthToken(validToken());
     const { calls } = renderApp('/app/profile', { 'GET auth': () => json(sessionFixture(['admin'])) });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(await screen.findByLabelText(/^Current password/), 'old-password');
     await user.type(screen.getByLabelText(/^New password/), 'a-much-better-one');
     await user.type(screen.getByLabelText(/^Confirm new password/), 'a-much-better-two');
@@ -117,7 +117,7 @@ describe('SettingsPage: two-factor sign-in', () => {
       await screen.findByRole('img', { name: 'QR code to scan with your authenticator app' }),
     ).toHaveAttribute('src', QR);
     expect(screen.getByText('JBSW Y3DP EHPK 3PXP')).toBeInTheDocument();
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(screen.getByLabelText(/^Code from the app/), '123456');
     await user.click(screen.getByRole('button', { name: 'Turn on' }));
 
@@ -147,7 +147,7 @@ describe('SettingsPage: two-factor sign-in', () => {
           { path: 'body.code', message: 'is not a valid code' },
         ]),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const input = await screen.findByLabelText(/^Code from the app/);
     await user.type(input, '654321');
     await user.click(screen.getByRole('button', { name: 'Turn on' }));
@@ -159,9 +159,7 @@ describe('SettingsPage: two-factor sign-in', () => {
       'POST auth/refreshTwoFactor': () =>
         json({ ...OFF, otpauthUri: 'otpauth://totp/Latchkey:ada?secret=KRSXG5CTMVRXEZLU&issuer=Latchkey' }),
     });
-    await userEvent
-      .setup({ delay: null })
-      .click(await screen.findByRole('button', { name: 'Make a new secret' }));
+    await setupUser().click(await screen.findByRole('button', { name: 'Make a new secret' }));
     expect(await screen.findByText('KRSX G5CT MVRX EZLU')).toBeInTheDocument();
     expect(calls.some((c) => c.path === 'auth/refreshTwoFactor')).toBe(true);
   });
@@ -173,7 +171,7 @@ describe('SettingsPage: two-factor sign-in', () => {
       'POST auth/twoFactor': () => json({ enabled: false, recoveryCodes: [] }),
     });
     expect(await screen.findByText(/2 recovery codes left\./)).toBeInTheDocument();
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(screen.getByRole('button', { name: 'Turn off…' }));
     const form = screen.getByRole('form', { name: 'Turn off two-factor sign-in' });
     await user.type(within(form).getByLabelText(/^Current password/), 'old-password');
@@ -193,7 +191,7 @@ describe('SettingsPage: email and sessions', () => {
     const { calls } = settings({
       'POST auth/email': () => json({ message: 'Follow the link' }, 202),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     expect(await screen.findByText('Verified')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Change address' }));
     const form = screen.getByRole('form', { name: 'Change email' });
@@ -213,7 +211,7 @@ describe('SettingsPage: email and sessions', () => {
     settings({
       'POST auth/email': () => apiError(409, 'conflict', 'An account with this email already exists'),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Change address' }));
     const form = screen.getByRole('form', { name: 'Change email' });
     const input = within(form).getByLabelText(/^New email/);
@@ -227,7 +225,7 @@ describe('SettingsPage: email and sessions', () => {
 
   it('signs out everywhere after a confirmation', async () => {
     const { calls, router } = settings({ 'POST auth/logout': () => json(undefined, 204) });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Sign out everywhere' }));
     const dialog = await screen.findByRole('dialog', { name: 'Sign out everywhere?' });
     await user.click(within(dialog).getByRole('button', { name: 'Sign out everywhere' }));
@@ -240,7 +238,7 @@ describe('SettingsPage: email and sessions', () => {
     settings({ 'GET auth': () => json(sessionFixture(['user'])) }, '/user/settingsProfile');
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Two-factor sign-in' })).toBeInTheDocument();
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: /Account menu/ }));
+    await setupUser().click(screen.getByRole('button', { name: /Account menu/ }));
     expect(await screen.findByRole('menuitem', { name: 'Settings' })).toHaveAttribute(
       'href',
       '/user/settingsProfile',
@@ -284,9 +282,7 @@ describe('SettingsPage: portals', () => {
       '/space/portal-3',
     );
 
-    await userEvent
-      .setup({ delay: null })
-      .click(within(list).getByRole('button', { name: 'Open Dockside Offices' }));
+    await setupUser().click(within(list).getByRole('button', { name: 'Open Dockside Offices' }));
     await waitFor(() => expect(storage.getPortal()).toBe('portal-2'));
     expect(calls.some((c) => c.path === 'portal/user/portal/current/portal-2')).toBe(true);
   });
@@ -302,7 +298,7 @@ describe('SettingsPage: starting a portal of their own', () => {
       [`POST user/${session.user._id}/portal`]: (call) =>
         json(portalFixture({ _id: 'portal-9', name: (call.body as { name: string }).name }), 201),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Start your own portal' }));
     const form = await screen.findByRole('form', { name: 'Start your own portal' });
     await user.click(within(form).getByRole('button', { name: 'Create portal' }));
@@ -338,7 +334,7 @@ describe('SettingsPage: the portal setup screens, and About in the account menu'
       screen.getByRole('link', { name: 'Manage webhook endpoints and their delivery logs' }),
     ).toHaveAttribute('href', '/app/settings/webhooks');
     expect(screen.getByRole('link', { name: 'Manage desk readers' })).toHaveAttribute('href', '/app/readers');
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: /^Account menu for/ }));
+    await setupUser().click(screen.getByRole('button', { name: /^Account menu for/ }));
     expect(await screen.findByRole('menuitem', { name: 'About Latchkey' })).toHaveAttribute(
       'href',
       '/app/about',
@@ -350,7 +346,7 @@ describe('SettingsPage: the portal setup screens, and About in the account menu'
     renderApp('/user/settingsProfile', { 'GET auth': () => json(sessionFixture(['user'])) });
     expect(await screen.findByLabelText('First name')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Manage desk readers' })).not.toBeInTheDocument();
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: /^Account menu for/ }));
+    await setupUser().click(screen.getByRole('button', { name: /^Account menu for/ }));
     expect(await screen.findByRole('menuitem', { name: 'Help & support' })).toBeInTheDocument();
     expect(screen.queryByRole('menuitem', { name: 'About Latchkey' })).not.toBeInTheDocument();
   });

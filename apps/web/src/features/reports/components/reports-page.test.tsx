@@ -1,12 +1,12 @@
 import type { Report, ReportSchedule } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const entries = (skip: number, total = 60): Report => ({
   kind: 'entries',
@@ -62,7 +62,7 @@ function setup(more: Record<string, MockHandler> = {}) {
 
 describe('ReportsPage', () => {
   it('runs the chosen report for last week, shows it and pages through its rows', async () => {
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const { calls } = setup();
     await user.click(await screen.findByRole('button', { name: 'Show report' }));
     const report = await screen.findByRole('region', { name: 'Report' });
@@ -84,7 +84,7 @@ describe('ReportsPage', () => {
   });
 
   it('says what is wrong with chosen dates before asking, and shows the server’s refusal', async () => {
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const { calls } = setup({ 'POST portal/report': () => apiError(404, 'not_found', 'Lock not found') });
     await user.click(await screen.findByRole('combobox', { name: 'Period' }));
     await user.click(await screen.findByRole('option', { name: 'Chosen dates' }));
@@ -104,7 +104,7 @@ describe('ReportsPage', () => {
   });
 
   it('lists the scheduled reports and schedules one to the admin who asks', async () => {
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const { calls } = setup({ 'POST portal/report/schedules': () => json(schedule, 201) });
     const table = await screen.findByRole('table', { name: 'Scheduled reports' });
     expect(within(table).getByText('ada@example.com')).toBeInTheDocument();

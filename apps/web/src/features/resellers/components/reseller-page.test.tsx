@@ -1,12 +1,12 @@
 import type { BillingSummary, ResellerAccount } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const account: ResellerAccount = {
   reseller: {
@@ -81,7 +81,7 @@ describe('ResellerPage', () => {
   });
 
   it('opens the account with POST reseller/new (POST reseller lists the customers)', async () => {
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     const { calls } = setup({
       'GET reseller': () => apiError(404, 'not_found', 'You have no reseller account; open one first'),
       'POST reseller/new': () => json(account.reseller, 201),
@@ -129,7 +129,7 @@ describe('ResellerPage', () => {
     expect(harbor).toHaveTextContent('1 lock ·');
 
     expect(screen.getByRole('button', { name: 'Next month' })).toBeDisabled();
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Previous month' }));
+    await setupUser().click(screen.getByRole('button', { name: 'Previous month' }));
     expect(
       await screen.findByRole('heading', { name: 'Billing summary: February 2025' }),
     ).toBeInTheDocument();

@@ -1,16 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { apiError, json } from '@/testing/fetch-mock';
 import { openSealed, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 // `/reseller-signup` and `/signup` are one form (components/signup-form.tsx) with the reseller's
 // company fields, call, messages and destination as props: this covers the reseller's side.
 
 async function fillResellerSignup() {
-  const user = userEvent.setup({ delay: null });
+  const user = setupUser();
   const form = await screen.findByRole('form', { name: 'Become a reseller' });
   // Pasted rather than typed: the form is controlled, and each keystroke renders it again.
   const fill = async (field: HTMLElement, text: string) => {

@@ -1,12 +1,12 @@
 import type { SearchAnswer } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const ANSWER: SearchAnswer = {
   q: 'gra',
@@ -28,7 +28,7 @@ function setup() {
 describe('the search palette', () => {
   it('opens with Ctrl+K, moves with the arrows and opens the active result with Enter', async () => {
     const { router, calls } = setup();
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await screen.findByRole('button', { name: 'Search' });
     await user.keyboard('{Control>}k{/Control}');
     const box = await screen.findByRole('combobox', { name: /search people, locks/i });
@@ -64,7 +64,7 @@ describe('the search palette', () => {
 
   it('opens with "/" too, and a card opens its holder’s page', async () => {
     const { router } = setup();
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await screen.findByRole('button', { name: 'Search' });
     await user.keyboard('/');
     const box = await screen.findByRole('combobox');
@@ -80,7 +80,7 @@ describe('the search palette', () => {
       'GET auth': () => json(sessionFixture(['admin'])),
       'GET portal/search': () => json({ q: 'zzz', results: [] }),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Search' }));
     await user.type(await screen.findByRole('combobox'), 'zzz');
     expect(await screen.findByText('Nothing matches “zzz”.')).toBeInTheDocument();

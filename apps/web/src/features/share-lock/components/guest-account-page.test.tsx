@@ -1,11 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
 import { dashboardFixture, openSealed, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const LINK = 'gu3st-l1nk-abcdefghijklmnopqrstuvwxyz';
 
@@ -24,7 +24,7 @@ describe('GuestAccountPage (/s/account?token=…)', () => {
       'POST sharelock/account': () => json({ token: session, expiresAt: '2099-01-01T00:00:00.000Z' }),
       ...signedInApi,
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(await screen.findByLabelText('Your name'), 'Vera');
     await user.type(screen.getByLabelText(/^Password/), 'a-much-better-one');
     await user.type(screen.getByLabelText(/^Confirm password/), 'a-much-better-two');
@@ -53,7 +53,7 @@ describe('GuestAccountPage (/s/account?token=…)', () => {
           'This link is not valid any more: it was used, replaced by a newer one, or has expired',
         ),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(await screen.findByLabelText(/^Password/), 'a-much-better-one');
     await user.type(screen.getByLabelText(/^Confirm password/), 'a-much-better-one');
     await user.click(screen.getByRole('button', { name: 'Save and sign in' }));
@@ -71,7 +71,7 @@ describe('GuestAccountPage (/s/account?token=…)', () => {
           { path: 'body.password', message: 'is too common; choose one that is harder to guess' },
         ]),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.type(await screen.findByLabelText(/^Password/), 'password1');
     await user.type(screen.getByLabelText(/^Confirm password/), 'password1');
     await user.click(screen.getByRole('button', { name: 'Save and sign in' }));

@@ -1,12 +1,12 @@
 import type { ShareLanding } from '@latchkey/shared';
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
 import { dashboardFixture, openSealed, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const token = 'S1.stay-1.1.abcdefghijklmnopqrstuv';
 
@@ -100,7 +100,7 @@ describe('LandingPage: keeping the stay in an account', () => {
           202,
         ),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Keep this stay in an account' }));
     await user.click(screen.getByRole('button', { name: 'Mail me a link' }));
     expect(await screen.findByRole('status', { name: 'Check your mail' })).toHaveTextContent(
@@ -120,7 +120,7 @@ describe('LandingPage: keeping the stay in an account', () => {
       'GET portal/dashboard': () => json(dashboardFixture(sessionFixture().portal!)),
       'GET portal/users': () => json({ items: [], total: 0 }),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(await screen.findByRole('button', { name: 'Keep this stay in an account' }));
     await user.type(screen.getByLabelText('Password of your account'), 'my own passphrase');
     await user.click(screen.getByRole('button', { name: 'Keep it' }));

@@ -1,9 +1,9 @@
 import { addDaysToDate, type PublicListing } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { apiError, json, type RecordedCall } from '@/testing/fetch-mock';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const today = '2031-03-10';
 const listing: PublicListing = {
@@ -75,7 +75,7 @@ describe('RequestPage (/s/r/:listingId)', () => {
         );
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     expect(await screen.findByRole('heading', { name: 'Sea view flat' })).toBeInTheDocument();
     const carousel = screen.getByRole('region', { name: 'Pictures of Sea view flat' });
     expect(within(carousel).getByRole('img', { name: 'Living room' })).toBeInTheDocument();
@@ -124,7 +124,7 @@ describe('RequestPage (/s/r/:listingId)', () => {
           { path: 'body.startDate', message: 'falls on nights that are already taken; choose other dates' },
         ]),
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await screen.findByRole('heading', { name: 'Sea view flat' });
     await user.click(screen.getByRole('button', { name: dayName(addDaysToDate(today, 1), 'free') }));
     await user.click(screen.getByRole('button', { name: dayName(addDaysToDate(today, 3), 'free') }));

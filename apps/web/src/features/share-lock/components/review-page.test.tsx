@@ -1,9 +1,9 @@
 import type { ReviewInvitation } from '@latchkey/shared';
 import { screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { apiError, json } from '@/testing/fetch-mock';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const open: ReviewInvitation = {
   listingTitle: 'Cliff cabin',
@@ -41,7 +41,7 @@ describe('ReviewPage (/review?t=…)', () => {
         );
       },
     });
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     expect(await screen.findByRole('heading', { name: 'Your stay at Cliff cabin' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Publish review' }));
     expect(screen.getByText('Choose 1 to 5 stars')).toBeInTheDocument();

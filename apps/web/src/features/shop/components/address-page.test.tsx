@@ -1,12 +1,12 @@
 import type { BillingOverview } from '@latchkey/shared';
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const overview: BillingOverview = {
   plan: 'pro',
@@ -97,7 +97,7 @@ describe('AddressPage', () => {
       'GET portal/billing': () => new Promise<Response>((resolve) => (answer = resolve)),
     });
     const street = await screen.findByRole('textbox', { name: /^Street and number/ });
-    await userEvent.setup({ delay: null }).type(street, 'Am Markt 3');
+    await setupUser().type(street, 'Am Markt 3');
     answer(json(overview));
     await waitFor(() => expect(street).toHaveValue('Am Markt 3'));
     expect(field('City')).toHaveValue('');

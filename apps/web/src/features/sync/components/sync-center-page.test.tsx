@@ -1,12 +1,12 @@
 import type { SyncCenterItem } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler, type RecordedCall } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const lock = (overrides: Partial<SyncCenterItem>): SyncCenterItem => ({
   _id: 'device-1',
@@ -61,7 +61,7 @@ describe('SyncCenterPage', () => {
     // It is in the admin navigation.
     expect(screen.getByRole('navigation', { name: 'Main navigation' })).toHaveTextContent('Sync center');
 
-    const user = userEvent.setup({ delay: null });
+    const user = setupUser();
     await user.click(screen.getByRole('combobox', { name: 'State' }));
     await user.click(await screen.findByRole('option', { name: 'Refused entries' }));
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));

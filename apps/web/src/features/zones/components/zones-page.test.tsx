@@ -1,12 +1,12 @@
 import type { Zone } from '@latchkey/shared';
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
+import { setupUser } from '@/testing/user';
 
 const zone = (over: Partial<Zone>): Zone => ({
   _id: 'z1',
@@ -50,7 +50,7 @@ describe('ZonesPage', () => {
       expect(within(table).getByRole('link', { name: 'Hall A' })).toBeInTheDocument();
       expect(within(table).getByText('3 locks with its sub-zones')).toBeInTheDocument();
 
-      const user = userEvent.setup({ delay: null });
+      const user = setupUser();
       await user.click(screen.getAllByRole('button', { name: 'New zone' })[0]!);
       const dialog = await screen.findByRole('dialog', { name: 'New zone' });
       await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Floor 1');
