@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { paths } from '@/config/paths';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
-import { dashboardFixture, memberFixture, sessionFixture } from '@/testing/fixtures';
+import {
+  dashboardFixture,
+  deviceFixture,
+  deviceUserFixture,
+  memberFixture,
+  sessionFixture,
+} from '@/testing/fixtures';
 import { expiredToken, validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 import { AREA_FRAMES } from './area-frames';
@@ -177,6 +183,119 @@ describe('other routes', () => {
     renderApp('/signup');
     expect(await screen.findByRole('heading', { name: 'Create your account' })).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe('Create your account · Latchkey'));
+  });
+});
+
+describe("a screen's first reads start with its route (startReads)", () => {
+  /** An answer held back until `release` is called, as a slow server's would be. */
+  function heldAnswer(body: unknown) {
+    let release = () => {};
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    return { handler: async () => (await answered, json(body)), release: () => release() };
+  }
+  const count = (calls: { method: string; path: string }[], path: string) =>
+    calls.filter((call) => call.method === 'GET' && call.path === path).length;
+
+  it("reads a lock's People tab beside the lock itself, once, before the lock has answered", async () => {
+    storage.setAuthToken(validToken());
+    const lock = heldAnswer(deviceFixture({ _id: 'd1', name: 'Garden gate' }));
+    const { calls } = renderApp('/app/device/d1', {
+      'GET auth': () => json(sessionFixture(['admin'])),
+      'GET portal/device/d1': lock.handler,
+      'GET device/d1/users': () => json([deviceUserFixture()]),
+      'GET device/d1/possibleUsers': () => json([]),
+    });
+    // The People tab's reads would otherwise wait for the lock's answer and the page's render.
+    await waitFor(() => expect(count(calls, 'device/d1/users')).toBe(1));
+    expect(count(calls, 'device/d1/possibleUsers')).toBe(1);
+    lock.release();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Garden gate' })).toBeInTheDocument();
+    expect(await screen.findByText('Grace Hopper')).toBeInTheDocument();
+    // The page found the answers under its own keys: nothing was read twice.
+    for (const path of ['portal/device/d1', 'device/d1/users', 'device/d1/possibleUsers'])
+      expect(count(calls, path), path).toBe(1);
+  });
+
+  it('reads only the lock when the address names another tab', async () => {
+    storage.setAuthToken(validToken());
+    const lock = heldAnswer(deviceFixture({ _id: 'd1' }));
+    const { calls } = renderApp('/app/device/d1?tab=history', {
+      'GET auth': () => json(sessionFixture(['admin'])),
+      'GET portal/device/d1': lock.handler,
+    });
+    await waitFor(() => expect(count(calls, 'portal/device/d1')).toBe(1));
+    expect(count(calls, 'device/d1/users')).toBe(0);
+    expect(count(calls, 'device/d1/possibleUsers')).toBe(0);
+    lock.release();
+  });
+
+  it("reads a listing's stays, calendar and feeds beside the listing, as its tab asks for them", async () => {
+    storage.setAuthToken(validToken());
+    const listing = heldAnswer({
+      _id: 'l1',
+      title: 'Harbour flat',
+      description: '',
+      category: null,
+      address: '',
+      timeZone: 'Europe/Lisbon',
+      locks: [],
+      images: [],
+      houseRules: '',
+      checkInTime: '15:00',
+      checkOutTime: '11:00',
+      initialTime: 0,
+      startTime: null,
+      minNights: 1,
+      maxNights: 30,
+      autoAccept: false,
+      published: false,
+      nightlyPrice: null,
+      currency: 'EUR',
+      accessList: [],
+      users: [],
+      pendingRequests: 0,
+      createdAt: '2031-01-01T00:00:00.000Z',
+      updatedAt: '2031-01-01T00:00:00.000Z',
+    });
+    const { calls } = renderApp('/app/listing/l1', {
+      'GET auth': () => json(sessionFixture(['admin'])),
+      'GET listing/l1': listing.handler,
+      'GET listing/l1/request': () => json({ items: [], total: 0 }),
+      'GET device/l1/calendar': (call) => {
+        const query = new URL(call.url, 'http://localhost').searchParams;
+        return json({
+          listingId: 'l1',
+          title: 'Harbour flat',
+          timeZone: 'Europe/Lisbon',
+          today: query.get('from'),
+          from: query.get('from'),
+          to: query.get('to'),
+          bookings: [],
+          blocks: [],
+          windows: [],
+        });
+      },
+      'GET listing/l1/ical': () =>
+        json({ exportUrl: 'https://example.test/ical/l1.ics', exportRotatedAt: null, feeds: [] }),
+    });
+    await waitFor(() => expect(count(calls, 'listing/l1/request')).toBe(1));
+    expect(count(calls, 'device/l1/calendar')).toBe(1);
+    expect(count(calls, 'listing/l1/ical')).toBe(1);
+    listing.release();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Harbour flat' })).toBeInTheDocument();
+    expect(await screen.findByRole('region', { name: 'Calendar' })).toBeInTheDocument();
+    expect(await screen.findByRole('region', { name: 'Requests and stays' })).toBeInTheDocument();
+    for (const path of ['listing/l1', 'listing/l1/request', 'device/l1/calendar', 'listing/l1/ical'])
+      expect(count(calls, path), path).toBe(1);
+  });
+
+  it('starts no portal reads for a basic user, who is shown they have no access', async () => {
+    storage.setAuthToken(validToken());
+    const { calls } = renderApp('/app/device/d1', { 'GET auth': () => json(sessionFixture(['user'])) });
+    expect(await screen.findByRole('heading', { name: /don.t have access/i })).toBeInTheDocument();
+    expect(
+      calls.some((call) => call.path.startsWith('portal/device') || call.path.startsWith('device/')),
+    ).toBe(false);
   });
 });
 

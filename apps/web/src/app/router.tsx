@@ -41,6 +41,7 @@ import { isSignedIn } from '@/lib/auth-token';
 import { getSystemType } from '@/lib/system-type';
 import { hasRequiredRole } from '@/lib/authorization';
 import { queryClient } from '@/lib/query-client';
+import type { ScreenReads } from '@/lib/screen-reads';
 import { sessionQueryOptions } from '@/lib/session';
 import { landingLoader, redirectIfSignedIn, requireSession } from './guards';
 import { PendingPage } from './layouts/pending-page';
@@ -75,25 +76,25 @@ interface ScreenRoute {
 }
 
 /**
- * The dashboard's loader: its calls start as soon as the session says the person may make them,
- * while the screen's code still loads, instead of once that code has loaded and rendered (an
- * admin's first load after sign-in; see prefetch-dashboard.ts). It waits for nothing: the layout's
- * guard (the same session query) decides what the person sees.
+ * A loader that starts an admin screen's first reads (its feature's `ScreenReads`) as soon as the
+ * session says the person may make them, while the screen's code still loads, instead of once that
+ * code has loaded and rendered (a bookmarked lock, or an admin's first load after sign-in). It
+ * waits for nothing: the layout's guard (the same session query) decides what the person sees.
  */
-const prefetchDashboard = () => {
-  if (!isSignedIn()) return null;
-  void Promise.all([
-    queryClient.ensureQueryData(sessionQueryOptions()),
-    import('@/features/dashboard/api/prefetch-dashboard'),
-  ])
-    .then(([session, { prefetchDashboard: prefetch }]) => {
-      if (hasRequiredRole(session.roles, ADMIN) && session.portal !== null) prefetch(queryClient);
-    })
-    .catch(() => {
-      // A session that cannot be read is the guard's to handle; the screen asks again itself.
-    });
-  return null;
-};
+const startReads =
+  (load: () => Promise<ScreenReads>): LoaderFunction =>
+  ({ params, request }) => {
+    if (!isSignedIn()) return null;
+    void Promise.all([queryClient.ensureQueryData(sessionQueryOptions()), load()])
+      .then(([session, reads]) => {
+        if (hasRequiredRole(session.roles, ADMIN) && session.portal !== null)
+          reads(queryClient, { params, url: new URL(request.url) });
+      })
+      .catch(() => {
+        // A session that cannot be read is the guard's to handle; the screen asks again itself.
+      });
+    return null;
+  };
 
 /**
  * /sync/user for a basic user: their own credentials in their own area's frame (/user/sync), not
@@ -340,7 +341,9 @@ function screenRoutes(): ScreenRoute[] {
         requiresPortal: true,
         nav: { label: 'Dashboard', icon: IconLayoutDashboard },
       },
-      loader: prefetchDashboard,
+      loader: startReads(
+        async () => (await import('@/features/dashboard/api/prefetch-dashboard')).prefetchDashboard,
+      ),
       lazy: {
         Component: async () => (await import('@/features/dashboard/components/dashboard-page')).DashboardPage,
       },
@@ -389,6 +392,9 @@ function screenRoutes(): ScreenRoute[] {
       path: paths.app.device,
       layout: 'app',
       handle: { title: 'Lock', roles: ADMIN, requiresPortal: true },
+      loader: startReads(
+        async () => (await import('@/features/devices/api/prefetch-device-page')).prefetchDevicePage,
+      ),
       lazy: {
         Component: async () => (await import('@/features/devices/components/device-page')).DevicePage,
       },
@@ -611,6 +617,9 @@ function screenRoutes(): ScreenRoute[] {
       path: paths.app.listing,
       layout: 'app',
       handle: { feature: 'rentals', title: 'Listing', roles: ADMIN, requiresPortal: true },
+      loader: startReads(
+        async () => (await import('@/features/listings/api/prefetch-listing-page')).prefetchListingPage,
+      ),
       lazy: {
         Component: async () => (await import('@/features/listings/components/listing-page')).ListingPage,
       },

@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
+import type { ScreenReads } from '@/lib/screen-reads';
 import { dashboardQueryOptions } from './get-dashboard';
 import { waitingRequestsQueryOptions } from './get-waiting-requests';
 import { latestMembersQueryOptions } from './latest-members';
@@ -10,8 +10,8 @@ import { latestMembersQueryOptions } from './latest-members';
  * code loads rather than after it (docs/decisions.md, "First load"); the screen then finds them in
  * the cache.
  */
-export function prefetchDashboard(client: QueryClient): void {
+export const prefetchDashboard: ScreenReads = (client) => {
   void client.prefetchQuery(dashboardQueryOptions());
   void client.prefetchQuery(latestMembersQueryOptions());
   void client.prefetchQuery(waitingRequestsQueryOptions());
-}
+};

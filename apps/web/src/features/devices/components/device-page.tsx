@@ -17,6 +17,7 @@ import { paths } from '@/config/paths';
 import { RemoteCommandPanel } from '@/components/remote-command-panel';
 import { remoteUnavailable } from '@/lib/lock-connection';
 import { useDevice } from '../api/get-device';
+import { deviceTabOf } from '../api/prefetch-device-page';
 import { useRemoteCommand } from '../api/send-remote-command';
 import { DeviceAccessTab } from './device-access-tab';
 import { DeviceCardsTab } from './device-cards-tab';
@@ -45,19 +46,6 @@ function HeaderRemote({ device }: { device: Device }) {
   );
 }
 
-const TABS = [
-  'people',
-  'access',
-  'guests',
-  'groups',
-  'cards',
-  'fingerprints',
-  'history',
-  'settings',
-  'sync',
-] as const;
-type DeviceTab = (typeof TABS)[number];
-
 /**
  * /app/device/:deviceId (admin): one lock, its people, who can open it now, its guests, groups,
  * cards, fingerprints, history and settings.
@@ -66,8 +54,7 @@ export function DevicePage() {
   const { deviceId = '' } = useParams();
   const query = useDevice(deviceId);
   const [searchParams, setSearchParams] = useSearchParams();
-  const tabParam = searchParams.get('tab') as DeviceTab | null;
-  const tab: DeviceTab = tabParam && TABS.includes(tabParam) ? tabParam : 'people';
+  const tab = deviceTabOf(searchParams);
   const tabList = useRef<HTMLDivElement>(null);
 
   // On a phone the tabs scroll sideways: keep the chosen one in view (a link may open any tab).

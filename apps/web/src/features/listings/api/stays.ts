@@ -1,18 +1,44 @@
 import { staySchema, staysPageSchema, type Stay, type StayAction } from '@latchkey/shared';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { listingKeys, listingPath, stayPath, type StaysParams } from './query-keys';
 
+/** How many requests and stays a page of the listing's list shows. */
+export const STAYS_PAGE_SIZE = 10;
+
+/** What the list of requests and stays shows: a page, and a state or a time filter. */
+export interface StaysView {
+  page: number;
+  state: string | null;
+  when: string | null;
+}
+
+/** The list as a listing opens: upcoming stays, first page. */
+export const FIRST_STAYS_VIEW: StaysView = { page: 1, state: null, when: 'upcoming' };
+
+function staysParams({ page, state, when }: StaysView): StaysParams {
+  const filter = state
+    ? { filterBy: 'state' as const, filterValue: state }
+    : when
+      ? { filterBy: 'when' as const, filterValue: when }
+      : {};
+  return { skip: (page - 1) * STAYS_PAGE_SIZE, limit: STAYS_PAGE_SIZE, sortBy: 'startDate', ...filter };
+}
+
 /** GET listing/{id}/request (admin): a page of a listing's requests and stays. */
-export function useStays(listingId: string, params: StaysParams) {
-  return useQuery({
+export const staysQueryOptions = (listingId: string, view: StaysView) => {
+  const params = staysParams(view);
+  return queryOptions({
     queryKey: listingKeys.stays(listingId, params),
     queryFn: async () =>
       staysPageSchema.parse(
         await api.get<unknown>(`${listingPath(listingId)}/request`, { query: { ...params } }),
       ),
-    placeholderData: keepPreviousData,
   });
+};
+
+export function useStays(listingId: string, view: StaysView) {
+  return useQuery({ ...staysQueryOptions(listingId, view), placeholderData: keepPreviousData });
 }
 
 /**

@@ -7,7 +7,8 @@ import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 import { setupUser } from '@/testing/user';
-import { addMonths, monthWeeks } from './calendar-section';
+import { addMonths } from '../api/calendar';
+import { monthWeeks } from './calendar-section';
 
 const today = new Date().toISOString().slice(0, 10);
 const first = `${today.slice(0, 7)}-01`;

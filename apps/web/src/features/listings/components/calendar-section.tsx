@@ -32,19 +32,19 @@ import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { formatCalendarDate, formatRange } from '@/lib/format';
 import { useFormMutation } from '@/lib/forms';
-import { useCalendarAction, useListingCalendar } from '../api/calendar';
+import {
+  addMonths,
+  currentMonth,
+  firstOf,
+  monthOf,
+  useCalendarAction,
+  useListingCalendar,
+} from '../api/calendar';
 import classes from './calendar.module.css';
 import { StayStateBadge } from './stay-text';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
-const monthOf = (date: string) => date.slice(0, 7);
-const firstOf = (month: string) => `${month}-01`;
-export function addMonths(month: string, count: number): string {
-  const [year, m] = month.split('-').map(Number) as [number, number];
-  const index = year * 12 + (m - 1) + count;
-  return `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
-}
 const monthName = (month: string) => {
   const [year, m] = month.split('-').map(Number) as [number, number];
   return formatMonth(year, m);
@@ -349,8 +349,8 @@ function BlockForm({ listingId }: { listingId: string }) {
 
 /** A listing's calendar: a month of bookings, requests and blocks, the month's list, blocking nights. */
 export function CalendarSection({ listingId }: { listingId: string }) {
-  const [month, setMonth] = useState(() => monthOf(new Date().toISOString().slice(0, 10)));
-  const calendar = useListingCalendar(listingId, firstOf(month), firstOf(addMonths(month, 1)));
+  const [month, setMonth] = useState(currentMonth);
+  const calendar = useListingCalendar(listingId, month);
   const flagged =
     calendar.data?.bookings.filter((b) => b.overlaps.length > 0 && b.state === 'approved') ?? [];
   return (

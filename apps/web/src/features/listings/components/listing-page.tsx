@@ -17,6 +17,7 @@ import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { useDeleteListing, useListing } from '../api/listings';
+import { listingTabOf } from '../api/prefetch-listing-page';
 import { AccessListSection } from './access-list-section';
 import { CalendarSection } from './calendar-section';
 import { CalendarSyncSection } from './calendar-sync-section';
@@ -33,8 +34,6 @@ import classes from './listing-page.module.css';
  * first; what guests see and how it is shared; reviews; which locks it opens and who helps. One
  * long page was 4,030 px on a laptop and 5,927 px on a phone. The tab is in the address (?tab=).
  */
-const TABS = ['stays', 'details', 'reviews', 'access'] as const;
-type ListingTab = (typeof TABS)[number];
 
 function Details({ listing }: { listing: Listing }) {
   const rows: [string, string][] = [
@@ -149,8 +148,7 @@ function DeleteListing({ listing }: { listing: Listing }) {
 export function ListingPage() {
   const { listingId = '' } = useParams();
   const [searchParams, setSearchParams] = useSearchParams();
-  const tabParam = searchParams.get('tab') as ListingTab | null;
-  const tab: ListingTab = tabParam && TABS.includes(tabParam) ? tabParam : 'stays';
+  const tab = listingTabOf(searchParams);
   return (
     <RecordPage
       query={useListing(listingId)}

@@ -9,10 +9,9 @@ import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { accessibleClearButton } from '@/lib/clear-button';
 import { formatRelative } from '@/lib/format';
-import { useStays } from '../api/stays';
+import { FIRST_STAYS_VIEW, STAYS_PAGE_SIZE, useStays } from '../api/stays';
 import { AccessStateBadge, describeDates, STAY_STATE_LABELS, StayStateBadge } from './stay-text';
 
-const PAGE = 10;
 const WHEN_OPTIONS = [
   { value: 'upcoming', label: 'Upcoming and current' },
   { value: 'past', label: 'Past' },
@@ -50,15 +49,10 @@ function StayRow({ listingId, stay }: { listingId: string; stay: StaySummary }) 
 
 /** The listing's requests and stays: pending first when filtered, else by arrival. */
 export function StaysSection({ listingId }: { listingId: string }) {
-  const [page, setPage] = useState(1);
-  const [state, setState] = useState<string | null>(null);
-  const [when, setWhen] = useState<string | null>('upcoming');
-  const filter = state
-    ? { filterBy: 'state' as const, filterValue: state }
-    : when
-      ? { filterBy: 'when' as const, filterValue: when }
-      : {};
-  const stays = useStays(listingId, { skip: (page - 1) * PAGE, limit: PAGE, sortBy: 'startDate', ...filter });
+  const [page, setPage] = useState(FIRST_STAYS_VIEW.page);
+  const [state, setState] = useState(FIRST_STAYS_VIEW.state);
+  const [when, setWhen] = useState(FIRST_STAYS_VIEW.when);
+  const stays = useStays(listingId, { page, state, when });
   return (
     <SectionCard
       title="Requests and stays"
@@ -117,7 +111,7 @@ export function StaysSection({ listingId }: { listingId: string }) {
             }}
           />
         }
-        list={{ page, pageSize: PAGE, setPage }}
+        list={{ page, pageSize: STAYS_PAGE_SIZE, setPage }}
         noun={['stay', 'stays']}
       >
         {(items) => (
