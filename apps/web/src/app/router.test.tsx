@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { permissionsFor } from '@latchkey/shared';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/config/paths';
 import { storage } from '@/lib/storage';
@@ -287,6 +288,40 @@ describe("a screen's first reads start with its route (startReads)", () => {
     expect(await screen.findByRole('region', { name: 'Requests and stays' })).toBeInTheDocument();
     for (const path of ['listing/l1', 'listing/l1/request', 'device/l1/calendar', 'listing/l1/ical'])
       expect(count(calls, path), path).toBe(1);
+  });
+
+  it("starts an admin's reads beside the session call when this device's last session said admin", async () => {
+    storage.setAuthToken(validToken());
+    // What the last GET auth answer stored (brief §3): an admin's permissions.
+    storage.setPermissions(permissionsFor(['admin']));
+    const session = heldAnswer(sessionFixture(['admin']));
+    const { calls } = renderApp('/app/device/d1', {
+      'GET auth': session.handler,
+      'GET portal/device/d1': () => json(deviceFixture({ _id: 'd1', name: 'Garden gate' })),
+      'GET device/d1/users': () => json([]),
+      'GET device/d1/possibleUsers': () => json([]),
+    });
+    await waitFor(() => expect(count(calls, 'device/d1/users')).toBe(1));
+    expect(count(calls, 'portal/device/d1')).toBe(1);
+    session.release();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Garden gate' })).toBeInTheDocument();
+    expect(count(calls, 'portal/device/d1')).toBe(1);
+  });
+
+  it("waits for the session when this device's last session was a basic user's", async () => {
+    storage.setAuthToken(validToken());
+    storage.setPermissions(permissionsFor(['user']));
+    const session = heldAnswer(sessionFixture(['admin']));
+    const { calls } = renderApp('/app/device/d1', {
+      'GET auth': session.handler,
+      'GET portal/device/d1': () => json(deviceFixture({ _id: 'd1', name: 'Garden gate' })),
+      'GET device/d1/users': () => json([]),
+      'GET device/d1/possibleUsers': () => json([]),
+    });
+    await waitFor(() => expect(count(calls, 'auth')).toBe(1));
+    expect(count(calls, 'portal/device/d1')).toBe(0);
+    session.release();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Garden gate' })).toBeInTheDocument();
   });
 
   it('starts no portal reads for a basic user, who is shown they have no access', async () => {

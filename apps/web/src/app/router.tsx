@@ -32,6 +32,7 @@ import {
   IconBug,
   IconHandStop,
 } from '@tabler/icons-react';
+import { ROLE_PERMISSIONS } from '@latchkey/shared';
 import { createBrowserRouter, redirect, type LoaderFunction, type NonIndexRouteObject } from 'react-router';
 import { paths, type ScreenPath } from '@/config/paths';
 import { signOut } from '@/features/auth/api/logout';
@@ -43,6 +44,7 @@ import { hasRequiredRole } from '@/lib/authorization';
 import { queryClient } from '@/lib/query-client';
 import type { ScreenReads } from '@/lib/screen-reads';
 import { sessionQueryOptions } from '@/lib/session';
+import { storage } from '@/lib/storage';
 import { landingLoader, redirectIfSignedIn, requireSession } from './guards';
 import { PendingPage } from './layouts/pending-page';
 import { PublicLayout } from './layouts/public-layout';
@@ -60,6 +62,8 @@ import { navItemsFrom, type AppRouteObject, type RouteHandle } from './route-han
  */
 
 const ADMIN = ['admin'] as const; // a superAdmin counts as an admin (lib/authorization.ts)
+/** What only a portal's admins may do (a superAdmin's own permissions name no portal). */
+const ADMIN_ONLY_PERMISSIONS = ROLE_PERMISSIONS.admin.filter((p) => !ROLE_PERMISSIONS.user.includes(p));
 const PLATFORM = ['superAdmin'] as const; // platform staff only
 
 /** The frames screens open in; `createRoutes` says what each one is. */
@@ -76,19 +80,31 @@ interface ScreenRoute {
 }
 
 /**
- * A loader that starts an admin screen's first reads (its feature's `ScreenReads`) as soon as the
- * session says the person may make them, while the screen's code still loads, instead of once that
- * code has loaded and rendered (a bookmarked lock, or an admin's first load after sign-in). It
- * waits for nothing: the layout's guard (the same session query) decides what the person sees.
+ * Whether the person may make an admin screen's reads: at once when the permission list the last
+ * session answer stored for this token says they administer a portal (brief §3: every GET auth
+ * answer replaces it; signing in or out clears it), else once the session has answered.
+ */
+function mayReadPortal(): Promise<boolean> {
+  if (storage.getPermissions().some((p) => ADMIN_ONLY_PERMISSIONS.includes(p))) return Promise.resolve(true);
+  return queryClient
+    .ensureQueryData(sessionQueryOptions())
+    .then((session) => hasRequiredRole(session.roles, ADMIN) && session.portal !== null);
+}
+
+/**
+ * A loader that starts an admin screen's first reads (its feature's `ScreenReads`) while the
+ * screen's code still loads, instead of once that code has loaded and rendered (a bookmarked lock,
+ * or an admin's first load after sign-in), and beside the session call rather than after it. It
+ * waits for nothing: the layout's guard (the session query) decides what the person sees, and the
+ * server what they may read.
  */
 const startReads =
   (load: () => Promise<ScreenReads>): LoaderFunction =>
   ({ params, request }) => {
     if (!isSignedIn()) return null;
-    void Promise.all([queryClient.ensureQueryData(sessionQueryOptions()), load()])
-      .then(([session, reads]) => {
-        if (hasRequiredRole(session.roles, ADMIN) && session.portal !== null)
-          reads(queryClient, { params, url: new URL(request.url) });
+    void Promise.all([mayReadPortal(), load()])
+      .then(([allowed, reads]) => {
+        if (allowed) reads(queryClient, { params, url: new URL(request.url) });
       })
       .catch(() => {
         // A session that cannot be read is the guard's to handle; the screen asks again itself.
