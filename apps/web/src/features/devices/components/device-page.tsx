@@ -17,7 +17,7 @@ import { paths } from '@/config/paths';
 import { RemoteCommandPanel } from '@/components/remote-command-panel';
 import { remoteUnavailable } from '@/lib/lock-connection';
 import { useDevice } from '../api/get-device';
-import { deviceTabOf } from '../api/prefetch-device-page';
+import { deviceTabOf } from '../api/device-tabs';
 import { useRemoteCommand } from '../api/send-remote-command';
 import { DeviceAccessTab } from './device-access-tab';
 import { DeviceCardsTab } from './device-cards-tab';

@@ -3,16 +3,7 @@ import type { ScreenReads } from '@/lib/screen-reads';
 import { currentMonth, listingCalendarQueryOptions, listingIcalQueryOptions } from './calendar';
 import { listingQueryOptions } from './listings';
 import { FIRST_STAYS_VIEW, staysQueryOptions } from './stays';
-
-/** The listing page's tabs, in their order; the first opens unless the address names another. */
-export const LISTING_TABS = ['stays', 'details', 'reviews', 'access'] as const;
-export type ListingTab = (typeof LISTING_TABS)[number];
-
-/** The tab `?tab=` names, or the first. */
-export function listingTabOf(search: URLSearchParams): ListingTab {
-  const named = search.get('tab');
-  return LISTING_TABS.find((tab) => tab === named) ?? LISTING_TABS[0];
-}
+import { listingTabOf } from './listing-tabs';
 
 /**
  * Starts the reads the listing page shows first (the listing, and on the Stays & calendar tab its

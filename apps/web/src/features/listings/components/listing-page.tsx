@@ -17,7 +17,7 @@ import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { useDeleteListing, useListing } from '../api/listings';
-import { listingTabOf } from '../api/prefetch-listing-page';
+import { listingTabOf } from '../api/listing-tabs';
 import { AccessListSection } from './access-list-section';
 import { CalendarSection } from './calendar-section';
 import { CalendarSyncSection } from './calendar-sync-section';
