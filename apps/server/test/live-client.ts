@@ -72,18 +72,24 @@ export class LiveClient {
     return this.messages.slice(from).filter((m) => !['ready', 'subscribed', 'error'].includes(m.type));
   }
 
-  /** Authenticates and subscribes, waiting for each answer. */
-  async join(token: string, portalId: string): Promise<void> {
-    this.send({ type: 'auth', token });
-    await this.next('ready');
-    await this.subscribe(portalId);
+  /** Authenticates and subscribes, waiting for each answer; the `subscribed` answer. */
+  async join(token: string, portalId: string, missedMs?: number) {
+    await this.authenticate(token);
+    return this.subscribe(portalId, missedMs);
   }
 
-  async subscribe(portalId: string): Promise<void> {
+  async authenticate(token: string): Promise<void> {
+    this.send({ type: 'auth', token });
+    await this.next('ready');
+  }
+
+  /** Subscribes (asking for what was published in the last `missedMs`); the `subscribed` answer. */
+  async subscribe(portalId: string, missedMs?: number) {
     const from = this.messages.length;
-    this.send({ type: 'subscribe', portalId });
+    this.send({ type: 'subscribe', portalId, ...(missedMs === undefined ? {} : { missedMs }) });
     const answer = await Promise.race([this.next('subscribed', { from }), this.next('error', { from })]);
     if (answer.type === 'error') throw new Error(`subscribe refused: ${answer.message}`);
+    return answer;
   }
 
   close(): void {

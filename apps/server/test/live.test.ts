@@ -506,6 +506,65 @@ describe('live channel', () => {
     ]);
   });
 
+  it('sends a page what was published while it loaded, when it asks, and says whether that was all', async () => {
+    const admin = await makeOwner(t);
+    const loaded = await open();
+    await loaded.authenticate(admin.token);
+    const before = sampleEvent('lock-1', 'unlock');
+    await t.app.live.publishDeviceEvent(admin.portalId, before);
+    await sleep(1000);
+    const during = sampleEvent('lock-2', 'tamper');
+    await t.app.live.publishDeviceEvent(admin.portalId, during);
+
+    // A page that loaded for the last half second: the event of that time, before `subscribed`.
+    expect(await loaded.subscribe(admin.portalId, 500)).toEqual({
+      type: 'subscribed',
+      portalId: admin.portalId,
+      replayed: true,
+    });
+    expect(loaded.portalMessages().map((m) => m.type)).toEqual(['device.event', 'notification']);
+    expect(loaded.portalMessages()[0]).toEqual({
+      type: 'device.event',
+      portalId: admin.portalId,
+      event: during,
+    });
+    expect(loaded.messages.at(-1)!.type).toBe('subscribed');
+
+    // Asking for nothing, or for more than the server keeps: nothing sent again, and not vouched for.
+    const plain = await open();
+    expect(await plain.join(admin.token, admin.portalId)).toMatchObject({ replayed: false });
+    expect(plain.portalMessages()).toEqual([]);
+    const tooLong = await open();
+    tooLong.send({ type: 'auth', token: admin.token });
+    await tooLong.next('ready');
+    tooLong.send({ type: 'subscribe', portalId: admin.portalId, missedMs: 600_000 });
+    expect((await tooLong.closed).code).toBe(LIVE_CLOSE_CODES.badMessage);
+
+    // Live messages follow as before.
+    const after = sampleEvent('lock-3', 'unlock');
+    await t.app.live.publishDeviceEvent(admin.portalId, after);
+    expect(
+      await loaded.waitFor((m) => m.type === 'device.event' && m.event._id === after._id, 'the next event'),
+    ).toBeTruthy();
+  });
+
+  it('sends a basic user again only what they would have been sent live', async () => {
+    const { admin, member, direct } = await portalWithMember();
+    const adminPerson = { _id: admin.userId, name: 'Test Admin' };
+    const memberPerson = { _id: member.userId, name: 'Test Member' };
+    await t.app.live.publishDeviceEvent(
+      admin.portalId,
+      sampleEvent(direct.device._id, 'denied', adminPerson),
+    );
+    const own = sampleEvent(direct.device._id, 'unlock', memberPerson);
+    await t.app.live.publishDeviceEvent(admin.portalId, own);
+    const memberSocket = await open();
+    expect(await memberSocket.join(member.token, admin.portalId, 5000)).toMatchObject({ replayed: true });
+    expect(memberSocket.portalMessages()).toEqual([
+      { type: 'device.event', portalId: admin.portalId, event: own },
+    ]);
+  });
+
   it('cuts off a client that floods it with messages', async () => {
     const person = await makeOwner(t);
     const client = await open();
@@ -574,6 +633,32 @@ describe.skipIf(!redisUrl)('live channel across servers (Redis)', () => {
     } finally {
       client.close();
       outsiderClient.close();
+    }
+  });
+
+  it('sends again only what this server saw of the portal: from when it began watching it', async () => {
+    const person = await makeOwner(first);
+    const event = sampleEvent('lock-5', 'unlock');
+    // Nobody on the second server watched the portal when this went out.
+    await first.app.live.publishDeviceEvent(person.portalId, event);
+    const firstTab = await LiveClient.open(secondUrl);
+    const secondTab = await LiveClient.open(secondUrl);
+    try {
+      expect(await firstTab.join(person.token, person.portalId, 5000)).toMatchObject({ replayed: false });
+      expect(firstTab.portalMessages()).toEqual([]);
+      // Watched from here on: a later tab gets what was published since, vouched for.
+      await secondTab.authenticate(person.token);
+      await sleep(1000);
+      const next = sampleEvent('lock-6', 'unlock');
+      await first.app.live.publishDeviceEvent(person.portalId, next);
+      await firstTab.waitFor((m) => m.type === 'device.event' && m.event._id === next._id, 'the next event');
+      expect(await secondTab.subscribe(person.portalId, 500)).toMatchObject({ replayed: true });
+      expect(secondTab.portalMessages()).toEqual([
+        { type: 'device.event', portalId: person.portalId, event: next },
+      ]);
+    } finally {
+      firstTab.close();
+      secondTab.close();
     }
   });
 

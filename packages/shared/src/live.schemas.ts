@@ -33,11 +33,22 @@ export const LIVE_CLOSE_CODES = {
   goingAway: 1001,
 } as const;
 
+/** The most a subscription may ask to have sent again (`missedMs`): what the server keeps. */
+export const LIVE_REPLAY_MAX_MS = 60_000;
+
 export const liveClientMessageSchema = z.discriminatedUnion('type', [
   /** First message: the same session token as the HTTP API's bearer token. */
   z.object({ type: z.literal('auth'), token: z.string().min(1).max(4096) }),
-  /** After `ready`: receive this portal's messages (replaces any earlier subscription). */
-  z.object({ type: z.literal('subscribe'), portalId: idSchema }),
+  /**
+   * After `ready`: receive this portal's messages (replaces any earlier subscription). `missedMs`:
+   * also send again what was published in the last that many milliseconds (what a page that has
+   * just loaded may have missed), if the server still holds all of it (`subscribed`'s `replayed`).
+   */
+  z.object({
+    type: z.literal('subscribe'),
+    portalId: idSchema,
+    missedMs: z.number().int().min(0).max(LIVE_REPLAY_MAX_MS).optional(),
+  }),
 ]);
 export type LiveClientMessage = z.infer<typeof liveClientMessageSchema>;
 
@@ -181,8 +192,12 @@ export function liveAudienceIncludes(audience: LiveAudience, member: LiveMember)
 export const liveServerMessageSchema = z.discriminatedUnion('type', [
   /** The `auth` message was accepted: the client may subscribe. */
   z.object({ type: z.literal('ready') }),
-  /** The subscription is in place: messages of this portal published from now on arrive. */
-  z.object({ type: z.literal('subscribed'), portalId: z.string() }),
+  /**
+   * The subscription is in place: messages of this portal published from now on arrive. `replayed`:
+   * the messages of the `missedMs` asked for came first, all of them; false, the client should read
+   * again what it shows (none were asked for, or the server could not vouch for all of them).
+   */
+  z.object({ type: z.literal('subscribed'), portalId: z.string(), replayed: z.boolean().default(false) }),
   ...livePortalMessageSchema.options,
   /** A refused message (the socket stays open) or, before a close, why it is closed. */
   z.object({ type: z.literal('error'), code: z.enum(LIVE_ERROR_CODES), message: z.string() }),

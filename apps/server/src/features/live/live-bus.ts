@@ -10,6 +10,8 @@ export type LiveDelivery = (portalId: string, json: string) => void;
  * subscribed sockets. A server watches a portal while at least one of its sockets subscribes to it.
  */
 export interface LiveBus {
+  /** True when every portal's messages reach this server, watched or not (one process). */
+  readonly deliversEveryPortal: boolean;
   publish(portalId: string, json: string): Promise<void>;
   /** Resolves once messages published afterwards are delivered here. */
   watch(portalId: string): Promise<void>;
@@ -19,6 +21,8 @@ export interface LiveBus {
 
 /** One server process: a published message goes straight to this process's sockets. */
 export class InProcessLiveBus implements LiveBus {
+  readonly deliversEveryPortal = true;
+
   constructor(private readonly deliver: LiveDelivery) {}
 
   async publish(portalId: string, json: string): Promise<void> {
@@ -37,6 +41,7 @@ const CHANNEL_PREFIX = 'latchkey:live:';
  * back from Redis like every other server, so local sockets are not served twice.
  */
 export class RedisLiveBus implements LiveBus {
+  readonly deliversEveryPortal = false;
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
   /** Portal id → how many local subscriptions watch it. */

@@ -16,6 +16,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import WebSocket from 'ws';
 import type { LiveBus, LiveDelivery } from './live-bus';
 import { notificationForDeviceEvent, notificationForStatusChange } from './live-notifications';
+import { LiveReplay } from './live-replay';
 
 /** A portal message as a publisher writes it: the hub adds the portal id. */
 export type LivePortalMessageBody = LivePortalMessage extends infer M
@@ -83,6 +84,8 @@ export class LiveHub<Person = unknown> {
   private checking = false;
   private closing = false;
   private readonly bus: LiveBus;
+  /** What was published lately, for a subscriber whose page may have missed it. */
+  private readonly replay: LiveReplay;
 
   constructor(
     private readonly sessions: LiveSessions<Person>,
@@ -91,9 +94,13 @@ export class LiveHub<Person = unknown> {
     createBus: (deliver: LiveDelivery) => LiveBus,
   ) {
     this.bus = createBus((portalId, json) => this.deliver(portalId, json));
+    this.replay = new LiveReplay(this.bus.deliversEveryPortal);
     this.timers = [
       setInterval(() => void this.recheckPeriodically(), options.sessionCheckMs),
-      setInterval(() => this.pingAll(), options.pingMs ?? 30_000),
+      setInterval(() => {
+        this.pingAll();
+        this.replay.sweep();
+      }, options.pingMs ?? 30_000),
     ];
     for (const timer of this.timers) timer.unref();
   }
@@ -141,26 +148,38 @@ export class LiveHub<Person = unknown> {
 
   /**
    * From the bus: hands one published message to this server's subscribers of the portal that
-   * its audience includes. Admins get the text as published; for basic users the message is read
-   * (and its member view written) once, then each socket costs a set lookup: no database read.
+   * its audience includes, and keeps it for a while (`LiveReplay`). Admins get the text as
+   * published; for basic users the message is read (and its member view written) once, then each
+   * socket costs a set lookup: no database read.
    */
   private deliver(portalId: string, json: string): void {
+    this.replay.record(portalId, json);
     const subscribers = this.subscribers.get(portalId);
     if (!subscribers) return;
-    // Read on the first basic user's turn; null: none of them receives it.
-    let forMembers: MemberDelivery | null | undefined;
-    for (const connection of subscribers) {
-      const scope = connection.scope;
-      if (!scope) continue;
-      if (scope.role === 'admin') {
-        this.sendText(connection, json);
-        continue;
-      }
-      if (forMembers === undefined) forMembers = this.memberDelivery(json);
-      if (forMembers && liveAudienceIncludes(forMembers.audience, scope)) {
-        this.sendText(connection, forMembers.json);
-      }
+    const forMembers = this.memberDeliveryOnce(json);
+    for (const connection of subscribers) this.deliverTo(connection, json, forMembers);
+  }
+
+  /** One message to one subscriber, if its audience includes them. */
+  private deliverTo(
+    connection: Connection<Person>,
+    json: string,
+    forMembers: () => MemberDelivery | null,
+  ): void {
+    const scope = connection.scope;
+    if (!scope) return;
+    if (scope.role === 'admin') {
+      this.sendText(connection, json);
+      return;
     }
+    const delivery = forMembers();
+    if (delivery && liveAudienceIncludes(delivery.audience, scope)) this.sendText(connection, delivery.json);
+  }
+
+  /** `memberDelivery(json)`, read on the first basic user's turn and kept for the others. */
+  private memberDeliveryOnce(json: string): () => MemberDelivery | null {
+    let read: { delivery: MemberDelivery | null } | null = null;
+    return () => (read ??= { delivery: this.memberDelivery(json) }).delivery;
   }
 
   /** Who among basic users receives a published message, and what; null: none of them. */
@@ -283,7 +302,7 @@ export class LiveHub<Person = unknown> {
       this.end(connection, LIVE_CLOSE_CODES.unauthorized, 'Send auth first');
       return;
     }
-    await this.subscribe(connection, connection.person, message.portalId);
+    await this.subscribe(connection, connection.person, message.portalId, message.missedMs);
   }
 
   private async authenticate(connection: Connection<Person>, token: string): Promise<void> {
@@ -308,7 +327,12 @@ export class LiveHub<Person = unknown> {
     }
   }
 
-  private async subscribe(connection: Connection<Person>, person: Person, portalId: string): Promise<void> {
+  private async subscribe(
+    connection: Connection<Person>,
+    person: Person,
+    portalId: string,
+    missedMs: number | undefined,
+  ): Promise<void> {
     // Switching: the old portal's messages stop whether or not the new portal is allowed.
     await this.leave(connection);
     const scope = await this.sessions.scopeIn(person, portalId);
@@ -325,12 +349,16 @@ export class LiveHub<Person = unknown> {
       await this.bus.unwatch(portalId);
       return;
     }
+    this.replay.startCovering(portalId);
     connection.portalId = portalId;
     connection.scope = scope;
     let set = this.subscribers.get(portalId);
     if (!set) this.subscribers.set(portalId, (set = new Set()));
     set.add(connection);
-    this.send(connection, { type: 'subscribed', portalId });
+    // What the page may have missed while it loaded, then live: nothing can come in between.
+    const missed = missedMs === undefined ? null : this.replay.since(portalId, missedMs);
+    for (const json of missed ?? []) this.deliverTo(connection, json, this.memberDeliveryOnce(json));
+    this.send(connection, { type: 'subscribed', portalId, replayed: missed !== null });
   }
 
   private async leave(connection: Connection<Person>): Promise<void> {
@@ -340,7 +368,10 @@ export class LiveHub<Person = unknown> {
     connection.scope = null;
     const set = this.subscribers.get(portalId);
     set?.delete(connection);
-    if (set?.size === 0) this.subscribers.delete(portalId);
+    if (set?.size === 0) {
+      this.subscribers.delete(portalId);
+      this.replay.stopCovering(portalId);
+    }
     await this.bus.unwatch(portalId);
   }
 

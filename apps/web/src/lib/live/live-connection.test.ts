@@ -17,6 +17,7 @@ function connect(options: Partial<LiveConnectionOptions> = {}) {
     initialDelayMs: 1000,
     maxDelayMs: 8000,
     random: () => 1, // no jitter: delays are exactly initial × 2^n
+    sincePageStart: () => 2500, // the page began loading 2.5 s ago
     ...options,
   });
   return { connection, onMessage, onUnauthorized, onPortalDenied };
@@ -64,10 +65,41 @@ describe('LiveConnection', () => {
     socket.open();
     expect(socket.sent).toEqual([{ type: 'auth', token: 'token-1' }]);
     socket.receive({ type: 'ready' });
+    // The first subscription asks for what was published since the page began to load (and a second).
     expect(socket.sent).toEqual([
       { type: 'auth', token: 'token-1' },
-      { type: 'subscribe', portalId: 'portal-a' },
+      { type: 'subscribe', portalId: 'portal-a', missedMs: 3500 },
     ]);
+  });
+
+  it('asks for nothing the server does not keep, and nothing after its first subscription', () => {
+    const old = connect({ sincePageStart: () => 70_000 });
+    old.connection.setPortal('portal-a');
+    old.connection.start();
+    const first = FakeWebSocket.latest();
+    first.open();
+    first.receive({ type: 'ready' });
+    expect(first.sent.at(-1)).toEqual({ type: 'subscribe', portalId: 'portal-a' });
+    old.connection.stop();
+
+    const onSubscribed = vi.fn();
+    const { connection } = connect({ onSubscribed });
+    connection.setPortal('portal-a');
+    connection.start();
+    const socket = FakeWebSocket.latest();
+    socket.open();
+    socket.receive({ type: 'ready' });
+    socket.receive({ type: 'subscribed', portalId: 'portal-a', replayed: true });
+    expect(onSubscribed).toHaveBeenLastCalledWith({ replayed: true });
+    // A reconnection may have missed anything: it asks for nothing, and is told so.
+    socket.serverClose(1006);
+    vi.advanceTimersByTime(1000);
+    const again = FakeWebSocket.latest();
+    again.open();
+    again.receive({ type: 'ready' });
+    expect(again.sent.at(-1)).toEqual({ type: 'subscribe', portalId: 'portal-a' });
+    again.receive({ type: 'subscribed', portalId: 'portal-a' });
+    expect(onSubscribed).toHaveBeenLastCalledWith({ replayed: false });
   });
 
   it('does not connect without a session token', () => {
@@ -109,7 +141,8 @@ describe('LiveConnection', () => {
     const socket = FakeWebSocket.latest();
     socket.open();
     socket.receive({ type: 'ready' });
-    expect(socket.sent.at(-1)).toEqual({ type: 'subscribe', portalId: 'portal-a' });
+    // Its first subscription, although on its third socket.
+    expect(socket.sent.at(-1)).toEqual({ type: 'subscribe', portalId: 'portal-a', missedMs: 3500 });
     socket.serverClose(LIVE_CLOSE_CODES.goingAway);
     vi.advanceTimersByTime(1000);
     expect(FakeWebSocket.instances).toHaveLength(4);

@@ -1,6 +1,7 @@
 import {
   LIVE_CLOSE_CODES,
   LIVE_PATH,
+  LIVE_REPLAY_MAX_MS,
   liveServerMessageSchema,
   type LiveClientMessage,
   type LivePortalMessage,
@@ -24,10 +25,17 @@ export interface LiveConnectionOptions {
   /** Messages of the subscribed portal. */
   onMessage: (message: LivePortalMessage) => void;
   /**
-   * The portal's messages reach this client from now on. What was published before (while the page
-   * loaded, or while the connection was down) is not replayed: the screens should read it again.
+   * The portal's messages reach this client from now on. `replayed`: what was published while the
+   * page loaded came first (the first subscription asks for it); false, what was published before
+   * (while the page loaded, or while the connection was down) was not sent: the screens should read
+   * it again.
    */
-  onSubscribed?: () => void;
+  onSubscribed?: (outcome: { replayed: boolean }) => void;
+  /**
+   * Milliseconds since the page's reads began (by default since it started loading,
+   * `performance.now()`): the first subscription asks for what was published since then.
+   */
+  sincePageStart?: () => number;
   /** The server refused the session: reconnecting will not help until the person signs in again. */
   onUnauthorized?: () => void;
   /** The server refused (or stopped) the portal's subscription: the person may no longer act there. */
@@ -40,6 +48,8 @@ export interface LiveConnectionOptions {
 }
 
 const OPEN = 1;
+/** Asked for beyond the page's own age, to be safe: timers are coarse, and a read may go out as the page starts. */
+const REPLAY_MARGIN_MS = 1000;
 
 /** The live channel's URL for an API base path (relative or absolute): ws:// or wss:// like the page. */
 export function liveChannelUrl(apiBaseUrl: string, pageUrl: string): string {
@@ -60,6 +70,8 @@ export class LiveConnection {
   private stopped = true;
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Only the page's first subscription asks for what it missed: later ones read everything again. */
+  private firstSubscription = true;
 
   constructor(private readonly options: LiveConnectionOptions) {}
 
@@ -90,7 +102,7 @@ export class LiveConnection {
     // The server allows one portal per socket: a portal change is a new subscribe, and leaving
     // every portal is a fresh socket without one.
     if (!this.ready) return;
-    if (portalId) this.send({ type: 'subscribe', portalId });
+    if (portalId) this.subscribe(portalId);
     else this.reconnectNow();
   }
 
@@ -122,10 +134,10 @@ export class LiveConnection {
       case 'ready':
         this.ready = true;
         this.attempt = 0;
-        if (this.portalId) this.send({ type: 'subscribe', portalId: this.portalId });
+        if (this.portalId) this.subscribe(this.portalId);
         return;
       case 'subscribed':
-        if (message.portalId === this.portalId) this.options.onSubscribed?.();
+        if (message.portalId === this.portalId) this.options.onSubscribed?.({ replayed: message.replayed });
         return;
       case 'error':
         if (message.code === 'portal_override_denied') this.options.onPortalDenied?.();
@@ -155,6 +167,22 @@ export class LiveConnection {
       this.retryTimer = null;
       if (!this.stopped) this.connect();
     }, delay);
+  }
+
+  /**
+   * The first subscription asks for what was published since the page began loading, when the
+   * server keeps that much (LIVE_REPLAY_MAX_MS); any later one (another portal, a reconnection)
+   * asks for nothing, and the screens read again. A duration, not a time: the clocks need not agree.
+   */
+  private subscribe(portalId: string): void {
+    const sincePageStart = this.options.sincePageStart ?? (() => performance.now());
+    const missedMs = this.firstSubscription ? Math.ceil(sincePageStart()) + REPLAY_MARGIN_MS : undefined;
+    this.firstSubscription = false;
+    this.send({
+      type: 'subscribe',
+      portalId,
+      ...(missedMs !== undefined && missedMs <= LIVE_REPLAY_MAX_MS ? { missedMs } : {}),
+    });
   }
 
   private reconnectNow(): void {

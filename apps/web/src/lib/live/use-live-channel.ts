@@ -94,9 +94,10 @@ function refetch(queryClient: QueryClient, roots: readonly (readonly string[])[]
 }
 
 /**
- * Once subscribed (first connection, reconnection, another portal), the screens the channel keeps
- * fresh read again: an event stored while the page loaded or while the connection was down was
- * published before this client listened, and would otherwise never show.
+ * Once subscribed without the server having sent what this client may have missed (a reconnection,
+ * another portal, a page older than the server keeps), the screens the channel keeps fresh read
+ * again: an event stored while the page loaded or while the connection was down was published
+ * before this client listened, and would otherwise never show.
  */
 function catchUp(queryClient: QueryClient): void {
   refetch(queryClient, [...DEVICE_EVENT_ROOTS, ...STAY_ROOTS, ['alerts', 'notifications']]);
@@ -121,7 +122,10 @@ export function useLiveChannel(
       url: liveChannelUrl(api.baseUrl, window.location.href),
       getToken: () => getValidToken(),
       onMessage: (message) => applyLiveMessage(message, queryClient, readTime),
-      onSubscribed: () => catchUp(queryClient),
+      // The server sent what was published while the page loaded: nothing else to read again.
+      onSubscribed: ({ replayed }) => {
+        if (!replayed) catchUp(queryClient);
+      },
       // GET auth decides: a revoked session ends here as everywhere else (401 → root).
       onUnauthorized: () => void queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
       onPortalDenied: () => void queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
