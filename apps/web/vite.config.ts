@@ -5,7 +5,7 @@ import { fileURLToPath, URL } from 'node:url';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
-import { AREA_FRAMES, SCREEN_PAGES, screenPageFile } from './src/app/area-frames';
+import { AREA_FRAMES } from './src/app/area-frames';
 
 const API_TARGET = process.env.LATCHKEY_API_TARGET ?? 'http://127.0.0.1:3000';
 
@@ -49,9 +49,7 @@ function precompress(): Plugin {
  * Writes frames/<area>.html for each signed-in area (src/app/area-frames.ts): index.html with a
  * modulepreload link for every chunk the area's frame loads beyond the entry's own (the frame's
  * chunk and its static imports: the shared UI and screen code). The server sends it for the area's
- * addresses. For the screens of SCREEN_PAGES it writes frames/screens/<name>.html, the area's page
- * with the screen's own chunks named too, and frames/screens.json, their addresses. Runs after Vite
- * has written index.html into the bundle, and before `precompress`.
+ * addresses. Runs after Vite has written index.html into the bundle, and before `precompress`.
  */
 function areaFramePages(): Plugin {
   let root = '';
@@ -83,47 +81,21 @@ function areaFramePages(): Plugin {
       const entryFiles = new Set(
         chunks.filter((chunk) => chunk.isEntry).flatMap((chunk) => [...withImports(chunk)]),
       );
-      const html = String(index.source);
-      if (!html.includes('</head>')) return this.error('index.html has no </head>');
-      /** index.html naming `files` as modulepreload links. */
-      const pageWith = (files: Iterable<string>) =>
-        html.replace(
-          '</head>',
-          `  ${[...files].map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`).join('\n    ')}\n  </head>`,
-        );
-      /** The chunks a module brings beyond `loaded`: the one it is in, and that chunk's static imports. */
-      const chunksOf = (module: string, loaded: Set<string>) => {
-        const id = path.join(root, module);
-        const chunk =
-          chunks.find((candidate) => candidate.facadeModuleId === id) ??
-          chunks.find((candidate) => candidate.moduleIds.includes(id));
-        if (!chunk) return null;
-        return [...withImports(chunk)].filter((file) => !loaded.has(file));
-      };
-      const framePreloads = new Map<string, string[]>();
       for (const [area, module] of Object.entries(AREA_FRAMES)) {
         const frame = chunks.find((chunk) => chunk.facadeModuleId === path.join(root, module));
         if (!frame) return this.error(`No chunk of its own for ${module} (src/app/area-frames.ts)`);
-        const files = [...withImports(frame)].filter((file) => !entryFiles.has(file));
-        framePreloads.set(area, files);
-        this.emitFile({ type: 'asset', fileName: `frames/${area}.html`, source: pageWith(files) });
+        const links = [...withImports(frame)]
+          .filter((file) => !entryFiles.has(file))
+          .map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`)
+          .join('\n    ');
+        const html = String(index.source);
+        if (!html.includes('</head>')) return this.error('index.html has no </head>');
+        this.emitFile({
+          type: 'asset',
+          fileName: `frames/${area}.html`,
+          source: html.replace('</head>', `  ${links}\n  </head>`),
+        });
       }
-      const screens: { address: string; page: string }[] = [];
-      for (const { address, modules } of SCREEN_PAGES) {
-        const area = address.split('/')[1] ?? '';
-        const frameFiles = framePreloads.get(area);
-        if (!frameFiles) return this.error(`${address} is in no framed area (src/app/area-frames.ts)`);
-        const files = new Set(frameFiles);
-        for (const module of modules) {
-          const own = chunksOf(module, new Set([...entryFiles, ...files]));
-          if (!own) return this.error(`No chunk holds ${module} (src/app/area-frames.ts)`);
-          for (const file of own) files.add(file);
-        }
-        const page = screenPageFile(address);
-        screens.push({ address, page });
-        this.emitFile({ type: 'asset', fileName: `frames/${page}`, source: pageWith(files) });
-      }
-      this.emitFile({ type: 'asset', fileName: 'frames/screens.json', source: JSON.stringify(screens) });
     },
   };
 }
@@ -158,8 +130,6 @@ export default defineConfig({
           groups: [
             { name: 'boot', tags: ['$initial'], priority: 2 },
             { name: 'ui', test: /node_modules/, minShareCount: 2, priority: 1 },
-            // The features' shared modules too (query keys, schemas, calls two screens make): alone,
-            // each was a file of about 1 KB, 29 of them before the dashboard's first data.
             // The features' calls that two chunks share (a screen and its route's reads): their own
             // chunk, which needs only the entry, so a route's reads (startReads in router.tsx) can
             // run without the screens' UI code; in `screens` they waited for all of it to run.
@@ -169,6 +139,8 @@ export default defineConfig({
               minShareCount: 2,
               priority: 1,
             },
+            // The features' shared modules too (query keys, schemas, calls two screens make): alone,
+            // each was a file of about 1 KB, 29 of them before the dashboard's first data.
             {
               name: 'screens',
               test: /apps[\\/]web[\\/]src[\\/](components|lib|features)[\\/]/,

@@ -530,6 +530,11 @@ describe('live channel', () => {
     });
     expect(loaded.messages.at(-1)!.type).toBe('subscribed');
 
+    // A socket is sent what it missed once: asking again gets nothing, and is not vouched for.
+    const from = loaded.messages.length;
+    expect(await loaded.subscribe(admin.portalId, 5000)).toMatchObject({ replayed: false });
+    expect(loaded.portalMessages(from)).toEqual([]);
+
     // Asking for nothing, or for more than the server keeps: nothing sent again, and not vouched for.
     const plain = await open();
     expect(await plain.join(admin.token, admin.portalId)).toMatchObject({ replayed: false });

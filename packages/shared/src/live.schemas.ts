@@ -42,7 +42,8 @@ export const liveClientMessageSchema = z.discriminatedUnion('type', [
   /**
    * After `ready`: receive this portal's messages (replaces any earlier subscription). `missedMs`:
    * also send again what was published in the last that many milliseconds (what a page that has
-   * just loaded may have missed), if the server still holds all of it (`subscribed`'s `replayed`).
+   * just loaded may have missed), if the server still holds all of it (`subscribed`'s `replayed`);
+   * honoured once per socket.
    */
   z.object({
     type: z.literal('subscribe'),

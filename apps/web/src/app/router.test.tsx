@@ -13,7 +13,7 @@ import {
 } from '@/testing/fixtures';
 import { expiredToken, validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
-import { AREA_FRAMES, SCREEN_PAGES } from './area-frames';
+import { AREA_FRAMES } from './area-frames';
 import type { AppRouteObject } from './route-handle';
 import { createRoutes } from './router';
 
@@ -356,37 +356,6 @@ describe('the route table', () => {
     expect(new Set(routes).size).toBe(routes.length);
     expect(new Set(declared).size).toBe(declared.length);
     expect([...routes].sort()).toEqual([...declared].sort());
-  });
-});
-
-describe('the screens with pages of their own (area-frames.ts, SCREEN_PAGES)', () => {
-  /** The route at an absolute address, and the routes it sits under. */
-  function routeAt(
-    routes: readonly AppRouteObject[],
-    address: string,
-    parent = '',
-  ): AppRouteObject | undefined {
-    for (const route of routes) {
-      const here = route.path ? `${parent.replace(/\/$/, '')}/${route.path.replace(/^\//, '')}` : parent;
-      if (here === address && !route.children) return route;
-      const found = route.children ? routeAt(route.children, address, here) : undefined;
-      if (found) return found;
-    }
-    return undefined;
-  }
-
-  it("names each screen's own module, and the module its loader's reads come from", async () => {
-    for (const { address, modules } of SCREEN_PAGES) {
-      const route = routeAt(createRoutes(), address);
-      expect(route, address).toBeDefined();
-      const [screenModule, readsModule] = modules;
-      const screen = await (route!.lazy as { Component: () => Promise<unknown> }).Component();
-      const screenExports: Record<string, unknown> = await import(/* @vite-ignore */ `/${screenModule}`);
-      expect(Object.values(screenExports), address).toContain(screen);
-      // The second module is where its loader's reads come from: a route that names one has a loader.
-      await expect(import(/* @vite-ignore */ `/${readsModule}`), address).resolves.toBeDefined();
-      expect(typeof route!.loader, address).toBe('function');
-    }
   });
 });
 

@@ -6,35 +6,12 @@ import type { FastifyInstance } from 'fastify';
 /** Where the build writes each signed-in area's page (apps/web/src/app/area-frames.ts). */
 const FRAMES_DIR = 'frames';
 
-/** A screen whose own page the build wrote: its address as the router writes it, and the file. */
-interface ScreenPage {
-  /** `/app/device/:deviceId`: `:name` stands for one segment. */
-  address: string;
-  /** Under FRAMES_DIR. */
-  page: string;
-}
-
-/** The build's frames/screens.json, each address as a pattern of the path it matches. */
-function readScreenPages(framesDir: string): { pattern: RegExp; file: string }[] {
-  const manifest = path.join(framesDir, 'screens.json');
-  if (!fs.existsSync(manifest)) return [];
-  const screens = JSON.parse(fs.readFileSync(manifest, 'utf8')) as ScreenPage[];
-  return screens.map(({ address, page }) => {
-    const segments = address
-      .split('/')
-      .filter(Boolean)
-      .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-    return { pattern: new RegExp(`^/${segments.join('/')}/?$`), file: `${FRAMES_DIR}/${page}` };
-  });
-}
-
 /**
  * Serves the built web app from `webDist`, and its index.html for any other non-API path so
  * the client-side router (history mode) can show the screen, or its own not-found page. An
  * address in a signed-in area (/app/…, /user/…) gets the area's page instead when the build wrote
  * one: index.html naming the area's frame chunks as modulepreload links, so they download with
- * the entry script rather than after it ran; a screen with a page of its own (frames/screens.json:
- * the dashboard, a lock, a listing) gets that, which names the screen's chunks too.
+ * the entry script rather than after it ran.
  * Returns false when there is no build (API-only, e.g. in tests or under `npm run dev`).
  */
 export async function registerSpa(
@@ -52,7 +29,6 @@ export async function registerSpa(
           .map((file) => file.slice(0, -'.html'.length))
       : [],
   );
-  const screenPages = readScreenPages(framesDir);
   await app.register(fastifyStatic, {
     root: webDist,
     wildcard: false,
@@ -73,12 +49,9 @@ export async function registerSpa(
     if (url === apiPrefix || url.startsWith(`${apiPrefix}/`) || url.startsWith('/assets/')) {
       return reply.callNotFound();
     }
-    const pathname = url.split(/[?#]/, 1)[0]!;
-    // A screen's own page, else its area's (the first segment: "app" for /app/device/1?tab=sync).
-    const area = /^\/([^/]+)/.exec(pathname)?.[1];
-    const page =
-      screenPages.find(({ pattern }) => pattern.test(pathname))?.file ??
-      (area && framedAreas.has(area) ? `${FRAMES_DIR}/${area}.html` : 'index.html');
+    // The first segment of the path: "app" for /app/device/1?tab=sync.
+    const area = /^\/([^/?#]+)/.exec(url)?.[1];
+    const page = area && framedAreas.has(area) ? `${FRAMES_DIR}/${area}.html` : 'index.html';
     return reply.header('cache-control', 'no-cache').sendFile(page);
   });
   return true;

@@ -69,6 +69,8 @@ interface Connection<Person> {
   /** Client messages waiting in the queue: a client that floods the server is cut off. */
   pending: number;
   answeredPing: boolean;
+  /** Whether a subscribe was already answered with what its page missed: a socket gets that once. */
+  replayed: boolean;
   closed: boolean;
   authTimer: NodeJS.Timeout | null;
 }
@@ -228,6 +230,7 @@ export class LiveHub<Person = unknown> {
       queue: Promise.resolve(),
       pending: 0,
       answeredPing: true,
+      replayed: false,
       closed: false,
       authTimer: null,
     };
@@ -355,8 +358,12 @@ export class LiveHub<Person = unknown> {
     let set = this.subscribers.get(portalId);
     if (!set) this.subscribers.set(portalId, (set = new Set()));
     set.add(connection);
-    // What the page may have missed while it loaded, then live: nothing can come in between.
-    const missed = missedMs === undefined ? null : this.replay.since(portalId, missedMs);
+    // What the page may have missed while it loaded, then live: nothing can come in between. Once
+    // per socket, as a page asks only on its first subscription: a client cannot make the server
+    // send it a minute of messages over and over.
+    const missed =
+      missedMs === undefined || connection.replayed ? null : this.replay.since(portalId, missedMs);
+    if (missed) connection.replayed = true;
     for (const json of missed ?? []) this.deliverTo(connection, json, this.memberDeliveryOnce(json));
     this.send(connection, { type: 'subscribed', portalId, replayed: missed !== null });
   }
