@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { permissionsFor } from '@latchkey/shared';
+import { permissionsFor, type AppRole } from '@latchkey/shared';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/config/paths';
 import { storage } from '@/lib/storage';
@@ -8,6 +8,7 @@ import {
   dashboardFixture,
   deviceFixture,
   deviceUserFixture,
+  listingFixture,
   memberFixture,
   sessionFixture,
 } from '@/testing/fixtures';
@@ -232,32 +233,7 @@ describe("a screen's first reads start with its route (startReads)", () => {
 
   it("reads a listing's stays, calendar and feeds beside the listing, as its tab asks for them", async () => {
     storage.setAuthToken(validToken());
-    const listing = heldAnswer({
-      _id: 'l1',
-      title: 'Harbour flat',
-      description: '',
-      category: null,
-      address: '',
-      timeZone: 'Europe/Lisbon',
-      locks: [],
-      images: [],
-      houseRules: '',
-      checkInTime: '15:00',
-      checkOutTime: '11:00',
-      initialTime: 0,
-      startTime: null,
-      minNights: 1,
-      maxNights: 30,
-      autoAccept: false,
-      published: false,
-      nightlyPrice: null,
-      currency: 'EUR',
-      accessList: [],
-      users: [],
-      pendingRequests: 0,
-      createdAt: '2031-01-01T00:00:00.000Z',
-      updatedAt: '2031-01-01T00:00:00.000Z',
-    });
+    const listing = heldAnswer(listingFixture({ _id: 'l1', locks: [], published: false }));
     const { calls } = renderApp('/app/listing/l1', {
       'GET auth': () => json(sessionFixture(['admin'])),
       'GET listing/l1': listing.handler,
@@ -290,17 +266,23 @@ describe("a screen's first reads start with its route (startReads)", () => {
       expect(count(calls, path), path).toBe(1);
   });
 
-  it("starts an admin's reads beside the session call when this device's last session said admin", async () => {
+  /** A lock page opened while the session call is held, this device's last session having been `last`. */
+  function openLockAwaitingSession(last: AppRole) {
     storage.setAuthToken(validToken());
-    // What the last GET auth answer stored (brief §3): an admin's permissions.
-    storage.setPermissions(permissionsFor(['admin']));
+    // What the last GET auth answer stored (brief §3).
+    storage.setPermissions(permissionsFor([last]));
     const session = heldAnswer(sessionFixture(['admin']));
-    const { calls } = renderApp('/app/device/d1', {
+    const view = renderApp('/app/device/d1', {
       'GET auth': session.handler,
       'GET portal/device/d1': () => json(deviceFixture({ _id: 'd1', name: 'Garden gate' })),
       'GET device/d1/users': () => json([]),
       'GET device/d1/possibleUsers': () => json([]),
     });
+    return { ...view, session };
+  }
+
+  it("starts an admin's reads beside the session call when this device's last session said admin", async () => {
+    const { calls, session } = openLockAwaitingSession('admin');
     await waitFor(() => expect(count(calls, 'device/d1/users')).toBe(1));
     expect(count(calls, 'portal/device/d1')).toBe(1);
     session.release();
@@ -309,15 +291,7 @@ describe("a screen's first reads start with its route (startReads)", () => {
   });
 
   it("waits for the session when this device's last session was a basic user's", async () => {
-    storage.setAuthToken(validToken());
-    storage.setPermissions(permissionsFor(['user']));
-    const session = heldAnswer(sessionFixture(['admin']));
-    const { calls } = renderApp('/app/device/d1', {
-      'GET auth': session.handler,
-      'GET portal/device/d1': () => json(deviceFixture({ _id: 'd1', name: 'Garden gate' })),
-      'GET device/d1/users': () => json([]),
-      'GET device/d1/possibleUsers': () => json([]),
-    });
+    const { calls, session } = openLockAwaitingSession('user');
     await waitFor(() => expect(count(calls, 'auth')).toBe(1));
     expect(count(calls, 'portal/device/d1')).toBe(0);
     session.release();

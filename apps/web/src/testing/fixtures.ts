@@ -8,6 +8,7 @@ import {
   type DeviceEvent,
   type DeviceUser,
   type Group,
+  type Listing,
   type MemberDevice,
   type Portal,
   type PortalDashboard,
@@ -190,6 +191,36 @@ export function deviceEventFixture(overrides: Partial<DeviceEvent> = {}): Device
     reason: null,
     occurredAt: '2026-11-23T14:00:00.000Z',
     receivedAt: '2026-11-23T14:00:01.000Z',
+    ...overrides,
+  };
+}
+
+export function listingFixture(overrides: Partial<Listing> = {}): Listing {
+  return {
+    _id: 'listing-1',
+    title: 'Harbour flat',
+    description: '',
+    category: null,
+    address: '',
+    timeZone: 'Europe/Lisbon',
+    locks: [{ _id: 'd1', name: 'Flat door', model: 'latchkey-sim', timeZone: 'Europe/Lisbon' }],
+    images: [],
+    houseRules: '',
+    checkInTime: '15:00',
+    checkOutTime: '11:00',
+    initialTime: 0,
+    startTime: null,
+    minNights: 1,
+    maxNights: 30,
+    autoAccept: false,
+    published: true,
+    nightlyPrice: 12000,
+    currency: 'EUR',
+    accessList: [],
+    users: [],
+    pendingRequests: 0,
+    createdAt: '2031-01-01T00:00:00.000Z',
+    updatedAt: '2031-01-01T00:00:00.000Z',
     ...overrides,
   };
 }

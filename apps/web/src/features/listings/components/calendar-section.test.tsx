@@ -1,9 +1,9 @@
-import { addDaysToDate, type Listing, type ListingCalendar, type ListingIcal } from '@latchkey/shared';
+import { addDaysToDate, type ListingCalendar, type ListingIcal } from '@latchkey/shared';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json, type RecordedCall } from '@/testing/fetch-mock';
-import { sessionFixture } from '@/testing/fixtures';
+import { listingFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 import { setupUser } from '@/testing/user';
@@ -14,32 +14,7 @@ const today = new Date().toISOString().slice(0, 10);
 const first = `${today.slice(0, 7)}-01`;
 const day = (n: number) => addDaysToDate(first, n);
 
-const listing: Listing = {
-  _id: 'listing-1',
-  title: 'Harbour flat',
-  description: '',
-  category: null,
-  address: '',
-  timeZone: 'Europe/Lisbon',
-  locks: [{ _id: 'd1', name: 'Flat door', model: 'latchkey-sim', timeZone: 'Europe/Lisbon' }],
-  images: [],
-  houseRules: '',
-  checkInTime: '15:00',
-  checkOutTime: '11:00',
-  initialTime: 0,
-  startTime: null,
-  minNights: 1,
-  maxNights: 30,
-  autoAccept: false,
-  published: true,
-  nightlyPrice: null,
-  currency: 'EUR',
-  accessList: [],
-  users: [],
-  pendingRequests: 0,
-  createdAt: '2031-01-01T00:00:00.000Z',
-  updatedAt: '2031-01-01T00:00:00.000Z',
-};
+const listing = listingFixture({ nightlyPrice: null });
 
 const calendar: ListingCalendar = {
   listingId: 'listing-1',

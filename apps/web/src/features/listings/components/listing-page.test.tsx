@@ -1,39 +1,13 @@
-import type { Listing } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { json } from '@/testing/fetch-mock';
-import { sessionFixture } from '@/testing/fixtures';
+import { listingFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 import { setupUser } from '@/testing/user';
 
-const listing: Listing = {
-  _id: 'listing-1',
-  title: 'Harbour flat',
-  description: '',
-  category: null,
-  address: '',
-  timeZone: 'Europe/Lisbon',
-  locks: [{ _id: 'd1', name: 'Flat door', model: 'latchkey-sim', timeZone: 'Europe/Lisbon' }],
-  images: [],
-  houseRules: '',
-  checkInTime: '15:00',
-  checkOutTime: '11:00',
-  initialTime: 0,
-  startTime: null,
-  minNights: 1,
-  maxNights: 30,
-  autoAccept: false,
-  published: true,
-  nightlyPrice: 12000,
-  currency: 'EUR',
-  accessList: [],
-  users: [],
-  pendingRequests: 0,
-  createdAt: '2031-01-01T00:00:00.000Z',
-  updatedAt: '2031-01-01T00:00:00.000Z',
-};
+const listing = listingFixture();
 
 function setup(path: string) {
   storage.setAuthToken(validToken());
