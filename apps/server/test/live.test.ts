@@ -209,6 +209,25 @@ describe('live channel', () => {
         type: 'tamper',
         device: { name: 'Side gate' },
       });
+
+      // A heartbeat that changes nothing is told to no browser; a battery that fell is.
+      const status = (battery: number) =>
+        JSON.stringify({
+          online: true,
+          battery,
+          lockState: 'locked',
+          firmware: 'gate-1',
+          credentialsVersion: 0,
+          ts: new Date().toISOString(),
+        });
+      const beforeBeats = client.messages.length;
+      await lock.publishAsync(topic('status'), status(64), { qos: 1, retain: true });
+      await lock.publishAsync(topic('status'), status(64), { qos: 1, retain: true });
+      await lock.publishAsync(topic('status'), status(61), { qos: 1, retain: true });
+      expect((await client.next('device.status', { from: beforeBeats })).device).toMatchObject({
+        battery: 61,
+      });
+      expect(client.portalMessages(beforeBeats).filter((m) => m.type === 'device.status')).toHaveLength(1);
     } finally {
       await lock.endAsync(true);
     }

@@ -446,14 +446,16 @@ export class DeviceLink {
       if (capabilities !== device.capabilities_json)
         await saveLockCapabilities(this.db, device.portal_id, device.id, capabilities);
     }
-    // A heartbeat that changes nothing but the time is written with the others of its second.
+    // A heartbeat that changes nothing but the time is written with the others of its second, and
+    // told to no one: the live channel sent each one to every browser watching the portal, which
+    // read all their lock screens again (a lock's every 30 s, whichever lock was on screen).
     if (isHeartbeatOnly(device, status)) this.seenLocks.add(device.id);
     else {
       await this.reports.saveStatus(device, status);
       if (!previous.online || previous.battery !== status.battery)
         this.announceStatus(device.portal_id, device.id, previous);
+      this.notify((listener) => listener.statusChanged(device.portal_id, device.id, previous));
     }
-    this.notify((listener) => listener.statusChanged(device.portal_id, device.id, previous));
     const upToDate = await bringLockUpToDate(this.db, device, status.credentialsVersion, {
       channel: this.channel,
       states: this.syncStates,
