@@ -3,7 +3,7 @@ import { permissionsFor, type AppRole } from '@latchkey/shared';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/config/paths';
 import { storage } from '@/lib/storage';
-import { apiError, json } from '@/testing/fetch-mock';
+import { apiError, heldAnswer, json } from '@/testing/fetch-mock';
 import {
   dashboardFixture,
   deviceFixture,
@@ -189,12 +189,6 @@ describe('other routes', () => {
 });
 
 describe("a screen's first reads start with its route (startReads)", () => {
-  /** An answer held back until `release` is called, as a slow server's would be. */
-  function heldAnswer(body: unknown) {
-    let release = () => {};
-    const answered = new Promise<void>((resolve) => (release = resolve));
-    return { handler: async () => (await answered, json(body)), release: () => release() };
-  }
   const count = (calls: { method: string; path: string }[], path: string) =>
     calls.filter((call) => call.method === 'GET' && call.path === path).length;
 

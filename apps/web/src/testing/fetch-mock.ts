@@ -30,6 +30,19 @@ export function apiError(
   return json({ error: { code, message, ...(details ? { details } : {}) } }, status, headers);
 }
 
+/** A gate a handler can wait at, as a slow server's answer would: `release()` lets it through. */
+export function heldBack(): { released: Promise<void>; release: () => void } {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return { released, release: () => release() };
+}
+
+/** A handler answering `body` (JSON) only once `release` is called. */
+export function heldAnswer(body: unknown): { handler: MockHandler; release: () => void } {
+  const gate = heldBack();
+  return { handler: async () => (await gate.released, json(body)), release: gate.release };
+}
+
 /**
  * A fetch stand-in answering "METHOD path" (path under /api3, without the query string);
  * unknown calls answer 404. Every call is recorded.

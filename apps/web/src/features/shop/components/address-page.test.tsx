@@ -2,7 +2,7 @@ import type { BillingOverview } from '@latchkey/shared';
 import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
-import { json } from '@/testing/fetch-mock';
+import { heldAnswer, json } from '@/testing/fetch-mock';
 import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
@@ -91,14 +91,14 @@ describe('AddressPage', () => {
 
   it('does not overwrite what the admin starts typing before the details arrive', async () => {
     storage.setAuthToken(validToken());
-    let answer: (value: Response) => void = () => {};
+    const billing = heldAnswer(overview);
     renderApp('/address', {
       'GET auth': () => json(sessionFixture(['admin'])),
-      'GET portal/billing': () => new Promise<Response>((resolve) => (answer = resolve)),
+      'GET portal/billing': billing.handler,
     });
     const street = await screen.findByRole('textbox', { name: /^Street and number/ });
     await setupUser().type(street, 'Am Markt 3');
-    answer(json(overview));
+    billing.release();
     await waitFor(() => expect(street).toHaveValue('Am Markt 3'));
     expect(field('City')).toHaveValue('');
   });

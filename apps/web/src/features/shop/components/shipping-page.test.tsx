@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { readOrderCheckout, saveCheckoutState } from '@/lib/checkout-state';
 import { storage } from '@/lib/storage';
-import { apiError, json, type RecordedCall } from '@/testing/fetch-mock';
+import { apiError, heldBack, json, type RecordedCall } from '@/testing/fetch-mock';
 import { renderApp } from '@/testing/render-app';
 
 /** POST shop/quote for smart locks at €249.00, with Germany's standard delivery. */
@@ -129,12 +129,11 @@ describe('ShippingPage', () => {
 
   it('shows no total and takes no payment while the chosen delivery is being priced', async () => {
     storage.setCart({ 'smart-lock': 2 });
-    let releaseExpress: () => void = () => {};
-    const expressAnswered = new Promise<void>((resolve) => (releaseExpress = resolve));
+    const express = heldBack();
     const { calls } = renderApp('/pickShipping', {
       'POST shop/quote': async (call) => {
         const { shippingOption } = call.body as { shippingOption?: string };
-        if (shippingOption === 'express') await expressAnswered;
+        if (shippingOption === 'express') await express.released;
         const answer = (await quote(call).json()) as Quote;
         const options: Quote['shippingOptions'] = [
           ...answer.shippingOptions,
@@ -157,7 +156,7 @@ describe('ShippingPage', () => {
     expect(pay).toBeDisabled();
     expect(screen.queryByText('€502.90')).not.toBeInTheDocument();
 
-    releaseExpress();
+    express.release();
     expect(await screen.findByRole('button', { name: 'Pay €510.90' })).toBeEnabled();
     expect(calls.some((call) => call.path === 'stripe/order')).toBe(false);
   });
