@@ -130,6 +130,46 @@ describe('useLiveChannel', () => {
     invalidate.mockRestore();
   });
 
+  it('leaves another lock’s page alone when one lock changes', () => {
+    signIn();
+    const keys = {
+      thisLock: ['devices', 'detail', 'lock-1'],
+      thisLocksPeople: ['devices', 'detail', 'lock-1', 'users'],
+      otherLock: ['devices', 'detail', 'lock-2'],
+      otherLocksPeople: ['devices', 'detail', 'lock-2', 'users'],
+      list: ['devices', 'list', {}],
+      syncCenter: ['devices', 'syncCenter', {}],
+      history: ['history', 'lock-2'],
+    };
+    for (const queryKey of Object.values(keys)) queryClient.setQueryData(queryKey, { cached: true });
+    const invalidated = () =>
+      Object.fromEntries(
+        Object.entries(keys).map(([name, queryKey]) => [
+          name,
+          queryClient.getQueryState(queryKey)?.isInvalidated ?? false,
+        ]),
+      );
+    const { socket } = renderLive('portal-a');
+    const lowBattery = {
+      type: 'device.status',
+      portalId: 'portal-a',
+      device: { _id: 'lock-1', name: 'Front door', timeZone: 'UTC', online: true, lastSeenAt: null },
+    };
+    act(() => socket.receive(lowBattery));
+    expect(invalidated()).toEqual({
+      thisLock: true,
+      thisLocksPeople: true,
+      otherLock: false,
+      otherLocksPeople: false,
+      list: true,
+      syncCenter: true,
+      history: false,
+    });
+    // An event also refreshes the feeds, which show every lock's events.
+    act(() => socket.receive(unlockEvent));
+    expect(invalidated()).toMatchObject({ otherLock: false, otherLocksPeople: false, history: true });
+  });
+
   it('reads again when a change arrives during a screen’s first read, which may predate it', async () => {
     signIn();
     let stored = ['before'];

@@ -1,6 +1,6 @@
 import { NOTIFICATION_TIMEOUT_MS, type LiveNotification, type LivePortalMessage } from '@latchkey/shared';
 import { notifications } from '@mantine/notifications';
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { api } from '../api-client';
 import { getValidToken } from '../auth-token';
@@ -75,21 +75,37 @@ export function applyLiveMessage(
     refetch(queryClient, STAY_ROOTS);
     return;
   }
-  const roots = message.type === 'device.status' ? DEVICE_STATUS_ROOTS : DEVICE_EVENT_ROOTS;
-  refetch(queryClient, roots);
+  const lockId = message.type === 'device.status' ? message.device._id : message.event.device._id;
+  refetch(queryClient, message.type === 'device.status' ? DEVICE_STATUS_ROOTS : DEVICE_EVENT_ROOTS, (query) =>
+    notAnotherLocksPage(query.queryKey, lockId),
+  );
 }
 
-function refetch(queryClient: QueryClient, roots: readonly (readonly string[])[]): void {
+/**
+ * False for the queries of another lock's page (the devices feature keeps everything about one lock
+ * under ['devices', 'detail', lockId]): a message about one lock leaves the pages of the others
+ * alone. Lists, the sync views and a person's locks, which show many locks, read again.
+ */
+function notAnotherLocksPage(queryKey: QueryKey, lockId: string): boolean {
+  const [root, part, id] = queryKey;
+  return !(root === 'devices' && part === 'detail' && id !== lockId);
+}
+
+function refetch(
+  queryClient: QueryClient,
+  roots: readonly (readonly string[])[],
+  predicate?: (query: Query) => boolean,
+): void {
   for (const root of roots) {
     const queryKey = [...root];
     // A screen's first read still under way may have been answered before this change was stored,
     // and invalidating joins that read instead of reading again (TanStack Query cancels an
     // in-flight fetch for a refetch only once the query has data): cancel it, so the refetch
     // below reads afresh. A lock's event arriving as its History tab opened was otherwise lost.
-    for (const query of queryClient.getQueryCache().findAll({ queryKey, fetchStatus: 'fetching' })) {
+    for (const query of queryClient.getQueryCache().findAll({ queryKey, predicate, fetchStatus: 'fetching' })) {
       if (query.state.data === undefined) void query.cancel({ silent: true });
     }
-    void queryClient.invalidateQueries({ queryKey });
+    void queryClient.invalidateQueries({ queryKey, predicate });
   }
 }
 
