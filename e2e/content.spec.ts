@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { chromium, expect, test } from '@playwright/test';
+import { launchMapping } from './chromium';
 import { signIn } from './helpers';
 
 // Issue 20, item 6: content pages and CMS mode, rendered safely, and the brand picked by host.
@@ -89,10 +90,7 @@ test('a signed-in person finds the help topics and the legal pages under Help', 
 test('the brand follows the host: the Harbor Locks host shows its logo on the sign-in page', async () => {
   const port = Number(process.env.E2E_PORT ?? 3310);
   const host = 'portal.harborlocks.com';
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', `--host-resolver-rules=MAP ${host} 127.0.0.1`],
-  });
+  const browser = await chromium.launch(launchMapping(host));
   try {
     const page = await browser.newPage();
     await page.goto(`http://${host}:${port}/`);

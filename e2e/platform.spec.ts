@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { axeViolations } from './axe';
 import { signIn } from './helpers';
+import { launchMapping } from './chromium';
 
 // The platform console on the admin host (issue 20, item 1; brief §1: the host name chooses the
 // system type). Staff find a customer's portal by its owner's email and act in it through a support
@@ -11,20 +12,7 @@ const port = Number(process.env.E2E_PORT ?? 3310);
 const adminHost = `http://admin.latchkey.io:${port}`;
 const owner = { email: 'lofts@demo.latchkey.dev', password: 'demo-lofts-pass' };
 
-test.use({
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--host-resolver-rules=MAP admin.latchkey.io 127.0.0.1',
-    ],
-  },
-});
+test.use({ launchOptions: launchMapping('admin.latchkey.io') });
 
 test('staff find a portal by its owner’s email, act in it, and its admin sees support acting there', async ({
   browser,

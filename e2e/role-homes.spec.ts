@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { signIn } from './helpers';
+import { launchMapping } from './chromium';
 
 // A home for each role (issue 20, item 2). On the reseller host (brief §1: the host name chooses
 // the system type) a reseller lands on their customers, acts in one through the portal override,
@@ -9,20 +10,7 @@ import { signIn } from './helpers';
 const port = Number(process.env.E2E_PORT ?? 3310);
 const resellerHost = `http://reseller.latchkey.io:${port}`;
 
-test.use({
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--host-resolver-rules=MAP reseller.latchkey.io 127.0.0.1',
-    ],
-  },
-});
+test.use({ launchOptions: launchMapping('reseller.latchkey.io') });
 
 test.describe('on the reseller host', () => {
   test.use({ baseURL: resellerHost });
