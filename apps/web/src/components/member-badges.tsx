@@ -1,5 +1,6 @@
 import type { MembershipStatus, PortalRole } from '@latchkey/shared';
-import { Badge, type BadgeProps } from '@mantine/core';
+import { Badge, Text, type BadgeProps } from '@mantine/core';
+import { formatDate, formatRelative } from '@/lib/format';
 
 const NO_SHRINK = { flexShrink: 0, minWidth: 'max-content' } as const;
 
@@ -43,5 +44,21 @@ export function MemberStatusBadge({ status, ...props }: MemberStatusBadgeProps) 
     <Badge variant="dot" color={STATUS_COLOR[status]} style={NO_SHRINK} {...props}>
       {STATUS_LABEL[status]}
     </Badge>
+  );
+}
+
+/**
+ * When a person joined, relative ("3 days ago"), or when they were invited, as a date: an invited
+ * person has not joined yet, and `joinedAt` is then the invitation's time.
+ */
+export function MemberSince({ member }: { member: { status: MembershipStatus; joinedAt: string } }) {
+  return member.status === 'invited' ? (
+    <Text size="sm" component="time" dateTime={member.joinedAt}>
+      Invited {formatDate(member.joinedAt)}
+    </Text>
+  ) : (
+    <Text size="sm" component="time" dateTime={member.joinedAt} title={formatDate(member.joinedAt)}>
+      {formatRelative(member.joinedAt)}
+    </Text>
   );
 }

@@ -61,7 +61,9 @@ describe('DashboardPage', () => {
     expect(statValue('Member counts', 'Members')).toBe('12');
     expect(statValue('Member counts', 'Invited')).toBe('3');
     expect(await screen.findByText('Grace Hopper')).toBeInTheDocument();
-    expect(screen.getByText('x@y.z')).toBeInTheDocument();
+    // An invited person has not joined: the row says when they were invited, as the People list does.
+    const invitedRow = screen.getByText('x@y.z').closest('tr')!;
+    expect(within(invitedRow).getByText(/^Invited \w{3} \d{1,2}, \d{4}$/)).toBeInTheDocument();
     const list = calls.find((c) => c.path === 'portal/users')!;
     expect(list.url).toContain('limit=5');
     expect(list.url).toContain('sortBy=joinedAt');

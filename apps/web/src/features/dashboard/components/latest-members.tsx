@@ -2,10 +2,9 @@ import type { PortalMember } from '@latchkey/shared';
 import { Anchor, Group, Paper, Skeleton, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { MemberStatusBadge, RoleBadge } from '@/components/member-badges';
+import { MemberSince, MemberStatusBadge, RoleBadge } from '@/components/member-badges';
 import { QueryError } from '@/components/query-error';
 import { paths } from '@/config/paths';
-import { formatDate, formatRelative } from '@/lib/format';
 import { displayName } from '@/lib/session';
 import { useLatestMembers } from '../api/latest-members';
 import classes from './latest-members.module.css';
@@ -48,9 +47,7 @@ function MemberRow({ member }: { member: PortalMember }) {
         <MemberStatusBadge status={member.status} />
       </Table.Td>
       <Table.Td style={NO_WRAP}>
-        <Text size="sm" component="time" dateTime={member.joinedAt} title={formatDate(member.joinedAt)}>
-          {formatRelative(member.joinedAt)}
-        </Text>
+        <MemberSince member={member} />
       </Table.Td>
     </Table.Tr>
   );

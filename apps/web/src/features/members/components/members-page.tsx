@@ -6,7 +6,7 @@ import { IconKey, IconKeyOff, IconUserPlus, IconUsers } from '@tabler/icons-reac
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyList, NoMatchList } from '@/components/empty-list';
-import { MemberStatusBadge, RoleBadge } from '@/components/member-badges';
+import { MemberSince, MemberStatusBadge, RoleBadge } from '@/components/member-badges';
 import { ListFilters } from '@/components/list-filters';
 import {
   BulkBar,
@@ -17,7 +17,6 @@ import {
 } from '@/components/list-selection';
 import { SortableTh } from '@/components/sortable-th';
 import { paths } from '@/config/paths';
-import { formatDate, formatRelative } from '@/lib/format';
 import { displayName } from '@/lib/session';
 import { useListParams } from '@/lib/use-list-params';
 import { useMembers } from '../api/get-members';
@@ -84,16 +83,7 @@ function MemberRow({ member, selection }: { member: PortalMember; selection: Row
         <MemberStatusBadge status={member.status} />
       </Table.Td>
       <Table.Td visibleFrom="xs" style={NO_WRAP}>
-        {/* An invited person has not joined: the date is when they were invited. */}
-        {member.status === 'invited' ? (
-          <Text size="sm" component="time" dateTime={member.joinedAt}>
-            Invited {formatDate(member.joinedAt)}
-          </Text>
-        ) : (
-          <Text size="sm" component="time" dateTime={member.joinedAt} title={formatDate(member.joinedAt)}>
-            {formatRelative(member.joinedAt)}
-          </Text>
-        )}
+        <MemberSince member={member} />
       </Table.Td>
       <Table.Td visibleFrom="sm" ta="right" style={NO_WRAP}>
         {member.status === 'invited' && <ReinviteButton member={member} />}
