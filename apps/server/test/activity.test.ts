@@ -165,7 +165,9 @@ describe('GET portal/activity/export', () => {
   it('takes the kind filter: only the failed remote unlock', async () => {
     const lines = (await csv({ kind: 'command' })).body.trimEnd().split('\r\n');
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(/,change,device\.command\.unlock,Front door,,.*,failed: jammed,device$/);
+    expect(lines[1]).toMatch(
+      /,change,Remote unlock sent,Front door,,.*,failed: jammed,device\.command\.unlock$/,
+    );
   });
 
   it('holds nothing of another portal, and is for admins', async () => {

@@ -11,6 +11,7 @@ export * from './devices.schemas';
 export * from './groups.schemas';
 export * from './members.schemas';
 export * from './audit.schemas';
+export * from './audit-actions';
 export * from './lockouts.schemas';
 export * from './rfid.schemas';
 export * from './credentials.schemas';

@@ -6,8 +6,11 @@ describe('change log text', () => {
     expect(actionText('device.create')).toBe('Lock created');
     expect(actionText('member.update')).toBe('Person changed');
     expect(actionText('access_code.set')).toBe('Access code set');
-    expect(actionText('group.user.add')).toBe('Group person added');
-    expect(actionText('group.device.remove')).toBe('Group lock removed');
+    expect(actionText('group.user.add')).toBe('Person added to a group');
+    expect(actionText('group.device.remove')).toBe('Lock taken out of a group');
+    expect(actionText('stay.approve')).toBe('Stay approved');
+    expect(actionText('listing.ical.sync')).toBe('Calendar feed read');
+    // An old entry's action that is no longer recorded is spelled out.
     expect(actionText('access.grant')).toBe('Access granted');
     expect(actionText('widget.frobnicate')).toBe('Widget frobnicate');
     expect(actionText('invite.resend')).toBe('Guest invite sent again');
@@ -22,6 +25,22 @@ describe('change log text', () => {
     expect(entityName({ before: null, after: null })).toBeNull();
     expect(entityName({ before: null, after: { user: 'ben@x.y', device: 'Bike room' } })).toBe(
       'Bike room · ben@x.y',
+    );
+    // A stay by its guest and listing, a listing by its title, a listing's picture by its listing.
+    expect(
+      entityName({
+        before: null,
+        after: { listing: 'Two rooms', guestName: 'Lena Traveller', startDate: 'x' },
+      }),
+    ).toBe('Lena Traveller · Two rooms');
+    expect(entityName({ before: null, after: { title: 'Two rooms', description: 'Quiet' } })).toBe(
+      'Two rooms',
+    );
+    expect(entityName({ before: null, after: { listing: 'Two rooms', imageId: 'i1', alt: 'Sofa' } })).toBe(
+      'Two rooms',
+    );
+    expect(entityName({ before: null, after: { month: '2026-10', invoiceNumber: 'LK-2026-000001' } })).toBe(
+      'LK-2026-000001',
     );
     expect(
       changedFields({

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@latchkey/shared';
+import { auditActionText, type AuditEntry } from '@latchkey/shared';
 
 /** The entity types the change log records, as people call them. */
 export const ENTITY_LABELS: Record<string, string> = {
@@ -17,62 +17,20 @@ export const ENTITY_LABELS: Record<string, string> = {
   alert_rule: 'Alert rule',
 };
 
-/** Action subjects that are not entity types ("invite.create" is a device invite). */
-const SUBJECTS: Record<string, string> = {
-  invite: 'Guest invite',
-};
-
 export const ENTITY_OPTIONS = Object.entries(ENTITY_LABELS).map(([value, label]) => ({ value, label }));
-
-/** Words of an action code as people say them ("group.device.add" → "Group lock added"). */
-const WORDS: Record<string, string> = {
-  device: 'lock',
-  user: 'person',
-  member: 'person',
-  access_code: 'access code',
-  rfid: 'card',
-};
-
-const PAST: Record<string, string> = {
-  create: 'created',
-  update: 'changed',
-  delete: 'deleted',
-  remove: 'removed',
-  add: 'added',
-  set: 'set',
-  clear: 'cleared',
-  suspend: 'suspended',
-  activate: 'activated',
-  grant: 'granted',
-  revoke: 'revoked',
-  resend: 'sent again',
-  hand_over: 'handed over',
-  return: 'returned',
-  link_device: 'linked to a lock',
-  unlink_device: 'unlinked from a lock',
-  link_user: 'given to another person',
-};
 
 export function entityLabel(entityType: string): string {
   return ENTITY_LABELS[entityType] ?? entityType.replace(/_/g, ' ');
 }
 
-/** Actions whose words do not follow "entity + past tense". */
-const WHOLE_ACTIONS: Record<string, string> = {
-  'device.command.unlock': 'Remote unlock sent',
-  'device.command.lock': 'Remote lock sent',
-  'device.synclock.token': 'Credentials taken to the lock by phone',
-  'portal.create': 'Portal created',
-  'developer_call.run': 'API call run by platform staff (API console)',
-};
-
-/** "device.create" → "Lock created"; "group.user.add" → "Group user added". */
+/**
+ * An action in words, from THE list of change-log actions (`AUDIT_ACTIONS`, which the server's
+ * entries are typed by); an action no longer recorded, in an old entry, spelled out as it is.
+ */
 export function actionText(action: string): string {
-  const whole = WHOLE_ACTIONS[action];
-  if (whole) return whole;
-  const [entity = '', ...rest] = action.split('.');
-  const words = rest.map((part) => PAST[part] ?? WORDS[part] ?? part.replace(/_/g, ' '));
-  const text = [SUBJECTS[entity] ?? entityLabel(entity), ...words].join(' ');
+  const words = auditActionText(action);
+  if (words) return words;
+  const text = action.replace(/[._]/g, ' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -82,16 +40,21 @@ function field(value: unknown, key: string): string | null {
   return typeof found === 'string' && found ? found : null;
 }
 
+/** The fields that name a record itself, most telling first. */
+const OWN_NAMES = ['name', 'title', 'guestName', 'email', 'invoiceNumber'] as const;
+/** The fields that name the records a change links or belongs to (a grant, a listing's picture). */
+const LINKED_NAMES = ['group', 'device', 'user', 'listing', 'landing', 'feed'] as const;
+
 /**
- * A name for the changed record, from its state after (or before) the change: its name or email,
- * or for a link between records (a grant, a schedule, a group member) the names it links.
+ * A name for the changed record, from its state after (or before) the change: its own name (a
+ * group's, a listing's title, a stay's guest), then the names of what it links or belongs to
+ * (the lock and person of a grant, the listing of a stay or a picture).
  */
 export function entityName(entry: Pick<AuditEntry, 'before' | 'after'>): string | null {
   for (const state of [entry.after, entry.before]) {
-    const name = field(state, 'name') ?? field(state, 'email');
-    if (name) return name;
-    const linked = ['group', 'device', 'user'].map((key) => field(state, key)).filter(Boolean);
-    if (linked.length > 0) return linked.join(' · ');
+    const own = OWN_NAMES.map((key) => field(state, key)).find(Boolean);
+    const names = [own, ...LINKED_NAMES.map((key) => field(state, key))].filter(Boolean);
+    if (names.length > 0) return names.join(' · ');
   }
   return null;
 }

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@latchkey/shared';
 import crypto from 'node:crypto';
 import { memberNameColumn } from '../tenancy/memberships.repository';
 import type { Database } from '../../db/database';
@@ -6,7 +7,8 @@ import type { ChangeContext } from '../http/access';
 
 export interface AuditEntry {
   actorUserId: string | null;
-  action: string;
+  /** What was done, from THE list of change-log actions (packages/shared, audit-actions.ts). */
+  action: AuditAction;
   entityType: string;
   entityId: string;
   /** The lock the change concerns when the entity is not the lock itself, for its History tab. */

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn, setTimeout as pause } from 'node:timers/promises';
-import { addDaysToDate } from '@latchkey/shared';
+import { addDaysToDate, type AuditAction } from '@latchkey/shared';
 import { PostgresAdapter, type Insertable } from 'kysely';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
@@ -347,7 +347,7 @@ export async function applyImport(
   const booked: string[] = [];
   const writer = new BatchWriter(db, listing, options.announce ?? (() => {}));
   const facts = (stay: StayRow) => ({ stay, listing, locks, accessList });
-  const audit = (trx: Database, action: string, stayId: string, after: object, before?: object) =>
+  const audit = (trx: Database, action: AuditAction, stayId: string, after: object, before?: object) =>
     appendAuditEntry(trx, portalId, {
       actorUserId: actor.userId,
       action,

@@ -1,5 +1,13 @@
 import crypto from 'node:crypto';
-import type { ActivityPage, ActivityQuery, Key, KeyCreate, KeysQuery, KeyUpdate } from '@latchkey/shared';
+import type {
+  ActivityPage,
+  ActivityQuery,
+  AuditAction,
+  Key,
+  KeyCreate,
+  KeysQuery,
+  KeyUpdate,
+} from '@latchkey/shared';
 import { isUniqueViolation, type Database } from '../../db/database';
 import { nowIso, toCount, toIso } from '../../db/mappers';
 import type { ChangeContext } from '../../base/http/access';
@@ -71,7 +79,7 @@ async function changeKey(
   db: Database,
   context: ChangeContext,
   id: string,
-  action: string,
+  action: AuditAction,
   change: (trx: Database, before: Key) => Promise<void>,
 ): Promise<Key> {
   try {

@@ -234,7 +234,7 @@ async function recordDeveloperCall(app: FastifyInstance, request: FastifyRequest
   );
   const entry = {
     actorUserId: staff.id,
-    action: 'developer_call.run',
+    action: 'developer_call.run' as const,
     entityType: 'developer_call',
     entityId: call.callId,
     after: { ...summary, staff: staff.email },

@@ -1,5 +1,6 @@
 import {
   ACTIVITY_EXPORT_LIMIT,
+  auditActionText,
   type ActivityFeedQuery,
   type ActivityFilters,
   type ActivityItem,
@@ -195,15 +196,16 @@ function csvRow(item: ActivityItem): unknown[] {
     const { change } = item;
     const by = change.actor ? change.actor.name || change.actor.email : 'the system';
     const result = item.command ? [item.command.status, item.command.error].filter(Boolean).join(': ') : '';
+    // In words, as the feed shows it; the action's code, for a spreadsheet's filters, in detail.
     return [
       item.at,
       'change',
-      change.action,
+      auditActionText(change.action) ?? change.action,
       item.device?.name ?? '',
       item.person?.name ?? '',
       by,
       result,
-      change.entityType,
+      change.action,
     ];
   }
   const { event } = item;

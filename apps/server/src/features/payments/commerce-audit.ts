@@ -1,3 +1,4 @@
+import type { AuditAction } from '@latchkey/shared';
 import crypto from 'node:crypto';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
@@ -9,7 +10,7 @@ export interface MoneyChange {
   /** Who did it; null for the payment provider (webhooks) and the sweep. */
   actorUserId: string | null;
   ip?: string | null;
-  action: string;
+  action: AuditAction;
   entityType: string;
   entityId: string;
   before?: unknown;

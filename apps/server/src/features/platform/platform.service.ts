@@ -229,7 +229,7 @@ export async function switchPortalFlag(
   const before = (await featureFlagStates(db, portalId)).find((flag) => flag.id === input.flag)!;
   await setPortalFlag(db, portalId, input.flag, input.enabled, context.actorUserId);
   const change = {
-    action: 'feature_flag.portal',
+    action: 'feature_flag.portal' as const,
     entityType: 'feature_flag',
     entityId: input.flag,
     before: { enabled: before.portal },
@@ -259,7 +259,7 @@ export async function retryWork(
     if (mail.sent_at) throw AppError.conflict('This mail was sent already');
     if (!(await makeMailDueNow(db, mail.id))) throw AppError.conflict('This mail was sent already');
     const change = {
-      action: 'mail.retry',
+      action: 'mail.retry' as const,
       entityType: 'mail',
       entityId: mail.id,
       before: { attempts: mail.attempts, failedAt: toIso(mail.failed_at) },
@@ -274,7 +274,7 @@ export async function retryWork(
   // The calendars' own "sync now": its once-a-minute limit and its audit-free queueing apply.
   await requestSync(db, ical, { portalId: feed.portal_id, ...context }, feed.listing_id, feed.id, false);
   const change = {
-    action: 'ical_feed.sync_now',
+    action: 'ical_feed.sync_now' as const,
     entityType: 'ical_feed',
     entityId: feed.id,
     after: { name: feed.name, listingId: feed.listing_id },
