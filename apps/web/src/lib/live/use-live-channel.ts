@@ -102,7 +102,9 @@ function refetch(
     // and invalidating joins that read instead of reading again (TanStack Query cancels an
     // in-flight fetch for a refetch only once the query has data): cancel it, so the refetch
     // below reads afresh. A lock's event arriving as its History tab opened was otherwise lost.
-    for (const query of queryClient.getQueryCache().findAll({ queryKey, predicate, fetchStatus: 'fetching' })) {
+    for (const query of queryClient
+      .getQueryCache()
+      .findAll({ queryKey, predicate, fetchStatus: 'fetching' })) {
       if (query.state.data === undefined) void query.cancel({ silent: true });
     }
     void queryClient.invalidateQueries({ queryKey, predicate });
