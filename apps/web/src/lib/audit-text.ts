@@ -50,10 +50,15 @@ const LINKED_NAMES = ['group', 'device', 'user', 'listing', 'landing', 'feed'] a
  * group's, a listing's title, a stay's guest), then the names of what it links or belongs to
  * (the lock and person of a grant, the listing of a stay or a picture).
  */
-export function entityName(entry: Pick<AuditEntry, 'before' | 'after'>): string | null {
+export function entityName(
+  entry: Pick<AuditEntry, 'before' | 'after'>,
+  /** Linked records named beside the text already (the feed links the lock and the person). */
+  shownApart: readonly (typeof LINKED_NAMES)[number][] = [],
+): string | null {
+  const linked = LINKED_NAMES.filter((key) => !shownApart.includes(key));
   for (const state of [entry.after, entry.before]) {
     const own = OWN_NAMES.map((key) => field(state, key)).find(Boolean);
-    const names = [own, ...LINKED_NAMES.map((key) => field(state, key))].filter(Boolean);
+    const names = [own, ...linked.map((key) => field(state, key))].filter(Boolean);
     if (names.length > 0) return names.join(' · ');
   }
   return null;

@@ -159,11 +159,41 @@ describe('ActivityPage', () => {
       'href',
       '/app/device/device-1',
     );
-    expect(grant).toHaveTextContent('Access granted · Front door · Grace Hopper');
+    expect(grant).toHaveTextContent(/^Access granted · Front door · Grace Hopper/);
     expect(within(grant!).getByRole('link', { name: 'Grace Hopper' })).toHaveAttribute(
       'href',
       '/app/user/user-2',
     );
+  });
+
+  it('names a guest invite by its guest beside the lock it is for', async () => {
+    const at = new Date().toISOString();
+    setup(() =>
+      json({
+        items: [
+          {
+            source: 'change',
+            at,
+            change: auditFixture({
+              _id: 'invite-1',
+              action: 'invite.create',
+              entityType: 'device_invite',
+              entityId: 'invite-1',
+              before: null,
+              after: { device: 'Front door', name: 'Grace Guest', email: 'grace@example.com' },
+              createdAt: at,
+            }),
+            device: { _id: 'device-1', name: 'Front door' },
+            person: null,
+            command: null,
+          },
+        ],
+        nextBefore: null,
+      }),
+    );
+    const today = await screen.findByRole('region', { name: 'Today' });
+    const [invite] = within(today).getAllByRole('listitem');
+    expect(invite).toHaveTextContent(/^Guest invited: Grace Guest · Front door/);
   });
 
   it('narrows to a kind and a lock from the address and the filters, and exports the same', async () => {

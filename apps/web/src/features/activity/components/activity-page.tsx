@@ -116,9 +116,16 @@ function When({ at }: { at: string }) {
 function ActivityRow({ item }: { item: ActivityItem }) {
   if (item.source === 'change') {
     const entry = item.change;
-    // The lock and the person the change is about, by the names they have now; the entry's own
-    // record name where the change is not about a lock or a person (a group, a lockout).
-    const name = item.device || item.person ? null : entityName(entry);
+    // The lock and the person the change is about are links, by the names they have now; the
+    // entry names the rest (a group, a listing, a stay's guest, the guest of a lock's invite).
+    const aboutLinkedRecord =
+      (entry.entityType === 'device' && item.device) || (entry.entityType === 'member' && item.person);
+    const name = aboutLinkedRecord
+      ? null
+      : entityName(entry, [
+          ...(item.device ? ['device' as const] : []),
+          ...(item.person ? ['user' as const] : []),
+        ]);
     const outcome = item.command ? COMMAND_OUTCOMES[item.command.status] : null;
     return (
       <Group gap="sm" py="xs" wrap="nowrap" align="flex-start">
