@@ -173,6 +173,53 @@ export const AUDIT_ACTIONS = {
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
+/**
+ * What a change-log entry is about, as people call it: the change log filters by these. An entry's
+ * `entityType` is typed by this list, as its `action` is by AUDIT_ACTIONS.
+ */
+export const AUDIT_ENTITY_TYPES = {
+  portal: 'Portal',
+  device: 'Lock',
+  zone: 'Zone',
+  lockout: 'Lockout',
+  reader: 'Desk reader',
+  group: 'Group',
+  member: 'Person',
+  access_code: 'Access code',
+  schedule: 'Schedule',
+  access_request: 'Access request',
+  rfid: 'Card',
+  fingerprint: 'Fingerprint',
+  key: 'Key',
+  company_code: 'Company code',
+  device_invite: 'Guest invite',
+  listing: 'Listing',
+  listing_category: 'Listing category',
+  listing_access_list: 'Stay access (cleaning, service)',
+  ical_feed: 'Calendar feed',
+  stay: 'Stay',
+  review: 'Review',
+  plan: 'Plan',
+  subscription: 'Subscription',
+  bill: 'Bill',
+  billing_profile: 'Billing details',
+  checkout: 'Payment',
+  order: 'Order',
+  product: 'Product',
+  alert_rule: 'Alert rule',
+  report_schedule: 'Report schedule',
+  api_key: 'API key',
+  webhook_endpoint: 'Webhook endpoint',
+  mail: 'Mail',
+  support_request: 'Support request',
+  reseller_link: 'Reseller',
+  feature_flag: 'Feature',
+  developer_call: 'API console call',
+  client_error: 'App error',
+} as const satisfies Record<string, string>;
+
+export type AuditEntityType = keyof typeof AUDIT_ENTITY_TYPES;
+
 /** The words for an action; an action no longer recorded (an old entry) is spelled out as it is. */
 export function auditActionText(action: string): string | undefined {
   return Object.hasOwn(AUDIT_ACTIONS, action) ? AUDIT_ACTIONS[action as AuditAction] : undefined;

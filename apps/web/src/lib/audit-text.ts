@@ -1,26 +1,12 @@
-import { auditActionText, type AuditEntry } from '@latchkey/shared';
+import { AUDIT_ENTITY_TYPES, auditActionText, type AuditEntityType, type AuditEntry } from '@latchkey/shared';
 
-/** The entity types the change log records, as people call them. */
-export const ENTITY_LABELS: Record<string, string> = {
-  portal: 'Portal',
-  device: 'Lock',
-  group: 'Group',
-  member: 'Person',
-  access_code: 'Access code',
-  schedule: 'Schedule',
-  lockout: 'Lockout',
-  rfid: 'Card',
-  fingerprint: 'Fingerprint',
-  key: 'Key',
-  company_code: 'Company code',
-  device_invite: 'Guest invite',
-  alert_rule: 'Alert rule',
-};
-
-export const ENTITY_OPTIONS = Object.entries(ENTITY_LABELS).map(([value, label]) => ({ value, label }));
+/** What the change log's entries are about, to filter by (AUDIT_ENTITY_TYPES). */
+export const ENTITY_OPTIONS = Object.entries(AUDIT_ENTITY_TYPES).map(([value, label]) => ({ value, label }));
 
 export function entityLabel(entityType: string): string {
-  return ENTITY_LABELS[entityType] ?? entityType.replace(/_/g, ' ');
+  return Object.hasOwn(AUDIT_ENTITY_TYPES, entityType)
+    ? AUDIT_ENTITY_TYPES[entityType as AuditEntityType]
+    : entityType.replace(/_/g, ' ');
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { AuditAction } from '@latchkey/shared';
+import type { AuditAction, AuditEntityType } from '@latchkey/shared';
 import crypto from 'node:crypto';
 import { memberNameColumn } from '../tenancy/memberships.repository';
 import type { Database } from '../../db/database';
@@ -9,7 +9,8 @@ export interface AuditEntry {
   actorUserId: string | null;
   /** What was done, from THE list of change-log actions (packages/shared, audit-actions.ts). */
   action: AuditAction;
-  entityType: string;
+  /** What the entry is about, from the same file's AUDIT_ENTITY_TYPES. */
+  entityType: AuditEntityType;
   entityId: string;
   /** The lock the change concerns when the entity is not the lock itself, for its History tab. */
   deviceId?: string | null;
@@ -47,12 +48,11 @@ export async function appendAuditEntry(db: Database, portalId: string, entry: Au
     .execute();
 }
 
+/** A change as a request makes it: who and from where come from its context. */
+export type AuditChange = Omit<AuditEntry, 'actorUserId' | 'ip'>;
+
 /** Appends the change a request made to its portal's change log. */
-export function recordChange(
-  db: Database,
-  context: ChangeContext,
-  change: Omit<AuditEntry, 'actorUserId' | 'ip'>,
-): Promise<void> {
+export function recordChange(db: Database, context: ChangeContext, change: AuditChange): Promise<void> {
   return appendAuditEntry(db, context.portalId, {
     ...change,
     // A change made with an API key is the key's, not a person's (docs/decisions.md "API keys").

@@ -10,7 +10,7 @@ import {
   type DeveloperCallResult,
 } from '@latchkey/shared';
 import type { FastifyInstance, FastifyRequest, InjectOptions } from 'fastify';
-import { appendAuditEntry } from '../../base/audit/audit.repository';
+import { appendAuditEntry, type AuditEntry } from '../../base/audit/audit.repository';
 import { signedIn, type RequestAuth } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
 import { actingPortalFor } from '../../base/tenancy/acting-portal';
@@ -234,12 +234,12 @@ async function recordDeveloperCall(app: FastifyInstance, request: FastifyRequest
   );
   const entry = {
     actorUserId: staff.id,
-    action: 'developer_call.run' as const,
+    action: 'developer_call.run',
     entityType: 'developer_call',
     entityId: call.callId,
     after: { ...summary, staff: staff.email },
     ip: request.ip,
-  };
+  } satisfies AuditEntry;
   await appendPlatformAudit(app.db, { ...entry, portalId: call.portalId });
   if (call.portalId) await appendAuditEntry(app.db, call.portalId, entry);
 }

@@ -1,4 +1,4 @@
-import type { AuditAction } from '@latchkey/shared';
+import type { AuditAction, AuditEntityType } from '@latchkey/shared';
 import crypto from 'node:crypto';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
@@ -11,7 +11,7 @@ export interface MoneyChange {
   actorUserId: string | null;
   ip?: string | null;
   action: AuditAction;
-  entityType: string;
+  entityType: AuditEntityType;
   entityId: string;
   before?: unknown;
   after?: unknown;

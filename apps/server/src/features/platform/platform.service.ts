@@ -13,7 +13,7 @@ import type {
 } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { toIso } from '../../db/mappers';
-import { recordChange } from '../../base/audit/audit.repository';
+import { recordChange, type AuditChange } from '../../base/audit/audit.repository';
 import { featureFlagStates, setDeploymentFlag, setPortalFlag } from '../../base/feature-flags/feature-flags';
 import { AppError } from '../../base/http/errors';
 import { activeSupportSessions } from '../auth/support-sessions.repository';
@@ -229,12 +229,12 @@ export async function switchPortalFlag(
   const before = (await featureFlagStates(db, portalId)).find((flag) => flag.id === input.flag)!;
   await setPortalFlag(db, portalId, input.flag, input.enabled, context.actorUserId);
   const change = {
-    action: 'feature_flag.portal' as const,
+    action: 'feature_flag.portal',
     entityType: 'feature_flag',
     entityId: input.flag,
     before: { enabled: before.portal },
     after: { enabled: input.enabled },
-  };
+  } satisfies AuditChange;
   await recordChange(db, { portalId, ...context }, change);
   await appendPlatformAudit(db, { ...context, portalId, ...change });
   return featureFlagStates(db, portalId);
@@ -259,12 +259,12 @@ export async function retryWork(
     if (mail.sent_at) throw AppError.conflict('This mail was sent already');
     if (!(await makeMailDueNow(db, mail.id))) throw AppError.conflict('This mail was sent already');
     const change = {
-      action: 'mail.retry' as const,
+      action: 'mail.retry',
       entityType: 'mail',
       entityId: mail.id,
       before: { attempts: mail.attempts, failedAt: toIso(mail.failed_at) },
       after: { to: mail.to_address, subject: mail.subject },
-    };
+    } satisfies AuditChange;
     if (mail.portal_id) await recordChange(db, { portalId: mail.portal_id, ...context }, change);
     await appendPlatformAudit(db, { ...context, portalId: mail.portal_id, ...change });
     return;
@@ -274,11 +274,11 @@ export async function retryWork(
   // The calendars' own "sync now": its once-a-minute limit and its audit-free queueing apply.
   await requestSync(db, ical, { portalId: feed.portal_id, ...context }, feed.listing_id, feed.id, false);
   const change = {
-    action: 'ical_feed.sync_now' as const,
+    action: 'ical_feed.sync_now',
     entityType: 'ical_feed',
     entityId: feed.id,
     after: { name: feed.name, listingId: feed.listing_id },
-  };
+  } satisfies AuditChange;
   await recordChange(db, { portalId: feed.portal_id, ...context }, change);
   await appendPlatformAudit(db, { ...context, portalId: feed.portal_id, ...change });
 }

@@ -61,6 +61,8 @@ describe('ChangeLogPage', () => {
     expect(screen.getByText('Any time → Mon–Fri 09:00–17:00')).toBeInTheDocument();
 
     await user.click(screen.getByRole('combobox', { name: 'Record type' }));
+    // Every kind of record the server logs, the rentals' too (AUDIT_ENTITY_TYPES).
+    expect(await screen.findByRole('option', { name: 'Stay' })).toBeInTheDocument();
     await user.click(await screen.findByRole('option', { name: 'Access code' }));
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-01' } });
     const lastQuery = () =>

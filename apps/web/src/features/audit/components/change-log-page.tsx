@@ -240,6 +240,7 @@ export function ChangeLogPage() {
             label="Record type"
             placeholder="All records"
             data={ENTITY_OPTIONS}
+            searchable
             value={type || null}
             onChange={(value) => list.setParam('type', value)}
             clearable
