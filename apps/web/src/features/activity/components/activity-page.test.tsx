@@ -1,4 +1,4 @@
-import type { ActivityItem } from '@latchkey/shared';
+import type { ActivityItem, AuditEntry } from '@latchkey/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
@@ -49,6 +49,31 @@ const changeItem = (id: string, at: string): ActivityItem => ({
     createdAt: at,
   }),
 });
+
+type ChangeItem = Extract<ActivityItem, { source: 'change' }>;
+
+/** A change the feed links to the Front door (and, with `links`, to a person or a command's outcome). */
+const frontDoorChange = (
+  change: Partial<AuditEntry>,
+  links: Partial<Pick<ChangeItem, 'person' | 'command'>> = {},
+): ChangeItem => {
+  const at = new Date().toISOString();
+  return {
+    source: 'change',
+    at,
+    change: auditFixture({
+      entityType: 'device',
+      entityId: 'device-1',
+      before: null,
+      createdAt: at,
+      ...change,
+    }),
+    device: { _id: 'device-1', name: 'Front door' },
+    person: null,
+    command: null,
+    ...links,
+  };
+};
 
 describe('ActivityPage', () => {
   it('shows changes and lock events as sentences by day, and loads older ones', async () => {
@@ -111,42 +136,21 @@ describe('ActivityPage', () => {
   });
 
   it('names the lock, the person and who sent a remote unlock, and that it failed', async () => {
-    const at = new Date().toISOString();
     setup(() =>
       json({
         items: [
-          {
-            source: 'change',
-            at,
-            change: auditFixture({
-              _id: 'cmd-1',
-              action: 'device.command.unlock',
-              entityType: 'device',
-              entityId: 'device-1',
-              before: null,
-              after: { commandId: 'c-1' },
-              createdAt: at,
-            }),
-            device: { _id: 'device-1', name: 'Front door' },
-            person: null,
-            command: { status: 'failed', error: 'jammed' },
-          },
-          {
-            source: 'change',
-            at,
-            change: auditFixture({
+          frontDoorChange(
+            { _id: 'cmd-1', action: 'device.command.unlock', after: { commandId: 'c-1' } },
+            { command: { status: 'failed', error: 'jammed' } },
+          ),
+          frontDoorChange(
+            {
               _id: 'grant-1',
               action: 'access.grant',
-              entityType: 'device',
-              entityId: 'device-1',
-              before: null,
               after: { user: 'grace@example.com', device: 'Front door' },
-              createdAt: at,
-            }),
-            device: { _id: 'device-1', name: 'Front door' },
-            person: { _id: 'user-2', name: 'Grace Hopper' },
-            command: null,
-          },
+            },
+            { person: { _id: 'user-2', name: 'Grace Hopper' } },
+          ),
         ],
         nextBefore: null,
       }),
@@ -167,26 +171,16 @@ describe('ActivityPage', () => {
   });
 
   it('names a guest invite by its guest beside the lock it is for', async () => {
-    const at = new Date().toISOString();
     setup(() =>
       json({
         items: [
-          {
-            source: 'change',
-            at,
-            change: auditFixture({
-              _id: 'invite-1',
-              action: 'invite.create',
-              entityType: 'device_invite',
-              entityId: 'invite-1',
-              before: null,
-              after: { device: 'Front door', name: 'Grace Guest', email: 'grace@example.com' },
-              createdAt: at,
-            }),
-            device: { _id: 'device-1', name: 'Front door' },
-            person: null,
-            command: null,
-          },
+          frontDoorChange({
+            _id: 'invite-1',
+            action: 'invite.create',
+            entityType: 'device_invite',
+            entityId: 'invite-1',
+            after: { device: 'Front door', name: 'Grace Guest', email: 'grace@example.com' },
+          }),
         ],
         nextBefore: null,
       }),
