@@ -138,6 +138,22 @@ describe('GET portal/activity', () => {
   });
 });
 
+describe('GET user/{id}/history', () => {
+  it('shows a basic user the changes about them, without the address the admin worked from', async () => {
+    const url = `/api3/user/${portals.a.userId}/history`;
+    const changes = (page: ActivityPage) =>
+      page.items.flatMap((item) => (item.source === 'change' ? [item.change] : []));
+    const asAdmin = await t.request({ method: 'GET', url, token: portals.a.admin });
+    expect(asAdmin.statusCode, asAdmin.body).toBe(200);
+    expect(changes(asAdmin.json()).some((change) => change.ip !== null)).toBe(true);
+    const asSelf = await t.request({ method: 'GET', url, token: portals.a.user });
+    expect(asSelf.statusCode, asSelf.body).toBe(200);
+    const own = changes(asSelf.json());
+    expect(own.map((change) => change._id)).toEqual(changes(asAdmin.json()).map((change) => change._id));
+    expect(own.every((change) => change.ip === null)).toBe(true);
+  });
+});
+
 describe('GET portal/activity/export', () => {
   async function csv(query: Record<string, string>, token = portals.a.admin) {
     const response = await t.request({ method: 'GET', url: '/api3/portal/activity/export', query, token });

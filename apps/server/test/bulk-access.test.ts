@@ -156,4 +156,89 @@ describe('POST portal/users/access', () => {
     );
     expect(response.statusCode).toBe(403);
   });
+
+  it('asks an API key for the scope of the lock or group it changes, not only people:write', async () => {
+    const key = async (scopes: string[]) => {
+      const made = await t.request({
+        method: 'POST',
+        url: '/api3/portal/apikeys',
+        token: portals.a.admin,
+        payload: { name: scopes.join(' '), scopes },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      return made.json().secret as string;
+    };
+    const peopleOnly = await key(['people:write']);
+    const toLock = { userIds: [people[2]], target: { kind: 'lock', id: backDoor }, change: 'grant' };
+    const toGroup = {
+      userIds: [people[2]],
+      target: { kind: 'group', id: portals.a.groupId },
+      change: 'grant',
+    };
+    const before = await auditCount();
+    for (const [payload, scope] of [
+      [toLock, 'devices:write'],
+      [toGroup, 'groups:write'],
+    ] as const) {
+      const refused = await bulk(payload, peopleOnly);
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(refused.json().error).toMatchObject({ code: 'api_key_scope_missing' });
+      expect(refused.json().error.message).toContain(scope);
+    }
+    expect(await auditCount()).toBe(before);
+    expect((await peopleAtLock(backDoor)).has(people[2]!)).toBe(false);
+
+    const withLocks = await bulk(toLock, await key(['people:write', 'devices:write']));
+    expect(withLocks.statusCode, withLocks.body).toBe(200);
+    expect((await peopleAtLock(backDoor)).has(people[2]!)).toBe(true);
+    const withGroups = await bulk(toGroup, await key(['people:write', 'groups:write']));
+    expect(withGroups.statusCode, withGroups.body).toBe(200);
+  });
+
+  it('takes a schedule away with the access, as the one-person revoke does, and keeps it in the change log', async () => {
+    const person = (await makeMember(t, portals.a.portalId, { firstName: 'Dana' })).userId;
+    // A lock no group of Dana's reaches: the fixture's second lock, outside "Staff".
+    const lone = await t.request({
+      method: 'POST',
+      url: '/api3/portal/device/new',
+      token: portals.a.admin,
+      payload: { name: 'Bike room', model: 'latchkey-sim', timeZone: 'UTC' },
+    });
+    const lockId = lone.json().device._id as string;
+    const target = { kind: 'lock', id: lockId };
+    expect((await bulk({ userIds: [person], target, change: 'grant' })).statusCode).toBe(200);
+    const schedule = { windows: [{ days: [1], start: '09:00', end: '10:00' }] };
+    const set = await t.request({
+      method: 'POST',
+      url: `/api3/portal/device/${lockId}/schedule/${person}`,
+      token: portals.a.admin,
+      payload: { schedule },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+
+    expect((await bulk({ userIds: [person], target, change: 'revoke' })).statusCode).toBe(200);
+    const after = await t.request({
+      method: 'GET',
+      url: `/api3/portal/device/${lockId}/schedule/${person}`,
+      token: portals.a.admin,
+    });
+    expect(after.json()).toEqual({ schedule: null });
+    const entry = await t.app.db
+      .selectFrom('audit_log')
+      .select('before_json')
+      .where('portal_id', '=', portals.a.portalId)
+      .where('action', '=', 'access.revoke')
+      .where('entity_id', '=', lockId)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(entry.before_json ?? 'null')).toMatchObject({ schedule });
+
+    // Granted again, the person is on no old limit nobody sees.
+    expect((await bulk({ userIds: [person], target, change: 'grant' })).statusCode).toBe(200);
+    const regranted = await t.request({
+      method: 'GET',
+      url: `/api3/portal/device/${lockId}/schedule/${person}`,
+      token: portals.a.admin,
+    });
+    expect(regranted.json()).toEqual({ schedule: null });
+  });
 });

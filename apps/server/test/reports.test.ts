@@ -8,7 +8,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '@latchkey/shared';
+import { REPORT_FREQUENCIES, REPORT_KINDS, REPORT_SCHEDULES_PER_PORTAL, type Report } from '@latchkey/shared';
 import { setPortalFlag } from '../src/base/feature-flags/feature-flags';
 import { PeriodicJob } from '../src/base/jobs/periodic-job';
 import { runReportSchedules } from '../src/features/reports/report-schedules';
@@ -426,6 +426,87 @@ describe('scheduled reports', () => {
       token: a.owner.token,
     });
     expect(deleted.statusCode).toBe(204);
+  });
+
+  it(`keeps at most ${REPORT_SCHEDULES_PER_PORTAL} a portal, the same report to the same admins once, and lets an API key schedule one for named admins`, async () => {
+    const schedule = (payload: object, token: string = b.owner.token) =>
+      t.request({ method: 'POST', url: '/api3/portal/report/schedules', token, payload });
+    const lockSets = [[b.berlin, b.newYork], [], [b.newYork], [b.berlin]];
+    const made: string[] = [];
+    outer: for (const deviceIds of lockSets) {
+      for (const kind of REPORT_KINDS) {
+        for (const frequency of REPORT_FREQUENCIES) {
+          if (made.length === REPORT_SCHEDULES_PER_PORTAL - 1) break outer;
+          const created = await schedule({ kind, frequency, filters: { deviceIds } });
+          expect(created.statusCode, created.body).toBe(201);
+          made.push(created.json()._id);
+        }
+      }
+    }
+    // The same report to the same admin, the locks named in another order: refused, nothing stored.
+    const same = await schedule({
+      kind: REPORT_KINDS[0],
+      frequency: REPORT_FREQUENCIES[0],
+      filters: { deviceIds: [b.newYork, b.berlin] },
+      recipientIds: [b.owner.userId],
+    });
+    expect(same.statusCode, same.body).toBe(409);
+    expect(same.json().error.message).toBe('This report is already scheduled for these admins');
+
+    // An API key has no mailbox: it names the admins (400 without), and the schedule is no one's.
+    const key = await t.request({
+      method: 'POST',
+      url: '/api3/portal/apikeys',
+      token: b.owner.token,
+      payload: { name: 'Reports', scopes: ['reports:write'] },
+    });
+    const secret = key.json().secret as string;
+    const unnamed = await schedule(
+      { kind: 'health', frequency: 'monthly', filters: { userIds: [b.ada.userId] } },
+      secret,
+    );
+    expect(unnamed.statusCode, unnamed.body).toBe(400);
+    const byKey = await schedule(
+      {
+        kind: 'health',
+        frequency: 'monthly',
+        filters: { userIds: [b.ada.userId] },
+        recipientIds: [b.owner.userId],
+      },
+      secret,
+    );
+    expect(byKey.statusCode, byKey.body).toBe(201);
+    made.push(byKey.json()._id);
+    const row = await t.app.db
+      .selectFrom('report_schedules')
+      .select('created_by')
+      .where('id', '=', byKey.json()._id)
+      .executeTakeFirstOrThrow();
+    expect(row.created_by).toBeNull();
+
+    // The portal is full now.
+    const over = await schedule({
+      kind: 'people',
+      frequency: 'monthly',
+      filters: { userIds: [b.ben.userId] },
+    });
+    expect(over.statusCode, over.body).toBe(409);
+    expect(over.json().error.message).toContain(`at most ${REPORT_SCHEDULES_PER_PORTAL}`);
+    const listed = await t.request({
+      method: 'GET',
+      url: '/api3/portal/report/schedules',
+      token: b.owner.token,
+    });
+    expect(listed.json().items).toHaveLength(REPORT_SCHEDULES_PER_PORTAL);
+
+    for (const id of made) {
+      const stopped = await t.request({
+        method: 'DELETE',
+        url: `/api3/portal/report/schedules/${id}`,
+        token: b.owner.token,
+      });
+      expect(stopped.statusCode).toBe(204);
+    }
   });
 });
 

@@ -27,7 +27,8 @@ export const READ_ONLY_API_KEY_AREAS: readonly ApiKeyArea[] = ['billing', 'event
 /**
  * The area of a route's feature folder (the route registry's `feature`). A route may set its own
  * (`config.apiArea`, e.g. per collection); a route whose feature has no area is refused to keys.
- * `api-keys` has none on purpose: a key never mints or revokes keys.
+ * `api-keys` has none on purpose: a key never mints or revokes keys; nor `search`, the operator's
+ * palette, which reads every kind of record at once (a script has each list's own search).
  */
 export const API_KEY_AREA_OF_FEATURE: Readonly<Record<string, ApiKeyArea>> = {
   devices: 'devices',
@@ -37,8 +38,8 @@ export const API_KEY_AREA_OF_FEATURE: Readonly<Record<string, ApiKeyArea>> = {
   alerts: 'devices',
   members: 'people',
   invitations: 'people',
+  // And the target's area (devices or groups), checked by its handler: a lock or a group changes.
   'bulk-access': 'people',
-  search: 'people',
   groups: 'groups',
   credentials: 'credentials',
   invites: 'credentials',

@@ -146,6 +146,8 @@ export type Report = z.infer<typeof reportSchema>;
 
 /** Scheduled reports: mailed after each week (Monday to Sunday) or month, on the portal's clock. */
 export const REPORT_FREQUENCIES = ['weekly', 'monthly'] as const;
+/** The most scheduled reports a portal keeps (each is built and mailed every period). */
+export const REPORT_SCHEDULES_PER_PORTAL = 20;
 export type ReportFrequency = (typeof REPORT_FREQUENCIES)[number];
 
 /**

@@ -4,6 +4,7 @@ import {
   scopeFor,
   scopesGrant,
   type ApiKeyArea,
+  type ApiKeyScope,
 } from '@latchkey/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -179,6 +180,18 @@ export function actingPortal(request: FastifyRequest): ActingPortal {
 export function requireSelfOrAdmin(request: FastifyRequest, userId: string): void {
   if (actingPortal(request).role === 'admin') return;
   if (signedIn(request).user.id !== userId) throw AppError.forbidden('You may only see your own access');
+}
+
+/**
+ * For a route whose change reaches past its own area (a bulk access change names a lock or a
+ * group): a request made with an API key also needs `scope`, else 403 `api_key_scope_missing`, as
+ * the route's own area is checked (registerAccessControl). A person's session passes.
+ */
+export function requireApiKeyScope(request: FastifyRequest, scope: ApiKeyScope): void {
+  const key = request.auth?.apiKey;
+  if (key && !scopesGrant(key.scopes, scope)) {
+    throw new AppError('api_key_scope_missing', `This API key lacks the scope ${scope}`, 403);
+  }
 }
 
 /** Who changes what, where and from which address: what every audited service call needs. */

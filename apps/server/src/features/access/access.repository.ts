@@ -78,13 +78,29 @@ export async function linkUserToDevice(db: Database, portalId: string, deviceId:
     .execute();
 }
 
-export async function unlinkUserFromDevice(db: Database, portalId: string, deviceId: string, userId: string) {
+/**
+ * Takes a person's direct access to a lock away and answers the schedule they had there (null: at
+ * any time). Without any way left to the lock (no group that reaches it) the schedule goes too: a
+ * later grant starts "at any time" instead of bringing back an old limit nobody sees. Every way of
+ * taking access away (one person, many at once) goes through here, so none leaves a schedule behind.
+ */
+export async function unlinkUserFromDevice(
+  db: Database,
+  portalId: string,
+  deviceId: string,
+  userId: string,
+): Promise<Schedule | null> {
+  const schedule =
+    (await listSchedules(db, portalId, { deviceId, userId })).get(`${userId} ${deviceId}`) ?? null;
   await db
     .deleteFrom('device_users')
     .where('portal_id', '=', portalId)
     .where('device_id', '=', deviceId)
     .where('user_id', '=', userId)
     .execute();
+  const stillReaches = (await listAccessPaths(db, portalId, { deviceId, userId })).length > 0;
+  if (!stillReaches && schedule) await saveSchedule(db, portalId, deviceId, userId, null);
+  return schedule;
 }
 
 /** Schedules in a portal, narrowed to one lock and/or one person; keyed "userId deviceId". */

@@ -156,13 +156,9 @@ export async function revokeDirectAccess(
   await changeAccess(db, async (trx, touch) => {
     const device = await requireDevice(trx, context.portalId, deviceId);
     const member = await requireMember(trx, context.portalId, userId);
-    const schedule =
-      (await listSchedules(trx, context.portalId, { deviceId, userId })).get(`${userId} ${deviceId}`) ?? null;
-    await unlinkUserFromDevice(trx, context.portalId, deviceId, userId);
-    // Without any way left to the lock, the schedule goes too: a later grant starts "at any time"
-    // instead of bringing back an old limit nobody sees. Undo sends it back with the grant.
-    const stillReaches = (await listAccessPaths(trx, context.portalId, { deviceId, userId })).length > 0;
-    if (!stillReaches && schedule) await saveSchedule(trx, context.portalId, deviceId, userId, null);
+    // The schedule goes too when no way to the lock is left (unlinkUserFromDevice); the change log
+    // keeps it, and Undo sends it back with the grant.
+    const schedule = await unlinkUserFromDevice(trx, context.portalId, deviceId, userId);
     await touch(context.portalId, { locks: [deviceId] });
     await recordChange(trx, context, {
       action: 'access.revoke',

@@ -1,6 +1,6 @@
 import { bulkAccessInputSchema, bulkAccessResultSchema } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { access, changeContext, routesOfFeature } from '../../base/http/access';
+import { access, changeContext, requireApiKeyScope, routesOfFeature } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import { changeAccessOfMany } from './bulk-access.service';
 
@@ -23,6 +23,11 @@ export const bulkAccessRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: bulkAccessResultSchema, ...errorResponses },
       },
     },
-    async (request) => changeAccessOfMany(app.db, changeContext(request), request.body),
+    async (request) => {
+      // An API key needs the target's scope too, as on the one-person routes (PUT user/{id}/device/{id},
+      // PUT group/{id}/user/{id}): people:write alone gives nobody a lock.
+      requireApiKeyScope(request, request.body.target.kind === 'lock' ? 'devices:write' : 'groups:write');
+      return changeAccessOfMany(app.db, changeContext(request), request.body);
+    },
   );
 };

@@ -70,14 +70,16 @@ export async function changeAccessOfMany(
     const changing = members.filter((member) => linked.has(member.id) !== grant);
     for (const member of changing) {
       if (input.target.kind === 'lock') {
-        await (grant ? linkUserToDevice : unlinkUserFromDevice)(trx, portalId, input.target.id, member.id);
         const change = { user: member.email, device: targetName };
+        if (grant) await linkUserToDevice(trx, portalId, input.target.id, member.id);
+        // As the one-person revoke: the schedule is kept in the entry (and goes, with no way left).
+        const schedule = grant ? null : await unlinkUserFromDevice(trx, portalId, input.target.id, member.id);
         await recordChange(trx, context, {
           action: grant ? 'access.grant' : 'access.revoke',
           entityType: 'device',
           entityId: input.target.id,
           userId: member.id,
-          ...(grant ? { after: change } : { before: change }),
+          ...(grant ? { after: change } : { before: { ...change, schedule } }),
         });
       } else {
         await (grant ? linkGroup : unlinkGroup)(trx, portalId, input.target.id, { userId: member.id });

@@ -25,7 +25,6 @@ import { collectionMethod, defineCollection } from './registry';
 export const accessRequestCollection = defineCollection({
   name: 'accessRequest',
   feature: 'access-requests',
-  area: 'devices',
   idKind: 'accessRequestId',
   record: accessRequestSchema,
   get: {

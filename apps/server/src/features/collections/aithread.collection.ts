@@ -24,7 +24,6 @@ const member = (caller: CollectionCaller): MemberCaller => ({
 export const aithreadCollection = defineCollection({
   name: 'aithread',
   feature: 'support',
-  area: 'people',
   idKind: 'supportRequestId',
   record: supportRequestDetailSchema,
   get: {

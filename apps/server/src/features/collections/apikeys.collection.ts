@@ -18,7 +18,6 @@ import { defineCollection } from './registry';
 export const apikeysCollection = defineCollection({
   name: 'apikeys',
   feature: 'api-keys',
-  area: null,
   idKind: 'apiKeyId',
   record: apiKeyRecordSchema,
   get: {

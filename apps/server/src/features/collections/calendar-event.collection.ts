@@ -62,7 +62,6 @@ const blockInputSchema = z
 export const calendarEventCollection = defineCollection({
   name: 'calendarEvent',
   feature: 'calendars',
-  area: 'rentals',
   idKind: 'calendarBlockId',
   record: calendarEventSchema,
   get: {

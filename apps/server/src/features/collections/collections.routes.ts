@@ -20,6 +20,7 @@ import { errorResponses } from '../../base/http/responses';
 import { readChanges } from './changes.repository';
 import { COLLECTIONS } from './collections';
 import {
+  collectionApiArea,
   OUTSIDE_PORTAL_ROLES,
   type AccountCaller,
   type AnyCollection,
@@ -138,7 +139,7 @@ function registerCollection(app: Parameters<FastifyPluginAsyncZod>[0], collectio
   const base = `/${name}`;
   const tags = [`collection: ${name}`];
   // The API-key area of every route of this collection (api-keys: `<area>:read` / `<area>:write`).
-  const area = { apiArea: collection.area };
+  const area = { apiArea: collectionApiArea(collection) };
   const ids = { id: idKind };
 
   if (collection.ls) {

@@ -24,7 +24,6 @@ import { defineCollection } from './registry';
 export const crudDevicesCollection = defineCollection({
   name: 'crudDevices',
   feature: 'devices',
-  area: 'devices',
   idKind: 'deviceId',
   record: deviceSchema,
   get: {

@@ -52,7 +52,6 @@ function command(action: 'unlock' | 'lock') {
 export const deviceCollection = defineCollection({
   name: 'device',
   feature: 'devices',
-  area: 'devices',
   idKind: 'deviceId',
   record: deviceSchema,
   get: {

@@ -17,7 +17,6 @@ import { defineCollection } from './registry';
 export const fingerPrintCollection = defineCollection({
   name: 'fingerPrint',
   feature: 'credentials',
-  area: 'credentials',
   idKind: 'fingerprintId',
   record: fingerprintSchema,
   get: {

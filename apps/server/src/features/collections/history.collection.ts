@@ -11,7 +11,6 @@ import { defineCollection } from './registry';
 export const historyCollection = defineCollection({
   name: 'history',
   feature: 'events',
-  area: 'events',
   idKind: 'deviceId',
   record: deviceEventSchema,
   list: {

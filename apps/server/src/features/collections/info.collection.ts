@@ -14,7 +14,6 @@ import { defineCollection } from './registry';
 export const infoCollection = defineCollection({
   name: 'info',
   feature: 'content',
-  area: 'people',
   // No route here names one page by id: a page is named by its topic (GET info/{topic}).
   idKind: 'portalId',
   record: infoPageSchema,

@@ -19,7 +19,6 @@ import { defineCollection } from './registry';
 export const listingAccessListCollection = defineCollection({
   name: 'listingAccessList',
   feature: 'listings',
-  area: 'rentals',
   idKind: 'listingId',
   record: accessListEntrySchema.extend({ listingId: z.string() }),
   list: {

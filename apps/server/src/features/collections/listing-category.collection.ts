@@ -17,7 +17,6 @@ import { defineCollection } from './registry';
 export const listingCategoryCollection = defineCollection({
   name: 'listingCategory',
   feature: 'listings',
-  area: 'rentals',
   idKind: 'categoryId',
   record: listingCategorySchema,
   get: {

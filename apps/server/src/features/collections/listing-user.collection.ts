@@ -18,7 +18,6 @@ import { defineCollection } from './registry';
 export const listingUserCollection = defineCollection({
   name: 'listingUser',
   feature: 'listings',
-  area: 'rentals',
   idKind: 'listingId',
   record: listingUserSchema.extend({ listingId: z.string() }),
   list: {

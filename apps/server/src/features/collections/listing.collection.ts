@@ -16,7 +16,6 @@ import { defineCollection } from './registry';
 export const listingCollection = defineCollection({
   name: 'listing',
   feature: 'listings',
-  area: 'rentals',
   idKind: 'listingId',
   record: listingSummarySchema,
   list: {

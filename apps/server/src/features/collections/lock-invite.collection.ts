@@ -63,7 +63,6 @@ const example = {
 export const lockInviteCollection = defineCollection({
   name: 'lockInvite',
   feature: 'invites',
-  area: 'credentials',
   idKind: 'inviteId',
   record: deviceInviteSchema,
   get: { access: 'admin', summary: 'A guest invite', handler: readInvite },

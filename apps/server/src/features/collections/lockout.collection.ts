@@ -6,7 +6,6 @@ import { defineCollection } from './registry';
 export const lockoutCollection = defineCollection({
   name: 'lockout',
   feature: 'lockouts',
-  area: 'lockouts',
   idKind: 'lockoutId',
   record: lockoutRecordSchema,
   get: {

@@ -12,7 +12,6 @@ import { defineCollection } from './registry';
 export const navCollection = defineCollection({
   name: 'nav',
   feature: 'content',
-  area: 'people',
   // No route names one entry (list only); an entry is named by its screen address.
   idKind: 'portalId',
   record: navVisibilityInputSchema,

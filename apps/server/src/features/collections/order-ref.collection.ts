@@ -14,7 +14,6 @@ import { defineCollection } from './registry';
 export const orderRefCollection = defineCollection({
   name: 'orderRef',
   feature: 'shop',
-  area: 'billing',
   // No GET by id (see orderView's idKind); the list is the only route.
   idKind: 'checkoutId',
   record: orderViewSchema,

@@ -29,7 +29,6 @@ export async function portalOrdersOf(db: Database, portalId: string, userId: str
 export const orderViewCollection = defineCollection({
   name: 'orderView',
   feature: 'shop',
-  area: 'billing',
   idKind: 'checkoutId',
   record: orderViewSchema,
   get: {

@@ -10,7 +10,6 @@ import { defineCollection } from './registry';
 export const peripheralCollection = defineCollection({
   name: 'peripheral',
   feature: 'readers',
-  area: 'readers',
   idKind: 'readerId',
   record: readerSchema,
   get: {

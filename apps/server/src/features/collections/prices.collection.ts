@@ -25,7 +25,6 @@ const planPriceSchema = z.object({
 export const pricesCollection = defineCollection({
   name: 'prices',
   feature: 'subscriptions',
-  area: 'billing',
   // No route names one plan (list only); a plan is named by its id (free, pro, business).
   idKind: 'portalId',
   record: planPriceSchema,

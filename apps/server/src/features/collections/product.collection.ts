@@ -13,7 +13,6 @@ import { defineCollection } from './registry';
 export const productCollection = defineCollection({
   name: 'product',
   feature: 'shop',
-  area: 'billing',
   idKind: 'productId',
   record: productSchema,
   list: {

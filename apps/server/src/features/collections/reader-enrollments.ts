@@ -29,7 +29,6 @@ export function readerEnrollmentCollection(name: string, kind: Enrollment['kind'
   return defineCollection({
     name,
     feature: 'readers',
-    area: 'readers',
     idKind: 'enrollmentId',
     record: enrollmentSchema,
     // A read answers any enrollment of the portal (its `kind` says which), as userPeriph's does; the

@@ -6,8 +6,8 @@
  *
  * HOW TO ADD A COLLECTION
  * 1. Write `<name>.collection.ts` in this folder exporting `defineCollection({...})`: its `name` (the
- *    brief's, e.g. 'userGroup'), `feature` (the folder behind it), `area` (the API-key area,
- *    packages/shared api-keys.schemas.ts), `idKind` (what `{id}` names, base/http/access.ts IdKind),
+ *    brief's, e.g. 'userGroup'), `feature` (the folder behind it, which also decides the API-key
+ *    area: `collectionApiArea`), `idKind` (what `{id}` names, base/http/access.ts IdKind),
  *    `record` (the zod schema GET answers, from the feature's shared schemas) and only the
  *    operations the feature really supports: `get`, `list` (with its filter: the feature's list
  *    query), `create` (POST {name}/new), `save` (POST {name}/{id}), `remove` (DELETE), `methods`
@@ -26,7 +26,7 @@
  *    its lifecycle (make, change, delete one record) in LIFECYCLES of collections-changes.test.ts:
  *    add one entry there (the test names the collections that lack one).
  */
-import type { ApiKeyArea } from '@latchkey/shared';
+import { API_KEY_AREA_OF_FEATURE, type ApiKeyArea } from '@latchkey/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ChangeContext, IdKind } from '../../base/http/access';
@@ -129,12 +129,6 @@ export interface CollectionDefinition<
   outsidePortals?: OutsidePortals;
   /** The feature folder behind it (docs, and the mapping table in docs/decisions.md). */
   feature: string;
-  /**
-   * The API-key area its routes need (route config `apiArea`): `<area>:read` for GET
-   * {collection}/{id}, `<area>:write` for its POST and DELETE routes (base/http/access.ts).
-   * null: no API key may call them, whatever its scopes (apikeys: a key never mints keys).
-   */
-  area: ApiKeyArea | null;
   /** What `{id}` names, so the registry-driven specs fill it with the right record. */
   idKind: IdKind;
   /** What GET {collection}/{id} answers. */
@@ -166,6 +160,20 @@ export interface CollectionDefinition<
   ls?: OperationBase & {
     load?: (caller: CollectionCaller, ids: string[]) => Promise<z.input<Record>[]>;
   };
+}
+
+/**
+ * The API-key area a collection's routes need (route config `apiArea`): its feature's, as the
+ * feature's REST routes (API_KEY_AREA_OF_FEATURE), so a key may do through a collection exactly what
+ * it may through the REST twin: `<area>:read` to read, `<area>:write` to change. null (a feature with
+ * no area, or records outside the portals): no API key may call it, whatever its scopes. Derived,
+ * not declared: a collection cannot open to keys a feature its REST routes keep them out of.
+ */
+export function collectionApiArea(
+  collection: Pick<AnyCollection, 'feature' | 'outsidePortals'>,
+): ApiKeyArea | null {
+  if (collection.outsidePortals) return null;
+  return API_KEY_AREA_OF_FEATURE[collection.feature] ?? null;
 }
 
 /** Any collection, as the routes and tests walk them. */
@@ -226,7 +234,6 @@ function outsidePortals(audience: OutsidePortals, definition: OutsidePortalColle
   return {
     ...identity,
     outsidePortals: audience,
-    area: null,
     ...(get && { get: { ...get, access } }),
     ...(list && { list: { ...list, access } }),
     ...(save && { save: { ...save, access } }),

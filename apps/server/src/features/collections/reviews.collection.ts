@@ -17,7 +17,6 @@ const compareText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 export const reviewsCollection = defineCollection({
   name: 'reviews',
   feature: 'reviews',
-  area: 'rentals',
   idKind: 'reviewId',
   record: reviewSchema,
   get: {

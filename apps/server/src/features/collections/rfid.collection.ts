@@ -6,7 +6,6 @@ import { defineCollection } from './registry';
 export const rfidCollection = defineCollection({
   name: 'rfid',
   feature: 'credentials',
-  area: 'credentials',
   idKind: 'rfidId',
   record: rfidCardSchema,
   get: {

@@ -12,7 +12,6 @@ import { defineCollection } from './registry';
 export const syncUserCollection = defineCollection({
   name: 'syncUser',
   feature: 'device-link',
-  area: 'devices',
   idKind: 'userId',
   record: userSyncSchema,
   get: {

@@ -9,7 +9,6 @@ import { defineCollection } from './registry';
 export const userGroupCollection = defineCollection({
   name: 'userGroup',
   feature: 'groups',
-  area: 'groups',
   idKind: 'groupId',
   record: groupSchema,
   get: {

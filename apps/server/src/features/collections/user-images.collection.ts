@@ -39,7 +39,6 @@ async function listingImage(caller: CollectionCaller, id: string) {
 export const userImagesCollection = defineCollection({
   name: 'userImages',
   feature: 'listings',
-  area: 'rentals',
   idKind: 'listingImageId',
   record: imageRecordSchema,
   get: {

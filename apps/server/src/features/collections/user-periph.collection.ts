@@ -11,7 +11,6 @@ import { defineCollection } from './registry';
 export const userPeriphCollection = defineCollection({
   name: 'userPeriph',
   feature: 'readers',
-  area: 'readers',
   idKind: 'enrollmentId',
   record: enrollmentSchema,
   get: {

@@ -12,7 +12,6 @@ import { defineCollection } from './registry';
 export const userPortalCollection = defineCollection({
   name: 'userPortal',
   feature: 'members',
-  area: 'people',
   idKind: 'userId',
   record: memberDetailSchema,
   get: {

@@ -12,7 +12,6 @@ import { collectionMethod, defineCollection } from './registry';
 export const zoneCollection = defineCollection({
   name: 'zone',
   feature: 'zones',
-  area: 'zones',
   idKind: 'zoneId',
   record: zoneSchema,
   get: {

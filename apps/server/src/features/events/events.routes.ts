@@ -120,12 +120,16 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       requireSelfOrAdmin(request, request.params.id);
-      return getHistory(
-        app.db,
-        actingPortal(request).portal.id,
-        { userId: request.params.id },
-        request.query,
-      );
+      const acting = actingPortal(request);
+      const page = await getHistory(app.db, acting.portal.id, { userId: request.params.id }, request.query);
+      if (acting.role === 'admin') return page;
+      // A basic user reads who changed their access, not the address the admin worked from.
+      return {
+        ...page,
+        items: page.items.map((item) =>
+          item.source === 'change' ? { ...item, change: { ...item.change, ip: null } } : item,
+        ),
+      };
     },
   );
 };

@@ -1,10 +1,12 @@
 import type { Readable } from 'node:stream';
 import {
+  REPORT_SCHEDULES_PER_PORTAL,
   REPORT_TITLES,
   addDaysToDate,
   isKnownTimeZone,
   localWallTime,
   reportFiltersSchema,
+  type ReportFilters,
   type ReportFrequency,
   type ReportSchedule,
   type ReportScheduleInput,
@@ -87,10 +89,32 @@ export async function getSchedules(db: Database, portalId: string) {
   return { items: await Promise.all(rows.map((row) => present(db, portalId, row))) };
 }
 
+/** What makes two schedules the same report to the same people (ids in any order). */
+function sameReportKey(input: {
+  kind: string;
+  frequency: string;
+  filters: ReportFilters;
+  recipientIds: readonly string[];
+}): string {
+  const sorted = (ids: readonly string[]) => [...ids].sort();
+  const { deviceIds, groupIds, userIds, zoneId } = input.filters;
+  return JSON.stringify([
+    input.kind,
+    input.frequency,
+    sorted(deviceIds),
+    sorted(groupIds),
+    sorted(userIds),
+    zoneId ?? null,
+    sorted(input.recipientIds),
+  ]);
+}
+
 /**
  * POST portal/report/schedules: filters must be the portal's (404), recipients its active admins
  * (404 for anyone else, another portal's people included). The period running now is the first
- * one mailed, after it ends.
+ * one mailed, after it ends. A portal keeps at most REPORT_SCHEDULES_PER_PORTAL, and the same
+ * report to the same people once (409): each is built and mailed every period. An API key names
+ * its recipients (400 without): it has no mailbox of its own.
  */
 export async function createSchedule(
   db: Database,
@@ -107,14 +131,34 @@ export async function createSchedule(
     { kind: input.kind, period: { preset: 'last-week' }, filters: input.filters },
     now,
   );
+  if (context.apiKeyId && input.recipientIds.length === 0) {
+    throw AppError.badRequest('Name the admins who get the report (recipientIds): an API key has no mailbox');
+  }
   const recipientIds = [...new Set(input.recipientIds.length ? input.recipientIds : [context.actorUserId])];
   const admins = await findAdmins(db, context.portalId, recipientIds);
   if (admins.length < recipientIds.length) throw AppError.notFound('Admin');
   return db.transaction().execute(async (trx) => {
+    const existing = await listSchedules(trx, context.portalId);
+    if (existing.length >= REPORT_SCHEDULES_PER_PORTAL) {
+      throw AppError.conflict(
+        `A portal has at most ${REPORT_SCHEDULES_PER_PORTAL} scheduled reports: stop one you no longer need first`,
+      );
+    }
+    const key = sameReportKey({ ...input, recipientIds });
+    const same = existing.some(
+      (row) =>
+        sameReportKey({
+          kind: row.kind,
+          frequency: row.frequency,
+          filters: reportFiltersSchema.parse(JSON.parse(row.filters_json)),
+          recipientIds: JSON.parse(row.recipients_json) as string[],
+        }) === key,
+    );
+    if (same) throw AppError.conflict('This report is already scheduled for these admins');
     const row = await insertSchedule(trx, context.portalId, {
       ...input,
       recipientIds,
-      createdBy: context.actorUserId,
+      createdBy: context.apiKeyId ? null : context.actorUserId,
     });
     // Mailed first after the period running now: the last whole one counts as done.
     const current = lastPeriodOf(input.frequency, zoneOf(portal.time_zone), now);

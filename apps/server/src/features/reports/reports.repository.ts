@@ -349,7 +349,8 @@ export async function insertSchedule(
     frequency: ReportFrequency;
     filters: ReportFilters;
     recipientIds: string[];
-    createdBy: string;
+    /** Null when an API key schedules it (its stand-in is no account). */
+    createdBy: string | null;
   },
 ): Promise<ReportScheduleRow> {
   const row = {
