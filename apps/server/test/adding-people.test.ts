@@ -1,3 +1,4 @@
+import type { ActivityPage } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listMailTo } from '../src/base/mail/mail.repository';
 import { TestApp } from './test-app';
@@ -196,6 +197,15 @@ describe('credentials of a person who has not accepted yet', () => {
       deviceIds: [door],
     });
     const tenantId = invited.json().member._id as string;
+    // The lock given in the same step is in the person's history, as a grant on the lock's page is.
+    const history = (await call(admin, 'GET', `user/${tenantId}/history`)).json() as ActivityPage;
+    const actions = history.items.flatMap((item) => (item.source === 'change' ? [item.change] : []));
+    expect(actions.map((change) => [change.action, change.entityId])).toEqual(
+      expect.arrayContaining([
+        ['member.invite', tenantId],
+        ['access.grant', door],
+      ]),
+    );
     expect(
       (await call(admin, 'POST', 'user/accessCode', { userId: tenantId, code: '583920' })).statusCode,
     ).toBe(200);

@@ -102,13 +102,15 @@ export async function invitePerson(
         `${input.email} is already in this portal (or invited); re-invite them instead`,
       );
     }
-    for (const groupId of input.groupIds) {
-      if (!(await findGroup(trx, context.portalId, groupId))) throw AppError.notFound('Group');
+    const groups = [];
+    for (const groupId of new Set(input.groupIds)) {
+      const group = await findGroup(trx, context.portalId, groupId);
+      if (!group) throw AppError.notFound('Group');
+      groups.push(group);
     }
     const deviceIds = [...new Set(input.deviceIds)];
-    if ((await findDevices(trx, context.portalId, deviceIds)).length !== deviceIds.length) {
-      throw AppError.notFound('Lock');
-    }
+    const devices = await findDevices(trx, context.portalId, deviceIds);
+    if (devices.length !== deviceIds.length) throw AppError.notFound('Lock');
     const now = nowIso();
     // No password and no name: the person chooses both when they follow the link.
     invitee ??= await createInvitedAccount(trx, input.email);
@@ -128,8 +130,7 @@ export async function invitePerson(
     });
     // The portal's credentials (codes, cards…) work at once; the person's app access waits for
     // them to accept (docs/decisions.md "Adding people").
-    for (const groupId of input.groupIds)
-      await linkGroup(trx, context.portalId, groupId, { userId: invitee.id });
+    for (const group of groups) await linkGroup(trx, context.portalId, group.id, { userId: invitee.id });
     for (const deviceId of deviceIds) await linkUserToDevice(trx, context.portalId, deviceId, invitee.id);
     // "Add person" gives the schedule and the code in the same step: one transaction, so a code
     // another holder has (a 400 on accessCode) adds nobody and sends no mail.
@@ -156,6 +157,26 @@ export async function invitePerson(
         hasCode: Boolean(input.accessCode),
       },
     });
+    // Each lock and group given in the same step is in the change log as if given on its own page,
+    // so the person's, the lock's and the group's histories say who gave it and when.
+    for (const device of devices) {
+      await recordChange(trx, context, {
+        action: 'access.grant',
+        entityType: 'device',
+        entityId: device.id,
+        userId: invitee.id,
+        after: { user: member.email, device: device.name, schedule: input.schedule ?? null },
+      });
+    }
+    for (const group of groups) {
+      await recordChange(trx, context, {
+        action: 'group.user.add',
+        entityType: 'group',
+        entityId: group.id,
+        userId: invitee.id,
+        after: { group: group.name, user: member.email },
+      });
+    }
     return { member };
   });
 }
