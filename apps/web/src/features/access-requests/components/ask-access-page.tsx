@@ -29,12 +29,17 @@ function AskForm() {
     return (
       <QueryError title="Could not load the locks" error={locks.error} onRetry={() => void locks.refetch()} />
     );
-  const options = locks.data.map((lock) => ({
+  // Locks one does not open come first. One already opened may still be asked for (a wider schedule,
+  // docs/decisions.md "accessRequest"), so it stays in the list, last, saying so.
+  const options = [
+    ...locks.data.filter((lock) => !lock.hasAccess),
+    ...locks.data.filter((lock) => lock.hasAccess),
+  ].map((lock) => ({
     value: lock._id,
-    label: lock.hasAccess
-      ? `${lock.name} (you have access)`
-      : lock.waiting
-        ? `${lock.name} (asked)`
+    label: lock.waiting
+      ? `${lock.name} (asked)`
+      : lock.hasAccess
+        ? `${lock.name} (you open it already: ask for more time)`
         : lock.name,
     disabled: lock.waiting,
   }));
