@@ -273,6 +273,12 @@ async function seedDemoCalendar(
     });
     const stay = (await findStayById(trx, context.portalId, past._id))!;
     await reconcileStayAccess(trx, touch, await loadStayFacts(trx, stay), now);
+    // Its request came long ago, for the dates it had then: not news in the host's inbox today.
+    await trx
+      .deleteFrom('notifications')
+      .where('portal_id', '=', context.portalId)
+      .where('once_key', '=', `stay_request:${past._id}`)
+      .execute();
   });
   const stay = (await findStayById(db, context.portalId, past._id))!;
   const token = parts.deps.tokens.sign('review', stay.id, stay.guest_token_version);

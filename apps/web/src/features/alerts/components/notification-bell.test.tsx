@@ -65,18 +65,25 @@ describe('NotificationBell', () => {
     );
   });
 
-  it('marks everything read for this person', async () => {
+  it('reads what it shows when opened: the count goes, the new ones stay marked while it is open', async () => {
     const { calls } = setup([
-      { items: [request], total: 1, unread: 1 },
-      { items: [{ ...request, unread: false }], total: 1, unread: 0 },
+      { items: [request, refused], total: 2, unread: 1 },
+      { items: [{ ...request, unread: false }, refused], total: 2, unread: 0 },
     ]);
     await userEvent.click(await screen.findByRole('button', { name: 'Notifications, 1 unread' }));
-    await userEvent.click(await screen.findByRole('button', { name: 'Mark all read' }));
-    expect(calls.filter((c) => c.method === 'POST' && c.path === 'portal/notifications/read')).toHaveLength(
-      1,
-    );
-    expect(await screen.findByRole('button', { name: 'Notifications' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Mark all read' })).toBeDisabled();
+    const reads = () => calls.filter((c) => c.method === 'POST' && c.path === 'portal/notifications/read');
+    await waitFor(() => expect(reads()).toHaveLength(1));
+    const bell = await screen.findByRole('button', { name: 'Notifications' });
+    const links = within(screen.getByRole('dialog')).getAllByRole('link');
+    expect(links[0]).toHaveTextContent('Unread: Marco Visitor asks to stay');
+    expect(links[1]).not.toHaveTextContent('Unread:');
+    // Closed and opened again: nothing is new, and nothing is marked read again.
+    await userEvent.click(bell);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await userEvent.click(bell);
+    const again = within(await screen.findByRole('dialog')).getAllByRole('link');
+    expect(again[0]).not.toHaveTextContent('Unread:');
+    expect(reads()).toHaveLength(1);
   });
 
   it('reads the list again when the live channel says a notification was raised', async () => {

@@ -4,7 +4,6 @@ import {
   Anchor,
   Badge,
   Box,
-  Button,
   Group,
   Popover,
   ScrollArea,
@@ -14,7 +13,8 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconBell, IconChecks } from '@tabler/icons-react';
+import { IconBell } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { QueryError } from '@/components/query-error';
 import { paths } from '@/config/paths';
@@ -27,7 +27,16 @@ import { notificationHref } from './notification-href';
 /** How many of the latest notifications the popover lists (the alerts screen has them all). */
 export const BELL_LIST_SIZE = 8;
 
-function NotificationItem({ notification, onOpen }: { notification: Notification; onOpen: () => void }) {
+function NotificationItem({
+  notification,
+  isNew,
+  onOpen,
+}: {
+  notification: Notification;
+  /** Unread when the bell was opened (opening it reads them, but they stay marked while it is open). */
+  isNew: boolean;
+  onOpen: () => void;
+}) {
   return (
     <UnstyledButton
       component={Link}
@@ -37,12 +46,12 @@ function NotificationItem({ notification, onOpen }: { notification: Notification
       style={{
         display: 'block',
         borderRadius: 'var(--mantine-radius-sm)',
-        background: notification.unread ? 'var(--mantine-primary-color-light)' : undefined,
+        background: isNew ? 'var(--mantine-primary-color-light)' : undefined,
       }}
     >
       <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-        <Text size="sm" fw={notification.unread ? 700 : 500} lineClamp={2} style={{ minWidth: 0 }}>
-          {notification.unread && <VisuallyHidden>Unread: </VisuallyHidden>}
+        <Text size="sm" fw={isNew ? 700 : 500} lineClamp={2} style={{ minWidth: 0 }}>
+          {isNew && <VisuallyHidden>Unread: </VisuallyHidden>}
           {notification.title}
         </Text>
         <Text
@@ -66,15 +75,25 @@ function NotificationItem({ notification, onOpen }: { notification: Notification
 /**
  * The operator's bell (issue 19, item 3): how many notifications they have not read, and the latest
  * ones, each linking to where to act. The live channel refetches it when one is raised, so a guest's
- * request shows within seconds without a reload.
+ * request shows within seconds without a reload. Opening it reads what it shows: the count goes,
+ * and what was new stays marked until it closes (as in a mail app's inbox). What still waits for an
+ * answer is the dashboard's "Needs your answer", not an unread count.
  */
 export function NotificationBell() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { data, error, refetch } = useNotifications(1);
   const markRead = useMarkNotificationsRead();
+  const [newWhenOpened, setNewWhenOpened] = useState<ReadonlySet<string>>(() => new Set());
   const unread = data?.unread ?? 0;
   const label = unread > 0 ? `Notifications, ${unread} unread` : 'Notifications';
   const items = data?.items.slice(0, BELL_LIST_SIZE) ?? [];
+  const openOrClose = () => {
+    if (!opened) {
+      setNewWhenOpened(new Set(items.filter((item) => item.unread).map((item) => item._id)));
+      if (unread > 0) markRead.mutate();
+    }
+    toggle();
+  };
 
   return (
     // The count sits over the bell as a badge outside the button: the button's name already says it.
@@ -95,27 +114,15 @@ export function NotificationBell() {
             size="lg"
             aria-label={label}
             title={label}
-            onClick={toggle}
+            onClick={openOrClose}
           >
             <IconBell size={20} stroke={1.7} aria-hidden="true" />
           </ActionIcon>
         </Popover.Target>
         <Popover.Dropdown p="xs" maw="calc(100vw - 16px)">
-          <Group justify="space-between" px="xs" pb="xs" wrap="nowrap">
-            <Text fw={700} size="sm">
-              Notifications
-            </Text>
-            <Button
-              size="compact-xs"
-              variant="subtle"
-              leftSection={<IconChecks size={14} aria-hidden="true" />}
-              disabled={unread === 0}
-              loading={markRead.isPending}
-              onClick={() => markRead.mutate()}
-            >
-              Mark all read
-            </Button>
-          </Group>
+          <Text fw={700} size="sm" px="xs" pb="xs">
+            Notifications
+          </Text>
           {error ? (
             <Box p="xs">
               <QueryError title="Could not load notifications" error={error} onRetry={() => void refetch()} />
@@ -130,7 +137,12 @@ export function NotificationBell() {
             <ScrollArea.Autosize mah={420} type="auto">
               <Stack gap={2}>
                 {items.map((notification) => (
-                  <NotificationItem key={notification._id} notification={notification} onOpen={close} />
+                  <NotificationItem
+                    key={notification._id}
+                    notification={notification}
+                    isNew={notification.unread || newWhenOpened.has(notification._id)}
+                    onOpen={close}
+                  />
                 ))}
               </Stack>
             </ScrollArea.Autosize>
