@@ -31,6 +31,8 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(webDist, 'frames'));
   write('frames/app.html', appPage);
   fs.writeFileSync(path.join(webDist, 'robots.txt'), 'User-agent: *\n');
+  fs.mkdirSync(path.join(webDist, 'brands'));
+  fs.writeFileSync(path.join(webDist, 'brands', 'latchkey-light.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
   t = await TestApp.start({ WEB_DIST: webDist });
 });
 afterAll(async () => {
@@ -40,6 +42,16 @@ afterAll(async () => {
 
 const get = (url: string, acceptEncoding?: string) =>
   t.request({ method: 'GET', url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+
+describe("the brands' pictures", () => {
+  it('may be shown by a page of any origin (a mail in a webmail, the dev mailbox), the app itself not', async () => {
+    const picture = await get('/brands/latchkey-light.png');
+    expect(picture.statusCode).toBe(200);
+    expect(picture.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    const script = await get('/assets/app-1a2b3c.js');
+    expect(script.headers['cross-origin-resource-policy']).toBe('same-origin');
+  });
+});
 
 describe('the built web app, precompressed', () => {
   it('sends the brotli file to a browser that accepts it, the gzip one otherwise', async () => {

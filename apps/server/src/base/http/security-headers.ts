@@ -17,6 +17,9 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
+/** Where the built web app keeps the brands' pictures (apps/web/public/brands). */
+export const BRANDS_PATH = '/brands';
+
 /**
  * Security headers on every answer (helmet) and a strict cross-origin policy: the SPA is served by
  * this server, so browsers get no CORS grant unless CORS_ORIGINS names other origins. Scripts come
@@ -53,8 +56,12 @@ export async function registerSecurityHeaders(
     strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
     referrerPolicy: { policy: 'no-referrer' },
   });
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  // The brands' pictures are what mails show (mail.templates.ts points their <img> here): a webmail
+  // page, or the dev mailbox's sandboxed preview (an opaque origin), loads them from another origin,
+  // which helmet's `same-origin` would block. They are public pictures, so any origin may embed them.
+  const brandHeaders = { ...headers, 'cross-origin-resource-policy': 'cross-origin' };
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith(`${BRANDS_PATH}/`) ? brandHeaders : headers);
     done();
   });
   await app.register(fastifyCors, {
