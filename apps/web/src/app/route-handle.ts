@@ -26,13 +26,14 @@ export interface RouteHandle {
  * first, without a heading (the dashboard, the activity feed: where a day starts).
  */
 export const NAV_GROUPS = [
+  // Platform staff's screens (the console, support inbox, developer tools): shown to superAdmins
+  // only, and first, above their own portal's sections, which would push them below a laptop's fold.
+  { id: 'platform', label: 'Platform' },
   { id: 'locks', label: 'Locks & access' },
   { id: 'people', label: 'People' },
   { id: 'rentals', label: 'Rentals' },
   { id: 'billing', label: 'Billing & shop' },
   { id: 'settings', label: 'Settings' },
-  // Platform staff's screens (the console, support inbox, developer tools): shown to superAdmins only.
-  { id: 'platform', label: 'Platform' },
 ] as const;
 
 export type NavGroupId = (typeof NAV_GROUPS)[number]['id'];
@@ -50,6 +51,11 @@ export interface NavEntry {
   badge?: ComponentType;
   /** Listed only for people with a reseller account (the layout knows: GET reseller/mine). */
   resellersOnly?: boolean;
+  /**
+   * Other screens (address patterns, their sub-pages included) where this entry is the current
+   * one: Help & support is lit on /app/support too, which has no entry of its own.
+   */
+  alsoCurrentOn?: readonly string[];
 }
 
 export interface NavItem extends NavEntry {

@@ -985,7 +985,16 @@ function screenRoutes(): ScreenRoute[] {
       // Any signed-in person: the help topics and the legal pages.
       path: paths.app.help,
       layout: 'app',
-      handle: { title: 'Help', nav: { label: 'Help & support', icon: IconHelp, group: 'settings' } },
+      handle: {
+        title: 'Help',
+        // Support requests (/app/support and its pages) are the other half of Help & support.
+        nav: {
+          label: 'Help & support',
+          icon: IconHelp,
+          group: 'settings',
+          alsoCurrentOn: [paths.app.support.pattern],
+        },
+      },
       lazy: {
         Component: async () => (await import('@/features/content/components/app-help-page')).AppHelpPage,
       },

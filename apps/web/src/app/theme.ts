@@ -51,7 +51,13 @@ export const theme = createTheme({
     Combobox: { defaultProps: { keepMounted: false } },
     // Native overflow instead of Mantine's drawn scrollbars, which measure their viewport in layout
     // effects (forced layouts on every list's first render) and add nothing a trackpad needs.
-    TableScrollContainer: { defaultProps: { type: 'native' } },
+    // Positioned, so it is the containing block of what a table holds absolutely positioned (a
+    // header's VisuallyHidden "Actions" label): its overflow then clips it. Otherwise the label
+    // sits outside the scroll box at its column's place and widens the page on a phone.
+    TableScrollContainer: {
+      defaultProps: { type: 'native' },
+      styles: { scrollContainer: { position: 'relative' } },
+    },
     Select: { defaultProps: { clearButtonProps: accessibleClearButton() } },
     MultiSelect: { defaultProps: { clearButtonProps: accessibleClearButton() } },
   },

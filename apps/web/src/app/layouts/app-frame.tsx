@@ -57,11 +57,7 @@ export function AppFrame({
       (!item.requiresPortal || session.portal !== null) &&
       (cms.enabled || !hidden.includes(item.to)),
   );
-  // The item whose address is the longest prefix of the page's: /user/help is Help, not the
-  // /user home, while /user/locks/… stays under the home.
-  const activeTo = visible
-    .filter((item) => pathname === item.to || pathname.startsWith(`${item.to}/`))
-    .reduce<string | null>((best, item) => (best && best.length >= item.to.length ? best : item.to), null);
+  const activeTo = currentEntry(visible, pathname);
 
   return (
     <AppShell
@@ -130,6 +126,21 @@ export function AppFrame({
       </AppShell.Main>
     </AppShell>
   );
+}
+
+/**
+ * The address of the entry whose address (or one of its `alsoCurrentOn`) is the longest prefix of
+ * the page's: /user/help is Help, not the /user home, while /user/locks/… stays under the home.
+ */
+export function currentEntry(items: readonly NavItem[], pathname: string): string | null {
+  let best: { to: string; length: number } | null = null;
+  for (const item of items) {
+    for (const address of [item.to, ...(item.alsoCurrentOn ?? [])]) {
+      const matches = pathname === address || pathname.startsWith(`${address}/`);
+      if (matches && (!best || address.length > best.length)) best = { to: item.to, length: address.length };
+    }
+  }
+  return best?.to ?? null;
 }
 
 /** The navigation without the screens of features that are off (all of it while the list loads). */

@@ -7,7 +7,29 @@ import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 import { setupUser } from '@/testing/user';
 
-afterEach(() => window.localStorage.clear());
+const stubMatchMedia = window.matchMedia;
+afterEach(() => {
+  window.localStorage.clear();
+  window.matchMedia = stubMatchMedia;
+});
+
+/** Media queries answered for a window of this size with a mouse (the setup's stub matches nothing). */
+function windowOf(width: number, height: number) {
+  window.matchMedia = (query: string) => {
+    const limit = (feature: string) =>
+      Number(new RegExp(`\\(${feature}: ([\\d.]+)px\\)`).exec(query)?.[1] ?? NaN);
+    const matches = width <= limit('max-width') || height <= limit('max-height');
+    return { ...stubMatchMedia(query), matches };
+  };
+}
+
+const expanded = (nav: HTMLElement) =>
+  Object.fromEntries(
+    within(nav)
+      .getAllByRole('button')
+      .filter((button) => button.hasAttribute('aria-expanded'))
+      .map((button) => [button.textContent, button.getAttribute('aria-expanded') === 'true']),
+  );
 
 const navigation = async () => screen.findByRole('navigation', { name: 'Main navigation' });
 
@@ -93,6 +115,84 @@ describe('the signed-in navigation', () => {
     await setupUser().click(rentals);
     await waitFor(() =>
       expect(within(rentals).queryByLabelText('3 requests waiting for an answer')).not.toBeInTheDocument(),
+    );
+  });
+
+  it("puts platform staff's own section first and, on a 900 px window, folds their portal's rarer sections", async () => {
+    windowOf(1440, 900);
+    storage.setAuthToken(validToken());
+    renderApp('/app/no-such-page', { 'GET auth': () => json(sessionFixture(['admin', 'superAdmin'])) });
+    const nav = await navigation();
+    // Below the day's starting points and above the portal's sections: no scrolling to the console.
+    expect(Object.keys(expanded(nav))).toEqual([
+      'Platform',
+      'Locks & access',
+      'People',
+      'Rentals',
+      'Billing & shop',
+      'Settings',
+    ]);
+    // Every section open would be about 1,000 px; the least daily fold until the list fits.
+    expect(expanded(nav)).toEqual({
+      Platform: true,
+      'Locks & access': true,
+      People: false,
+      Rentals: false,
+      'Billing & shop': false,
+      Settings: true,
+    });
+    expect(within(nav).getByRole('link', { name: 'Support inbox' })).toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'Help & support' })).toBeInTheDocument();
+    // Not a choice of the person's: nothing is remembered until they fold or open a section.
+    expect(JSON.parse(window.localStorage.getItem('latchkey.navFolded') ?? 'null')).toBeNull();
+  });
+
+  it('folds Rentals for a reseller on a 900 px window, keeping their own entry and Help & support in view', async () => {
+    windowOf(1440, 900);
+    storage.setAuthToken(validToken());
+    renderApp('/app/no-such-page', {
+      'GET auth': () => json(sessionFixture(['admin'])),
+      'GET reseller/mine': () => json({ reseller: { _id: 'r1', name: 'Keystone Integrators' } }),
+    });
+    const nav = await navigation();
+    expect(await within(nav).findByRole('link', { name: 'Reseller' })).toBeInTheDocument();
+    await waitFor(() => expect(expanded(nav)['Rentals']).toBe(false));
+    expect(expanded(nav)).toEqual({
+      'Locks & access': true,
+      People: true,
+      Rentals: false,
+      'Billing & shop': true,
+      Settings: true,
+    });
+  });
+
+  it("opens the current page's section whatever else folds, and only it on a phone", async () => {
+    windowOf(390, 844);
+    storage.setAuthToken(validToken());
+    renderApp('/app/group', {
+      'GET auth': () => json(sessionFixture(['admin'])),
+      'GET portal/groups': () => json({ items: [], total: 0 }),
+    });
+    const nav = await navigation();
+    expect(expanded(nav)).toEqual({
+      'Locks & access': false,
+      People: true,
+      Rentals: false,
+      'Billing & shop': false,
+      Settings: false,
+    });
+  });
+
+  it('lights Help & support on the support requests too', async () => {
+    storage.setAuthToken(validToken());
+    renderApp('/app/support', {
+      'GET auth': () => json(sessionFixture(['admin'])),
+      'GET portal/support': () => json({ items: [], total: 0 }),
+    });
+    const nav = await navigation();
+    expect(await within(nav).findByRole('link', { name: 'Help & support' })).toHaveAttribute(
+      'aria-current',
+      'page',
     );
   });
 

@@ -37,32 +37,68 @@ export function navSections(items: readonly NavItem[]): Section[] {
   return [top, ...groups].filter((section) => section.items.length > 0);
 }
 
+/** A link row (28 px, app-frame.module.css) and a heading with the gap above it, on a laptop. */
+const ROW_PX = 28;
+const HEADING_PX = 27;
+/** A heading on a touch screen: a 44 px tap target and its gap. */
+const TOUCH_HEADING_PX = 48;
+/** The header above the navigation and the navigation's own padding. */
+const FRAME_PX = 60 + 24;
 /**
- * Until the person chooses: every section open on a wider screen (all of it fits a laptop's);
- * below the frame's `sm` breakpoint, where it is a drawer over a phone's screen, only the current
- * page's (AppNav opens it), so the drawer shows every heading without scrolling.
+ * The sections folded first when the whole list does not fit the window, the ones opened least
+ * often first. Settings (Help & support, everyone's) and Platform (staff's own screens) stay open.
  */
-function foldedAtFirst(): NavGroupId[] {
-  const phone = window.matchMedia(`(max-width: ${BREAKPOINTS_PX[0] - 0.02}px)`).matches;
-  return phone ? NAV_GROUPS.map((group) => group.id) : [];
+const FOLD_ORDER: readonly NavGroupId[] = ['billing', 'rentals', 'people', 'locks'];
+
+/**
+ * The sections folded until the person chooses. Below the frame's `sm` breakpoint, where the
+ * navigation is a drawer over a phone's screen, all but the current page's, so the drawer shows
+ * every heading. On a wider screen every section is open when the whole list fits the window's
+ * height; when it does not (platform staff's, with their portal's sections and the platform's; a
+ * reseller's), sections fold in FOLD_ORDER until it fits, never the current page's nor one with a
+ * reseller's entry. Heights are counted from the rows, and the window asked through media queries,
+ * which need no layout (innerHeight would force one before the first paint).
+ */
+export function foldedAtFirst(sections: readonly Section[], activeGroup: NavGroupId | null): NavGroupId[] {
+  const media = (query: string) => window.matchMedia(query).matches;
+  const groups = sections.flatMap((section) => (section.id ? [section.id] : []));
+  if (media(`(max-width: ${BREAKPOINTS_PX[0] - 0.02}px)`)) return groups.filter((id) => id !== activeGroup);
+  const headingPx = media('(pointer: coarse)') ? TOUCH_HEADING_PX : HEADING_PX;
+  let height =
+    FRAME_PX +
+    sections.reduce((sum, section) => sum + (section.id ? headingPx : 0) + section.items.length * ROW_PX, 0);
+  const folded: NavGroupId[] = [];
+  for (const id of FOLD_ORDER) {
+    if (!media(`(max-height: ${height - 0.02}px)`)) break;
+    const section = sections.find((candidate) => candidate.id === id);
+    if (!section || id === activeGroup || section.items.some((item) => item.resellersOnly)) continue;
+    folded.push(id);
+    height -= section.items.length * ROW_PX;
+  }
+  return folded;
 }
 
 /**
  * The layout's navigation, in sections with a heading each. A heading folds its section away and
  * the choice is remembered on this device; the section of the current page opens again when the
- * person arrives there, so the current page is never hidden.
+ * person arrives there, so the current page is never hidden. Until the person folds or opens one,
+ * the sections follow foldedAtFirst, for the page they are on.
  */
 export function AppNav({ items, activeTo, onNavigate, visibility }: AppNavProps) {
   const sections = navSections(items);
-  const [folded, setFolded] = useLocalStorage<NavGroupId[]>({
+  // null: the person has not chosen yet (nothing stored).
+  const [chosen, setChosen] = useLocalStorage<NavGroupId[] | null>({
     key: 'latchkey.navFolded',
-    defaultValue: foldedAtFirst(),
+    defaultValue: null,
     getInitialValueInEffect: false,
   });
   const activeGroup = items.find((item) => item.to === activeTo)?.group ?? null;
+  // Anything but a list (nothing chosen, or a value this code did not write) leaves it to the page.
+  const stored = Array.isArray(chosen) ? chosen : null;
+  const folded = stored ?? foldedAtFirst(sections, activeGroup);
   useEffect(() => {
-    if (activeGroup) setFolded((current) => current.filter((id) => id !== activeGroup));
-  }, [activeGroup, setFolded]);
+    if (activeGroup && stored?.includes(activeGroup)) setChosen(stored.filter((id) => id !== activeGroup));
+  }, [activeGroup, stored, setChosen]);
   const idBase = useId();
 
   const link = (item: NavItem) => {
@@ -127,9 +163,7 @@ export function AppNav({ items, activeTo, onNavigate, visibility }: AppNavProps)
               className={classes.groupHeading}
               aria-expanded={open}
               aria-controls={panelId}
-              onClick={() =>
-                setFolded((current) => (open ? [...current, id] : current.filter((g) => g !== id)))
-              }
+              onClick={() => setChosen(open ? [...folded, id] : folded.filter((g) => g !== id))}
             >
               <span>{section.label}</span>
               <Group gap={6} wrap="nowrap" component="span">

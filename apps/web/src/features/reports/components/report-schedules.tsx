@@ -124,7 +124,9 @@ export function ReportSchedules({ filters, kind }: { filters: ReportFilterState;
               <Table.Tr key={schedule._id}>
                 <Table.Td>{REPORT_TITLES[schedule.kind]}</Table.Td>
                 <Table.Td>{FREQUENCY_WORDS[schedule.frequency]}</Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>{filterWords(schedule)}</Table.Td>
+                {/* break-word, not anywhere: words stay whole ("Everything"), only one too long
+                    for any line (a lock's name) breaks. */}
+                <Table.Td style={{ overflowWrap: 'break-word' }}>{filterWords(schedule)}</Table.Td>
                 <Table.Td style={{ overflowWrap: 'anywhere' }}>
                   {schedule.recipients.map((r) => r.email).join(', ') || 'Nobody (no admin left)'}
                 </Table.Td>

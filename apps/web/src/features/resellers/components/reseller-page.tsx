@@ -27,7 +27,7 @@ import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconBuildingStore, IconChevronLeft, IconChevronRight, IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { EmptyList } from '@/components/empty-list';
 import { PageHeader } from '@/components/page-header';
@@ -102,66 +102,76 @@ function Money({ minor, currency, strong = false }: { minor: number; currency: s
 
 function SummaryTable({ summary }: { summary: BillingSummary }) {
   const { currency, totals } = summary;
+  const noteId = useId();
+  // The note is outside the scroll box, so it wraps on a phone instead of scrolling with the table;
+  // the box itself is focusable and named as scrolling, so a keyboard can scroll it too.
   return (
-    <Table.ScrollContainer minWidth={300}>
-      <Table verticalSpacing="sm" horizontalSpacing="xs" fz="sm">
-        <Table.Caption>
-          Billed: what each customer pays before VAT. Wholesale: what you pay for the same lock-days. Margin:
-          the difference.
-        </Table.Caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Customer</Table.Th>
-            <Table.Th scope="col" ta="right">
-              Billed
-            </Table.Th>
-            <Table.Th scope="col" ta="right">
-              Wholesale
-            </Table.Th>
-            <Table.Th scope="col" ta="right">
-              Margin
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {summary.customers.map((row) => (
-            <Table.Tr key={row.portalId}>
-              <Table.Th scope="row" fw={500}>
-                <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-                  {row.portalName}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {row.invoiceNumber ?? (summary.status === 'open' ? 'So far' : 'Nothing billed')}
-                </Text>
+    <Stack gap="xs">
+      <Table.ScrollContainer
+        minWidth={300}
+        role="region"
+        tabIndex={0}
+        aria-label="Billing per customer (scrolls sideways)"
+      >
+        <Table verticalSpacing="sm" horizontalSpacing="xs" fz="sm" aria-describedby={noteId}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">Customer</Table.Th>
+              <Table.Th scope="col" ta="right">
+                Billed
               </Table.Th>
+              <Table.Th scope="col" ta="right">
+                Wholesale
+              </Table.Th>
+              <Table.Th scope="col" ta="right">
+                Margin
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {summary.customers.map((row) => (
+              <Table.Tr key={row.portalId}>
+                <Table.Th scope="row" fw={500}>
+                  <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+                    {row.portalName}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {row.invoiceNumber ?? (summary.status === 'open' ? 'So far' : 'Nothing billed')}
+                  </Text>
+                </Table.Th>
+                <Table.Td ta="right">
+                  <Money minor={row.billedNetMinor} currency={currency} />
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Money minor={row.wholesaleMinor} currency={currency} />
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Money minor={row.marginMinor} currency={currency} strong />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+          <Table.Tfoot>
+            <Table.Tr>
+              <Table.Th scope="row">Total</Table.Th>
               <Table.Td ta="right">
-                <Money minor={row.billedNetMinor} currency={currency} />
+                <Money minor={totals.billedNetMinor} currency={currency} strong />
               </Table.Td>
               <Table.Td ta="right">
-                <Money minor={row.wholesaleMinor} currency={currency} />
+                <Money minor={totals.wholesaleMinor} currency={currency} strong />
               </Table.Td>
               <Table.Td ta="right">
-                <Money minor={row.marginMinor} currency={currency} strong />
+                <Money minor={totals.marginMinor} currency={currency} strong />
               </Table.Td>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-        <Table.Tfoot>
-          <Table.Tr>
-            <Table.Th scope="row">Total</Table.Th>
-            <Table.Td ta="right">
-              <Money minor={totals.billedNetMinor} currency={currency} strong />
-            </Table.Td>
-            <Table.Td ta="right">
-              <Money minor={totals.wholesaleMinor} currency={currency} strong />
-            </Table.Td>
-            <Table.Td ta="right">
-              <Money minor={totals.marginMinor} currency={currency} strong />
-            </Table.Td>
-          </Table.Tr>
-        </Table.Tfoot>
-      </Table>
-    </Table.ScrollContainer>
+          </Table.Tfoot>
+        </Table>
+      </Table.ScrollContainer>
+      <Text id={noteId} size="xs" c="dimmed">
+        Billed: what each customer pays before VAT. Wholesale: what you pay for the same lock-days. Margin:
+        the difference.
+      </Text>
+    </Stack>
   );
 }
 
