@@ -214,6 +214,41 @@ describe('how long an order holds its stock', () => {
   });
 });
 
+describe('a buyer who gives up an order awaiting payment', () => {
+  it('cancels it from their orders: the units go back on sale at once, and it can no longer be paid', async () => {
+    const buyer = await t.signUp();
+    const stranger = await t.signUp();
+    const placed = (await order(newAddress(), [{ productId: 'code-lock', quantity: 2 }], buyer.token)).json();
+    expect((await t.request({ method: 'GET', url: pagePath(placed.url) })).statusCode).toBe(200);
+    expect(await available('code-lock')).toBe(1);
+    const orderId = (await orderOf(placed.checkoutId)).id;
+
+    // Their orders say until when it holds the units.
+    const mine = await t.request({ method: 'GET', url: '/api3/shop/orders', token: buyer.token });
+    const listed = mine.json().find((view: { _id: string }) => view._id === orderId);
+    expect(listed).toMatchObject({ status: 'pending' });
+    expect(Date.parse(listed.holdUntil)).toBe(Date.parse((await checkoutRow(placed.checkoutId)).expires_at));
+
+    const cancel = (token: string, id = orderId) =>
+      t.request({ method: 'POST', url: `/api3/shop/orders/${id}/cancel`, token });
+    // Someone else's order is as absent as one that does not exist.
+    expect((await cancel(stranger.token)).statusCode).toBe(404);
+    expect((await cancel(buyer.token, crypto.randomUUID())).statusCode).toBe(404);
+    expect(await available('code-lock')).toBe(1);
+
+    const canceled = await cancel(buyer.token);
+    expect(canceled.statusCode, canceled.body).toBe(200);
+    expect(canceled.json()).toMatchObject({ _id: orderId, status: 'canceled', holdUntil: null });
+    expect(await available('code-lock')).toBe(3);
+    expect(await checkoutRow(placed.checkoutId)).toMatchObject({ status: 'canceled' });
+    // The payment page refuses it, and a second cancel says why.
+    expect((await t.request({ method: 'GET', url: pagePath(placed.url) })).statusCode).toBe(410);
+    const again = await cancel(buyer.token);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toContain('canceled');
+  });
+});
+
 describe('a payment that arrives after the hold ended', () => {
   /** The provider says a checkout was paid (as Stripe would when its session could not be ended in time). */
   async function paidAnyway(checkoutId: string) {

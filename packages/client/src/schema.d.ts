@@ -17429,6 +17429,8 @@ export interface paths {
                                 createdAt: string;
                                 currency: string;
                                 email: string;
+                                /** Format: date-time */
+                                holdUntil: string | null;
                                 lines: {
                                     image: string;
                                     lineTotal: number;
@@ -17557,6 +17559,8 @@ export interface paths {
                                 createdAt: string;
                                 currency: string;
                                 email: string;
+                                /** Format: date-time */
+                                holdUntil: string | null;
                                 lines: {
                                     image: string;
                                     lineTotal: number;
@@ -17680,6 +17684,8 @@ export interface paths {
                             createdAt: string;
                             currency: string;
                             email: string;
+                            /** Format: date-time */
+                            holdUntil: string | null;
                             lines: {
                                 image: string;
                                 lineTotal: number;
@@ -34766,6 +34772,8 @@ export interface paths {
                             createdAt: string;
                             currency: string;
                             email: string;
+                            /** Format: date-time */
+                            holdUntil: string | null;
                             lines: {
                                 image: string;
                                 lineTotal: number;
@@ -34821,6 +34829,129 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api3/shop/orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel one of my orders awaiting payment: its units go back on sale now, and it can no longer be paid */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            _id: string;
+                            address: {
+                                city: string;
+                                company: string;
+                                country: string;
+                                line1: string;
+                                line2: string;
+                                name: string;
+                                phone: string;
+                                postalCode: string;
+                                region: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            email: string;
+                            /** Format: date-time */
+                            holdUntil: string | null;
+                            lines: {
+                                image: string;
+                                lineTotal: number;
+                                name: string;
+                                productId: string;
+                                quantity: number;
+                                sku: string;
+                                unitPrice: number;
+                            }[];
+                            /** Format: date-time */
+                            paidAt: string | null;
+                            portal: {
+                                _id: string;
+                                name: string;
+                            } | null;
+                            preRegisteredLocks: number;
+                            ref: string;
+                            shipping: {
+                                currency: string;
+                                /** @enum {string} */
+                                id: "standard" | "express" | "pickup";
+                                maxDays: number;
+                                minDays: number;
+                                name: string;
+                                price: number;
+                            };
+                            /** @enum {string} */
+                            status: "pending" | "paid" | "canceled" | "expired";
+                            subtotal: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -36198,6 +36329,8 @@ export interface paths {
                                 createdAt: string;
                                 currency: string;
                                 email: string;
+                                /** Format: date-time */
+                                holdUntil: string | null;
                                 lines: {
                                     image: string;
                                     lineTotal: number;

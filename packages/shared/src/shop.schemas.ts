@@ -361,6 +361,11 @@ export const orderViewSchema = z.object({
   preRegisteredLocks: z.number().int(),
   createdAt: z.iso.datetime(),
   paidAt: z.iso.datetime().nullable(),
+  /**
+   * While it awaits payment: until when its units are held for it (then it lapses and they go back
+   * on sale). Null once paid, canceled or lapsed.
+   */
+  holdUntil: z.iso.datetime().nullable(),
 });
 export type OrderView = z.infer<typeof orderViewSchema>;
 

@@ -4,6 +4,7 @@ import {
   orderCreatedSchema,
   orderInputSchema,
   orderListSchema,
+  orderViewSchema,
   productListSchema,
   productParamsSchema,
   productSchema,
@@ -15,7 +16,9 @@ import {
   PORTAL_OVERRIDE_HEADER,
   REPEAT_ORDER_WINDOW_HOURS,
   SHOP_HOLD_LIMITS,
+  idSchema,
 } from '@latchkey/shared';
+import { z } from 'zod';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
@@ -26,6 +29,7 @@ import { authenticateToken } from '../../base/identity/sessions';
 import { resolveActingPortal } from '../../base/tenancy/acting-portal';
 import {
   adjustStock,
+  cancelMyOrder,
   createOrder,
   getProduct,
   listInventory,
@@ -142,6 +146,28 @@ export const shopRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => listMyOrders(app.db, signedIn(request).user.id),
+  );
+
+  app.post(
+    '/shop/orders/:id/cancel',
+    {
+      // No IdKind names an order: the registry-driven tests fill it with an id naming nothing (404).
+      config: { access: access.account, ids: { id: 'checkoutId' } },
+      schema: {
+        tags,
+        summary:
+          'Cancel one of my orders awaiting payment: its units go back on sale now, and it can no longer be paid',
+        params: z.object({ id: idSchema }),
+        response: { 200: orderViewSchema, ...errorResponses },
+      },
+    },
+    async (request) =>
+      cancelMyOrder(
+        app.db,
+        app.payments,
+        { userId: signedIn(request).user.id, ip: request.ip },
+        request.params.id,
+      ),
   );
 
   app.get(

@@ -27,7 +27,7 @@ import { sendMail } from '../../base/mail/send-mail';
 import { recordMoneyChange } from '../payments/commerce-audit';
 import { orderConfirmationMail } from '../payments/payments.mail';
 import type { EventContext, Payments } from '../payments/payments-context';
-import { startCheckout } from '../payments/payments.service';
+import { endCheckout, startCheckout } from '../payments/payments.service';
 import type { SessionFacts } from '../payments/provider-objects';
 import { raiseStaffAlert } from '../payments/staff-alerts';
 import { findPortalById } from '../../base/tenancy/portals.repository';
@@ -550,7 +550,20 @@ async function preRegisterLocks(
 
 async function toOrderViews(db: Database, rows: OrderRow[]): Promise<OrderView[]> {
   const ids = rows.map((row) => row.id);
-  const [items, devices] = await Promise.all([findOrderItems(db, ids), countOrderDevices(db, ids)]);
+  const pendingIds = rows.filter((row) => row.status === 'pending').map((row) => row.id);
+  const [items, devices, holds] = await Promise.all([
+    findOrderItems(db, ids),
+    countOrderDevices(db, ids),
+    pendingIds.length
+      ? db
+          .selectFrom('checkouts')
+          .select(['order_id', 'expires_at'])
+          .where('order_id', 'in', pendingIds)
+          .where('status', '=', 'open')
+          .execute()
+      : [],
+  ]);
+  const holdUntil = new Map(holds.map((hold) => [hold.order_id, toIso(hold.expires_at)]));
   const portalIds = [...new Set(rows.map((row) => row.portal_id).filter((id): id is string => id !== null))];
   const portals = portalIds.length
     ? await db.selectFrom('portals').select(['id', 'name']).where('id', 'in', portalIds).execute()
@@ -600,6 +613,7 @@ async function toOrderViews(db: Database, rows: OrderRow[]): Promise<OrderView[]
       preRegisteredLocks: devices.get(row.id) ?? 0,
       createdAt: toIso(row.created_at),
       paidAt: toIso(row.paid_at),
+      holdUntil: row.status === 'pending' ? (holdUntil.get(row.id) ?? null) : null,
     };
   });
 }
@@ -607,6 +621,35 @@ async function toOrderViews(db: Database, rows: OrderRow[]): Promise<OrderView[]
 /** GET shop/orders: what the signed-in person bought. */
 export async function listMyOrders(db: Database, userId: string): Promise<OrderView[]> {
   return toOrderViews(db, await listBuyerOrders(db, userId));
+}
+
+/**
+ * POST shop/orders/{id}/cancel: the buyer gives up an order awaiting payment, so its units go back
+ * on sale at once instead of when its hold ends. Its checkout ends as a turned-back one does (at the
+ * provider too, so it can no longer be paid; money already taken still completes it: paid wins).
+ * Another person's order is a 404; one no longer awaiting payment a 409.
+ */
+export async function cancelMyOrder(
+  db: Database,
+  payments: Payments,
+  buyer: { userId: string; ip: string },
+  orderId: string,
+): Promise<OrderView> {
+  const order = await findOrder(db, orderId);
+  if (!order || order.buyer_user_id !== buyer.userId) throw AppError.notFound('Order');
+  if (order.status !== 'pending')
+    throw AppError.conflict(`Order ${order.ref} is ${order.status}: nothing to cancel`);
+  const checkout = await db
+    .selectFrom('checkouts')
+    .selectAll()
+    .where('order_id', '=', order.id)
+    .where('status', '=', 'open')
+    .executeTakeFirst();
+  if (checkout)
+    await endCheckout(db, payments, checkout, 'canceled', { actorUserId: buyer.userId, ip: buyer.ip });
+  // A checkout already ended (by the sweep) released the order; a lone pending order is released here.
+  else await db.transaction().execute((trx) => releaseOrder(trx, order.id, 'canceled'));
+  return (await toOrderViews(db, [(await findOrder(db, order.id))!]))[0]!;
 }
 
 /** GET system/orders: every order, for platform staff. */

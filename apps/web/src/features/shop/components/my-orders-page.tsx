@@ -1,12 +1,17 @@
 import { formatMoney, type OrderStatus, type OrderView } from '@latchkey/shared';
 import { Badge, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { IconPackage } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { EmptyList } from '@/components/empty-list';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { paths } from '@/config/paths';
-import { formatDateTime } from '@/lib/format';
+import { errorMessage } from '@/lib/errors';
+import { formatDateTime, formatTime } from '@/lib/format';
+import { useCancelOrder } from '../api/cancel-order';
 import { useMyOrders } from '../api/get-my-orders';
 
 export const ORDER_STATUS: Record<OrderStatus, { label: string; color: string }> = {
@@ -15,6 +20,50 @@ export const ORDER_STATUS: Record<OrderStatus, { label: string; color: string }>
   canceled: { label: 'Canceled', color: 'gray' },
   expired: { label: 'Not paid', color: 'gray' },
 };
+
+/**
+ * An order awaiting payment: until when its units are held, and a way to give it up now (they go
+ * back on sale at once instead of when the hold ends, and it can no longer be paid).
+ */
+function PendingOrder({ order, holdUntil }: { order: OrderView; holdUntil: string }) {
+  const [asking, setAsking] = useState(false);
+  const cancel = useCancelOrder();
+  return (
+    <Group justify="space-between" gap="sm" mt="sm">
+      <Text size="sm" c="dimmed">
+        Its items are held for you until <time dateTime={holdUntil}>{formatTime(holdUntil)}</time>; unpaid by
+        then, the order lapses.
+      </Text>
+      <Button size="xs" variant="default" onClick={() => setAsking(true)}>
+        Cancel order
+      </Button>
+      <ConfirmDialog
+        opened={asking}
+        onClose={() => setAsking(false)}
+        title={`Cancel order ${order.ref}?`}
+        confirmLabel="Cancel order"
+        loading={cancel.isPending}
+        onConfirm={() =>
+          cancel.mutate(order._id, {
+            onSuccess: () => {
+              setAsking(false);
+              notifications.show({
+                color: 'teal',
+                message: `Order ${order.ref} canceled. Nothing was charged.`,
+              });
+            },
+            onError: (failure) => {
+              setAsking(false);
+              notifications.show({ color: 'red', title: 'Not canceled', message: errorMessage(failure) });
+            },
+          })
+        }
+      >
+        Its items go back on sale and it can no longer be paid. Nothing has been charged.
+      </ConfirmDialog>
+    </Group>
+  );
+}
 
 export function OrderCard({ order }: { order: OrderView }) {
   const status = ORDER_STATUS[order.status];
@@ -52,6 +101,9 @@ export function OrderCard({ order }: { order: OrderView }) {
         </Text>
         <Text fw={700}>{formatMoney(order.total, order.currency)}</Text>
       </Group>
+      {order.status === 'pending' && order.holdUntil && (
+        <PendingOrder order={order} holdUntil={order.holdUntil} />
+      )}
     </Paper>
   );
 }
