@@ -14,6 +14,18 @@ import { useProduct } from '../api/get-products';
 import { Availability } from './availability';
 import { ProductImage } from './product-image';
 
+/** Why a quantity cannot be added: too few, or more than there is (or than one order may hold). */
+function quantityProblem(wanted: number, room: number, product: Product, inCart: number): string {
+  if (!(wanted >= 1)) return 'At least 1';
+  const reason =
+    product.available <= MAX_LINE_QUANTITY
+      ? `${product.available} available`
+      : `${MAX_LINE_QUANTITY} per order`;
+  return inCart > 0
+    ? `At most ${room} more (${reason}, ${inCart} in your cart)`
+    : `At most ${room} (${reason})`;
+}
+
 function ProductDetails({ product, cartPath }: { product: Product; cartPath: string }) {
   const { cart, add } = useCart();
   const inCart = cart[product._id] ?? 0;
@@ -72,9 +84,12 @@ function ProductDetails({ product, cartPath }: { product: Product; cartPath: str
                 max={room}
                 allowDecimal={false}
                 allowNegative={false}
-                clampBehavior="strict"
-                w={110}
-                error={quantity !== '' && !valid ? `1 to ${room}` : undefined}
+                // What was typed stays until the field is left, with why it is too many; leaving it
+                // takes the most one can add ("strict" dropped a keystroke past the maximum, so
+                // typing 15 left 1 with no word why).
+                clampBehavior="blur"
+                w={200}
+                error={quantity !== '' && !valid ? quantityProblem(wanted, room, product, inCart) : undefined}
               />
               <Button
                 leftSection={<IconShoppingCartPlus size={18} aria-hidden="true" />}
