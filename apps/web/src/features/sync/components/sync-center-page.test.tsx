@@ -50,9 +50,9 @@ describe('SyncCenterPage', () => {
     const table = await screen.findByRole('table', { name: 'Locks and their credential sync' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((row) => row.textContent)).toEqual([
-      expect.stringMatching(/Front door.*In sync.*v4 of v4/),
+      expect.stringMatching(/Front door.*In sync.*v4, the latest.*None/),
       expect.stringMatching(/Bike room.*Refused entries.*v3 of v4.*2 refused/),
-      expect.stringMatching(/Cellar.*Never connected.*— of v4.*Never/),
+      expect.stringMatching(/Cellar.*Never connected.*None yet of v4.*Never/),
     ]);
     expect(within(rows[1]!).getByRole('link', { name: 'Bike room' })).toHaveAttribute(
       'href',

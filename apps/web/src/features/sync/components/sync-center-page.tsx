@@ -23,7 +23,12 @@ const STATES: Record<SyncCenterState, { label: string; color: string }> = {
 };
 const STATE_OPTIONS = Object.entries(STATES).map(([value, { label }]) => ({ value, label }));
 
-const version = (value: number | null) => (value === null ? '—' : `v${value}`);
+/** The version the lock confirmed against the latest, in words ("v3 of v4", "none yet of v4"). */
+function confirmedText(confirmed: number | null, desired: number | null): string {
+  if (desired === null) return 'Nothing to send yet';
+  if (confirmed === null) return `None yet of v${desired}`;
+  return confirmed === desired ? `v${confirmed}, the latest` : `v${confirmed} of v${desired}`;
+}
 
 function SyncRow({ lock }: { lock: SyncCenterItem }) {
   const state = STATES[lock.state];
@@ -41,13 +46,11 @@ function SyncRow({ lock }: { lock: SyncCenterItem }) {
         </Badge>
       </Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>
-        <Text size="sm">
-          {version(lock.confirmedVersion)} of {version(lock.desiredVersion)}
-        </Text>
+        <Text size="sm">{confirmedText(lock.confirmedVersion, lock.desiredVersion)}</Text>
       </Table.Td>
       <Table.Td>
         <Text size="sm">
-          {lock.pendingCount}
+          {lock.pendingCount === 0 ? 'None' : `${lock.pendingCount} waiting`}
           {lock.rejectedCount > 0 && (
             <Text span c="red" size="sm">
               {' '}
@@ -131,7 +134,7 @@ export function SyncCenterPage() {
               <SortableTh {...list.sortProps('name')}>Lock</SortableTh>
               <Table.Th scope="col">State</Table.Th>
               <Table.Th scope="col">Confirmed</Table.Th>
-              <SortableTh {...list.sortProps('pending')}>Pending</SortableTh>
+              <SortableTh {...list.sortProps('pending')}>Entries to send</SortableTh>
               <SortableTh {...list.sortProps('lastSeenAt')}>Last seen</SortableTh>
             </Table.Tr>
           </Table.Thead>
