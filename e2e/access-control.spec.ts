@@ -42,7 +42,9 @@ async function addLock(page: Page, name: string) {
 /** The "Who can open" tab at a wall-clock time of the lock; answers the person's row. */
 async function whoCanOpenAt(page: Page, lockUrl: string, at: string) {
   await page.goto(`${lockUrl}?tab=access`);
-  await field(page, 'At').fill(at);
+  // The date, and the time on the 24-hour clock ('YYYY-MM-DDTHH:MM' split in two).
+  await field(page, 'Date').fill(at.slice(0, 10));
+  await field(page, 'Time').fill(at.slice(11, 16));
   return page
     .getByRole('list', { name: 'Who can open' })
     .getByRole('listitem')

@@ -54,7 +54,7 @@ test('a basic user asks for a lock, the admin grants it with a schedule, the loc
   await request.getByRole('button', { name: 'Grant…' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
-  await dialog.getByRole('button', { name: 'Save schedule' }).click();
+  await dialog.getByRole('button', { name: 'Grant access' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText(new RegExp(`may now open ${lockName}`))).toBeVisible();
   await forgetSignIn(page);

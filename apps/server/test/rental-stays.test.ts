@@ -3,6 +3,7 @@ import {
   addDaysToDate,
   CREDENTIAL_KINDS,
   evaluateAccess,
+  formatCalendarDate,
   localWallTime,
   zonedInstant,
   type CredentialSet,
@@ -183,6 +184,11 @@ describe('requests from the public page', () => {
       ).toContain(path);
     }
     expect(await count()).toBe(before);
+    // A past arrival names the listing's today in the shared date format ("Nov 28, 2026").
+    const past = await requestStay(t, listingId, { startDate: dayIn(LISBON, -2), endDate: dayIn(LISBON, 1) });
+    expect(past.json().error.details[0].message).toContain(
+      `today is ${formatCalendarDate(dayIn(LISBON, 0))} where the listing is`,
+    );
     // The departure day of one stay is free for the next arrival.
     expect(
       (await requestStay(t, listingId, { startDate: dayIn(LISBON, 43), endDate: dayIn(LISBON, 45) }))

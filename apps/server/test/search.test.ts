@@ -1,4 +1,4 @@
-import { SEARCH_RESULTS_PER_KIND, type SearchAnswer } from '@latchkey/shared';
+import { formatCalendarRange, SEARCH_RESULTS_PER_KIND, type SearchAnswer } from '@latchkey/shared';
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPostgres } from '../src/db/search';
@@ -68,13 +68,27 @@ describe('GET portal/search', () => {
     const stays = (await found('past guest')).filter((r) => r.kind === 'stay');
     expect(stays).toHaveLength(1);
     expect(stays[0]!.ref).toBe(portals.a.listingId);
+    // Its dates and state in the words of the stay's page: "Nov 25, 2026 – Nov 27, 2026 · Approved".
+    const stay = await t.app.db
+      .selectFrom('stays')
+      .select(['start_date', 'end_date'])
+      .where('id', '=', stays[0]!._id)
+      .executeTakeFirstOrThrow();
+    expect(stays[0]!.detail).toContain(
+      ` · ${formatCalendarRange(stay.start_date, stay.end_date)} · Approved`,
+    );
+    expect(stays[0]!.detail).toMatch(
+      / · [A-Z][a-z]{2} \d{1,2}, \d{4} – [A-Z][a-z]{2} \d{1,2}, \d{4} · Approved$/,
+    );
     const bill = await t.app.db
       .selectFrom('bills')
       .select('invoice_number')
       .where('id', '=', billA)
       .executeTakeFirstOrThrow();
     const bills = (await found(bill.invoice_number!)).filter((r) => r.kind === 'bill');
-    expect(bills).toEqual([expect.objectContaining({ _id: billA, ref: '2025-09' })]);
+    expect(bills).toEqual([
+      expect.objectContaining({ _id: billA, ref: '2025-09', detail: 'Bill for September 2025' }),
+    ]);
   });
 
   it('answers nothing of portal B whatever it is asked', async () => {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { OrderView, Product, Quote } from '@latchkey/shared';
+import { LOCK_MODELS, type OrderView, type Product, type Quote } from '@latchkey/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listMailTo } from '../src/base/mail/mail.repository';
 import { sweepPayments } from '../src/features/payments/payments.service';
@@ -71,6 +71,11 @@ describe('the catalogue', () => {
       available: 40,
     });
     expect(await product('rfid-cards-10')).toMatchObject({ packSize: 10, preRegisters: false });
+    // The code lock's text says what the portal accepts for its model (LOCK_MODELS), no other figures.
+    const { codeLength, capacity } = LOCK_MODELS['generic-codelock'];
+    expect((await product('code-lock')).description).toContain(
+      `up to ${capacity} codes of ${codeLength.min} to ${codeLength.max} digits`,
+    );
     expect((await t.request({ method: 'GET', url: '/api3/product/no-such-thing' })).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url: '/api3/product/a%20b' })).statusCode).toBe(400);
   });

@@ -24,6 +24,18 @@ export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 export const PORTAL_STANDINGS = ['free', 'active', 'canceling', 'past_due', 'lapsed'] as const;
 export type PortalStanding = (typeof PORTAL_STANDINGS)[number];
 
+/**
+ * A standing in words, the same for the portal's admins (billing, the portal switcher) and for the
+ * platform's staff: one state, one label.
+ */
+export const PORTAL_STANDING_LABELS: Record<PortalStanding, string> = {
+  free: 'Free plan',
+  active: 'Paid up',
+  canceling: 'Ends at the end of the period',
+  past_due: 'Payment failing',
+  lapsed: 'Not paid',
+};
+
 /** Provider subscription statuses that mean a payment is failing (Stripe's names). */
 const FAILING_STATUSES = new Set(['past_due', 'unpaid', 'incomplete']);
 

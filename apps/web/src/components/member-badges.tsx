@@ -1,6 +1,6 @@
 import type { MembershipStatus, PortalRole } from '@latchkey/shared';
 import { Badge, Text, type BadgeProps } from '@mantine/core';
-import { formatDate, formatRelative } from '@/lib/format';
+import { formatDate, formatDateTime } from '@/lib/format';
 
 const NO_SHRINK = { flexShrink: 0, minWidth: 'max-content' } as const;
 
@@ -48,17 +48,15 @@ export function MemberStatusBadge({ status, ...props }: MemberStatusBadgeProps) 
 }
 
 /**
- * When a person joined, relative ("3 days ago"), or when they were invited, as a date: an invited
- * person has not joined yet, and `joinedAt` is then the invitation's time.
+ * When a person joined, or when they were invited ("Invited Nov 28, 2026"): a date either way, so
+ * one column reads one way (it mixed "Invited Nov 28, 2026" with "4 minutes ago"). An invited person
+ * has not joined yet, and `joinedAt` is then the invitation's time. The exact time is in the title.
  */
 export function MemberSince({ member }: { member: { status: MembershipStatus; joinedAt: string } }) {
-  return member.status === 'invited' ? (
-    <Text size="sm" component="time" dateTime={member.joinedAt}>
-      Invited {formatDate(member.joinedAt)}
-    </Text>
-  ) : (
-    <Text size="sm" component="time" dateTime={member.joinedAt} title={formatDate(member.joinedAt)}>
-      {formatRelative(member.joinedAt)}
+  const date = formatDate(member.joinedAt);
+  return (
+    <Text size="sm" component="time" dateTime={member.joinedAt} title={formatDateTime(member.joinedAt)}>
+      {member.status === 'invited' ? `Invited ${date}` : date}
     </Text>
   );
 }

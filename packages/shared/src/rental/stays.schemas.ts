@@ -18,6 +18,14 @@ import { stayQuoteSchema } from './stay-price';
 export const STAY_STATES = ['requested', 'approved', 'declined', 'cancelled'] as const;
 export type StayState = (typeof STAY_STATES)[number];
 
+/** A stay's state in words, the same on every screen and in search results. */
+export const STAY_STATE_LABELS: Record<StayState, string> = {
+  requested: 'Requested',
+  approved: 'Approved',
+  declined: 'Declined',
+  cancelled: 'Cancelled',
+};
+
 /** Where a stay came from: the public request page, the owner, or an imported calendar feed. */
 export const STAY_SOURCES = ['request', 'manual', 'ical'] as const;
 export type StaySource = (typeof STAY_SOURCES)[number];

@@ -1,4 +1,11 @@
-import { SEARCH_RESULTS_PER_KIND, type SearchAnswer, type SearchResult } from '@latchkey/shared';
+import {
+  formatCalendarRange,
+  formatMonth,
+  SEARCH_RESULTS_PER_KIND,
+  STAY_STATE_LABELS,
+  type SearchAnswer,
+  type SearchResult,
+} from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import {
   searchBills,
@@ -9,21 +16,6 @@ import {
   searchStays,
   trigramMatches,
 } from './search.repository';
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 function personName(row: { email: string | null; first_name: string | null; last_name: string | null }) {
   return [row.first_name, row.last_name].filter(Boolean).join(' ') || row.email || '';
@@ -99,14 +91,15 @@ export async function searchPortal(db: Database, portalId: string, q: string): P
       kind: 'stay' as const,
       _id: row.id,
       title: row.guest_name,
-      detail: `${row.listing_title} · ${row.start_date} to ${row.end_date} · ${row.state}`,
+      // The dates and the state in the words the stay's own page uses (time-format.ts, STAY_STATE_LABELS).
+      detail: `${row.listing_title} · ${formatCalendarRange(row.start_date, row.end_date)} · ${STAY_STATE_LABELS[row.state]}`,
       ref: row.listing_id,
     })),
     ...bills.map((row) => ({
       kind: 'bill' as const,
       _id: row.id,
       title: row.invoice_number ?? '',
-      detail: `Bill for ${MONTHS[row.month - 1]} ${row.year}`,
+      detail: `Bill for ${formatMonth(row.year, row.month)}`,
       ref: `${row.year}-${String(row.month).padStart(2, '0')}`,
     })),
   ];

@@ -1,4 +1,4 @@
-import { BILLING_CURRENCY, type LockModel, type ProductKind } from '@latchkey/shared';
+import { BILLING_CURRENCY, LOCK_MODELS, type LockModel, type ProductKind } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
 import { upsertProduct } from './products.repository';
@@ -17,6 +17,9 @@ export interface CatalogueEntry {
   packSize?: number;
   lockModel?: LockModel;
 }
+
+/** What the portal accepts for the Keypad Code Lock's model: the product text says the same. */
+const CODE_LOCK = LOCK_MODELS['generic-codelock'];
 
 /** The demo shop: locks, a keypad, a bridge, cards, fobs and a reader. Pictures: apps/web/public/shop. */
 export const DEMO_CATALOGUE: CatalogueEntry[] = [
@@ -51,7 +54,8 @@ export const DEMO_CATALOGUE: CatalogueEntry[] = [
     kind: 'lock',
     summary: 'Keypad-only code lock for sheds, storerooms and gates.',
     description:
-      'A simple, sturdy code lock with a master code and up to 50 user codes of 4 to 8 digits. No network: codes are set on the keypad.',
+      `A simple, sturdy code lock for up to ${CODE_LOCK.capacity} codes of ${CODE_LOCK.codeLength.min} to ` +
+      `${CODE_LOCK.codeLength.max} digits (longer codes are refused for it). No network: codes are set on the keypad.`,
     price: 15900,
     stock: 3,
     lockModel: 'generic-codelock',

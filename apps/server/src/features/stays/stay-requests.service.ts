@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import {
   addDaysToDate,
+  formatCalendarDate,
   formatCalendarRange,
   nightsBetween,
   quoteStay,
@@ -110,7 +111,7 @@ function checkRequestedDates(
   today: string,
 ) {
   if (input.startDate < today)
-    field('body.startDate', `is in the past (today is ${today} where the listing is)`);
+    field('body.startDate', `is in the past (today is ${formatCalendarDate(today)} where the listing is)`);
   if (input.startDate > addDaysToDate(today, MAX_DAYS_AHEAD)) {
     field('body.startDate', `is too far ahead (at most ${MAX_DAYS_AHEAD} days)`);
   }

@@ -3,6 +3,7 @@
 // access mail and landing link. The guest's request is stay-requests.service.ts; approving, which
 // both sides do, is stay-rules.ts.
 import {
+  formatCalendarDate,
   nightsBetween,
   stayAccessWindow,
   type Stay,
@@ -295,7 +296,7 @@ export async function actOnStay(
     if (wanted.end_date < today) {
       field(
         'body.endDate',
-        `is in the past (today is ${today} where the listing is); cancel the stay instead`,
+        `is in the past (today is ${formatCalendarDate(today)} where the listing is); cancel the stay instead`,
       );
     }
     await changeAccess(db, async (trx, touch) => {

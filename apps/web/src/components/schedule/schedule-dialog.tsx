@@ -20,6 +20,8 @@ interface ScheduleDialogProps {
   loadError?: unknown;
   onRetry?: () => void;
   onSave: (schedule: Schedule | null) => Promise<ScheduleErrors | void>;
+  /** The button's words, saying what happens ("Grant access"); default "Save schedule". */
+  submitLabel?: string;
 }
 
 /** The schedule editor in a modal, for one person at one lock. */
@@ -33,12 +35,21 @@ export function ScheduleDialog({
   loadError,
   onRetry,
   onSave,
+  submitLabel,
 }: ScheduleDialogProps) {
   // On a phone the editor gets the whole screen: it is a long form.
   const phone = useMediaQuery('(max-width: 37.5em)');
   let body: ReactNode;
   if (schedule !== undefined) {
-    body = <ScheduleEditor value={schedule} timeZone={timeZone} onSubmit={onSave} onCancel={onClose} />;
+    body = (
+      <ScheduleEditor
+        value={schedule}
+        timeZone={timeZone}
+        onSubmit={onSave}
+        onCancel={onClose}
+        submitLabel={submitLabel}
+      />
+    );
   } else if (loadError) {
     body = <QueryError title="Could not load the schedule" error={loadError} onRetry={onRetry} />;
   } else {

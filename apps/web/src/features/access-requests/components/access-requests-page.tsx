@@ -171,6 +171,7 @@ export function AccessRequestsPage() {
           granting ? `${granting.requester.name}: when may they open it? (empty: at any time)` : undefined
         }
         schedule={granting ? null : undefined}
+        submitLabel="Grant access"
         onSave={async (schedule) => {
           if (!granting) return;
           try {

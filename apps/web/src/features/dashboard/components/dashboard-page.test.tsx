@@ -32,12 +32,12 @@ function statValue(list: string, label: string) {
 }
 
 describe('DashboardPage', () => {
-  it('calls a portal that never paid Free plan, not Expired', async () => {
+  it('calls a portal that never paid Free plan, not unpaid', async () => {
     const portal = portalFixture({ expireDate: null, stripe: { status: null }, current: false });
     setup(dashboardFixture(portal, counts));
     const summary = await screen.findByRole('region', { name: 'Subscription' });
     expect(within(summary).getByText('Free plan')).toBeInTheDocument();
-    expect(within(summary).queryByText('Expired')).not.toBeInTheDocument();
+    expect(within(summary).queryByText('Not paid')).not.toBeInTheDocument();
     expect(within(summary).getByText('Free plan, no subscription')).toBeInTheDocument();
   });
 
@@ -57,7 +57,7 @@ describe('DashboardPage', () => {
         }),
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Harbor View' })).toBeInTheDocument();
-    expect(screen.getAllByText(/Expired on Jun 1, 2020/).length).toBeGreaterThan(0);
+    expect(screen.getAllByText(/Not paid since Jun 1, 2020/).length).toBeGreaterThan(0);
     expect(statValue('Member counts', 'Members')).toBe('12');
     expect(statValue('Member counts', 'Invited')).toBe('3');
     expect(await screen.findByText('Grace Hopper')).toBeInTheDocument();

@@ -76,7 +76,10 @@ describe('the dashboard inbox', () => {
       'href',
       '/app/listing/listing-1/request/stay-1',
     );
-    expect(within(card).getByText(/Sea view flat · .* · 3 nights/)).toBeInTheDocument();
+    // The dates as the shared range writes them everywhere ("… – …", not "… to …").
+    expect(
+      within(card).getByText('Sea view flat · Mar 10, 2031 – Mar 13, 2031 · 3 nights'),
+    ).toBeInTheDocument();
     expect(
       within(card).getByRole('link', { name: "Decline or change Marco Visitor's request" }),
     ).toHaveAttribute('href', '/app/listing/listing-1/request/stay-1');

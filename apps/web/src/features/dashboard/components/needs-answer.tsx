@@ -1,4 +1,4 @@
-import { nightsBetween, type WaitingRequest } from '@latchkey/shared';
+import { formatCalendarRange, nightsBetween, type WaitingRequest } from '@latchkey/shared';
 import { Alert, Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
-import { formatCalendarDate, formatDateTime, formatRelative } from '@/lib/format';
+import { formatDateTime, formatRelative } from '@/lib/format';
 import { useStayAction } from '@/features/listings/api/stays';
 import { useWaitingRequests, waitingRequestsKey } from '../api/get-waiting-requests';
 
@@ -29,8 +29,7 @@ function RequestRow({ request }: { request: WaitingRequest }) {
             {request.guestName}
           </Anchor>
           <Text size="sm" c="dimmed">
-            {request.listingTitle} · {formatCalendarDate(request.startDate)} to{' '}
-            {formatCalendarDate(request.endDate)} · {nights} night{nights === 1 ? '' : 's'}
+            {`${request.listingTitle} · ${formatCalendarRange(request.startDate, request.endDate)} · ${nights} night${nights === 1 ? '' : 's'}`}
           </Text>
           <Text size="xs" c="dimmed">
             Asked{' '}

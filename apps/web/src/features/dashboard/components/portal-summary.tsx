@@ -14,7 +14,7 @@ export function subscriptionText(portal: Portal): string {
   if (portal.expireDate) {
     return portal.current
       ? `Paid up until ${formatDate(portal.expireDate, portal.timeZone)}`
-      : `Expired on ${formatDate(portal.expireDate, portal.timeZone)}`;
+      : `Not paid since ${formatDate(portal.expireDate, portal.timeZone)}`;
   }
   return 'Free plan, no subscription';
 }

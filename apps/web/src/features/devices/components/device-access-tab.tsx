@@ -3,15 +3,22 @@ import { Anchor, Badge, Button, Divider, Group, Stack, Text, TextInput, Title } 
 import { IconCircleCheck, IconCircleX, IconClock, IconUsers } from '@tabler/icons-react';
 import { Fragment, useId, useState } from 'react';
 import { Link } from 'react-router';
+import { ClockInput } from '@/components/clock-input';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { paths } from '@/config/paths';
 import { CREDENTIAL_TEXT, REASON_TEXT } from '@/lib/access-words';
+import { formatDateTime } from '@/lib/format';
 import { instantAtWallClock, wallClockAt } from '@/lib/zoned-time';
 import { useDeviceAccess } from '../api/get-device-access';
 
 type Person = DeviceAccess['people'][number];
+
+/** 'YYYY-MM-DDTHH:MM' as the date and time fields' values. */
+function splitWallClock(local: string): { date: string; time: string } {
+  return { date: local.slice(0, 10), time: local.slice(11, 16) };
+}
 type Other = DeviceAccess['others'][number];
 
 /** Whose a credential without a person is, when it has no name of its own. */
@@ -141,13 +148,17 @@ function OthersList({ others }: { others: readonly Other[] }) {
   );
 }
 
+const FULL_CLOCK = /^\d{2}:\d{2}$/;
+
 /** The "Who can open" tab: everyone with access, and whether they can open at an instant. */
 export function DeviceAccessTab({ device }: { device: Device }) {
   const zone = device.timeZone;
   const hintId = useId();
   // The lock's wall clock, 'YYYY-MM-DDTHH:MM'; null follows the present.
   const [at, setAt] = useState<string | null>(null);
-  const [input, setInput] = useState(() => wallClockAt(new Date(), zone));
+  // The fields: a date and a time on the 24-hour clock the app writes (a datetime-local field
+  // follows the browser's locale: "11/28/2026, 10:13 AM").
+  const [input, setInput] = useState(() => splitWallClock(wallClockAt(new Date(), zone)));
   const instant = at ? instantAtWallClock(at, zone) : null;
   const { data, error, isPending, isPlaceholderData, refetch } = useDeviceAccess(
     device._id,
@@ -156,7 +167,13 @@ export function DeviceAccessTab({ device }: { device: Device }) {
 
   const backToNow = () => {
     setAt(null);
-    setInput(wallClockAt(new Date(), zone));
+    setInput(splitWallClock(wallClockAt(new Date(), zone)));
+  };
+  const change = (part: 'date' | 'time', value: string) => {
+    const next = { ...input, [part]: value };
+    setInput(next);
+    const local = `${next.date}T${next.time}`;
+    if (FULL_CLOCK.test(next.time) && instantAtWallClock(local, zone)) setAt(local);
   };
 
   let body;
@@ -203,18 +220,21 @@ export function DeviceAccessTab({ device }: { device: Device }) {
       description="Everyone with access, and the codes that need no account, checked against their status, schedule and validity at one moment."
     >
       <Stack gap="md">
-        <Group gap="sm" align="flex-end" wrap="nowrap">
+        <Group gap="sm" align="flex-end" wrap="wrap">
           <TextInput
-            type="datetime-local"
-            label="At"
+            type="date"
+            label="Date"
             aria-describedby={hintId}
-            value={input}
-            onChange={(event) => {
-              const value = event.currentTarget.value;
-              setInput(value);
-              if (instantAtWallClock(value, zone)) setAt(value);
-            }}
-            style={{ flex: '0 1 260px', minWidth: 0 }}
+            value={input.date}
+            onChange={(event) => change('date', event.currentTarget.value)}
+            style={{ flex: '0 1 180px', minWidth: 150 }}
+          />
+          <ClockInput
+            label="Time"
+            aria-describedby={hintId}
+            value={input.time}
+            onChange={(event) => change('time', event.currentTarget.value)}
+            style={{ flex: '0 1 110px', minWidth: 90 }}
           />
           <Button variant={at === null ? 'filled' : 'default'} onClick={backToNow} style={{ flexShrink: 0 }}>
             Now
@@ -227,10 +247,13 @@ export function DeviceAccessTab({ device }: { device: Device }) {
           <Group gap={6} wrap="nowrap">
             <IconClock size={16} stroke={1.6} aria-hidden="true" />
             <Text size="sm">
-              Lock time: <strong>{data.localTime}</strong>{' '}
-              <Text span size="sm" c="dimmed">
-                ({data.timeZone}){at === null ? ', now' : ''}
-              </Text>
+              Lock time:{' '}
+              <strong>{formatDateTime(data.at, data.timeZone, { weekday: true, zone: true })}</strong>
+              {at === null && (
+                <Text span size="sm" c="dimmed">
+                  , now
+                </Text>
+              )}
             </Text>
           </Group>
         )}

@@ -83,17 +83,23 @@ describe('DevicePage', () => {
     expect(within(items[2]!).getByText('Suspended')).toBeInTheDocument();
     expect(within(items[3]!).getByText('No code, card or key for this lock')).toBeInTheDocument();
     expect(screen.getByText('1 of 4 can open')).toBeInTheDocument();
-    expect(screen.getByText('Mon 2026-11-23 09:30')).toBeInTheDocument();
+    // The lock's time in the shared format, labelled with its zone (not the API's "Mon 2026-11-23 09:30").
+    expect(screen.getByText('Mon, Nov 23, 2026, 09:30 America/New_York')).toBeInTheDocument();
     expect(calls.find((c) => c.path === 'portal/device/device-1/access')!.url).not.toContain('at=');
 
-    // 23:15 on the lock's clock in New York (EST, UTC−5) is 04:15 UTC the next day.
-    fireEvent.change(screen.getByLabelText(/^At/), { target: { value: '2026-11-28T23:15' } });
-    expect(await screen.findByText('Sat 2026-11-28 23:15')).toBeInTheDocument();
+    // 23:15 on the lock's clock in New York (EST, UTC−5) is 04:15 UTC the next day. The time is
+    // typed on the 24-hour clock, and tidied when the field is left ("2315" → "23:15").
+    fireEvent.change(screen.getByLabelText(/^Date/), { target: { value: '2026-11-28' } });
+    const time = screen.getByLabelText(/^Time/);
+    fireEvent.change(time, { target: { value: '2315' } });
+    fireEvent.blur(time);
+    expect(time).toHaveValue('23:15');
+    expect(await screen.findByText('Sat, Nov 28, 2026, 23:15 America/New_York')).toBeInTheDocument();
     const withAt = calls.filter((c) => c.url.includes('at='));
     expect(new URL(withAt.at(-1)!.url, 'http://x').searchParams.get('at')).toBe('2026-11-29T04:15:00.000Z');
 
     await setupUser().click(screen.getByRole('button', { name: 'Now' }));
-    expect(await screen.findByText('Mon 2026-11-23 09:30')).toBeInTheDocument();
+    expect(await screen.findByText('Mon, Nov 23, 2026, 09:30 America/New_York')).toBeInTheDocument();
   });
 
   it('lists people with how they have access and their schedule, and edits a schedule', async () => {

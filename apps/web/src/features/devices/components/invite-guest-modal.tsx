@@ -9,6 +9,7 @@ import { Alert, Button, Checkbox, Group, SimpleGrid, Stack, Switch, TextInput } 
 import { useForm, type FormErrors } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
+import { ClockInput } from '@/components/clock-input';
 import { FormModal, useDirtyForm } from '@/components/form-modal';
 import { DAY_LONG, DAY_SHORT, WEEK_ORDER } from '@/components/schedule/describe-schedule';
 import { formResolver, useFormMutation } from '@/lib/forms';
@@ -213,9 +214,8 @@ function InviteForm({ device, invite, onSaved, onCancel }: InviteFormProps) {
         <Switch label="All day" {...form.getInputProps('allDay', { type: 'checkbox' })} />
         {!form.values.allDay && (
           <SimpleGrid cols={2} spacing="md">
-            <TextInput type="time" label={LABELS.start} required {...form.getInputProps('start')} />
-            <TextInput
-              type="time"
+            <ClockInput label={LABELS.start} required {...form.getInputProps('start')} />
+            <ClockInput
               label={LABELS.end}
               required
               description={timeHint}

@@ -1,4 +1,10 @@
-import { describeQuote, formatClock, type Stay, type StayAccess } from '@latchkey/shared';
+import {
+  describeQuote,
+  formatCalendarRange,
+  formatClock,
+  type Stay,
+  type StayAccess,
+} from '@latchkey/shared';
 import {
   Alert,
   Anchor,
@@ -20,6 +26,7 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconCheck, IconClock, IconCopy, IconInfoCircle } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
+import { ClockInput } from '@/components/clock-input';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
@@ -149,20 +156,8 @@ function DatesForm({
             value={values.endDate}
             onChange={set('endDate')}
           />
-          <TextInput
-            type="time"
-            label="Check-in"
-            required
-            value={values.checkInTime}
-            onChange={set('checkInTime')}
-          />
-          <TextInput
-            type="time"
-            label="Check-out"
-            required
-            value={values.checkOutTime}
-            onChange={set('checkOutTime')}
-          />
+          <ClockInput label="Check-in" required value={values.checkInTime} onChange={set('checkInTime')} />
+          <ClockInput label="Check-out" required value={values.checkOutTime} onChange={set('checkOutTime')} />
         </SimpleGrid>
         <Group justify="flex-end" gap="sm">
           {extra}
@@ -263,8 +258,10 @@ function RequestActions({ stay }: { stay: Stay }) {
             icon={<IconAlertTriangle aria-hidden="true" />}
             title="These nights are taken"
           >
-            {stay.conflicts.map((c) => `${c.guestName} stays ${c.startDate} to ${c.endDate}`).join('; ')}.
-            Change the dates or decline.
+            {stay.conflicts
+              .map((c) => `${c.guestName} stays ${formatCalendarRange(c.startDate, c.endDate)}`)
+              .join('; ')}
+            . Change the dates or decline.
           </Alert>
         )}
         <Table.ScrollContainer minWidth={300}>

@@ -1,13 +1,14 @@
-import type { StayAccessState, StayLockAccess, StayState } from '@latchkey/shared';
+import {
+  STAY_STATE_LABELS,
+  type StayAccessState,
+  type StayLockAccess,
+  type StayState,
+} from '@latchkey/shared';
 import { Badge, type BadgeProps } from '@mantine/core';
 import { formatCalendarDate } from '@/lib/format';
 
-export const STAY_STATE_LABELS: Record<StayState, string> = {
-  requested: 'Requested',
-  approved: 'Approved',
-  declined: 'Declined',
-  cancelled: 'Cancelled',
-};
+// The words are shared with the server (search results name a stay's state the same way).
+export { STAY_STATE_LABELS };
 
 const STAY_STATE_COLORS: Record<StayState, string> = {
   requested: 'yellow',

@@ -20,6 +20,7 @@ import { useRemoveDirectAccess } from '@/features/devices/api/remove-direct-acce
 import { paths } from '@/config/paths';
 import { CREDENTIAL_TEXT, REASON_TEXT } from '@/lib/access-words';
 import { errorMessage } from '@/lib/errors';
+import { formatDateTime } from '@/lib/format';
 import { displayName } from '@/lib/session';
 import { useMemberAccessNow, useMemberDevices } from '../api/get-member-devices';
 import { useLockOptions } from '@/features/devices/api/get-devices';
@@ -41,7 +42,8 @@ function EditScheduleDialog({
   return <AccessScheduleDialog person={person} lock={lock} query={query} save={save} onClose={onClose} />;
 }
 
-type AccessNow = MemberAccessTime['locks'][number];
+/** A lock's answer, with the instant it was checked at. */
+type AccessNow = MemberAccessTime['locks'][number] & Pick<MemberAccessTime, 'at'>;
 
 /** "Can open now" or why not, from the same engine as the lock's "Who can open" tab. */
 function AccessNowBadge({ now }: { now: AccessNow | undefined }) {
@@ -51,7 +53,7 @@ function AccessNowBadge({ now }: { now: AccessNow | undefined }) {
       size="sm"
       variant="light"
       color={now.canOpen ? 'teal' : 'gray'}
-      title={`At the lock: ${now.localTime}`}
+      title={`At the lock: ${formatDateTime(now.at, now.timeZone, { weekday: true, zone: true })}`}
     >
       {now.canOpen ? 'Can open now' : now.reason ? REASON_TEXT[now.reason] : 'Cannot open now'}
     </Badge>
@@ -107,7 +109,9 @@ function LockRow({ lock, now, onEditSchedule, onRemove }: LockRowProps) {
 export function MemberLocksCard({ member }: { member: PortalMember }) {
   const locks = useMemberDevices(member._id);
   const accessNow = useMemberAccessNow(member._id);
-  const nowByLock = new Map((accessNow.data?.locks ?? []).map((lock) => [lock._id, lock]));
+  const nowByLock = new Map(
+    (accessNow.data?.locks ?? []).map((lock) => [lock._id, { ...lock, at: accessNow.data!.at }]),
+  );
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search, 250);
   const lockOptions = useLockOptions(debouncedSearch);

@@ -13,7 +13,7 @@ import { SectionCard } from '@/components/section-card';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { paths } from '@/config/paths';
 import { useRemoteCommand } from '@/features/devices/api/send-remote-command';
-import { formatRelative } from '@/lib/format';
+import { formatDateTime, formatRelative } from '@/lib/format';
 import { connectionOf, remoteUnavailable, type LockLink } from '@/lib/lock-connection';
 import { useSession } from '@/lib/session';
 import { useMyLocks } from '../api/get-my-access';
@@ -59,7 +59,7 @@ export function MyLockPage() {
       <BackLink to={paths.user.home.href()} label="Your locks" />
       <PageHeader
         title={lock.name}
-        description={`${lock.timeZone} · now ${lock.localTime} there`}
+        description={`Now ${formatDateTime(locks.data.at, lock.timeZone, { weekday: true, zone: true })}`}
         aside={
           <Stack gap={6} align="flex-start">
             <LockNowBadge lock={lock} />

@@ -71,6 +71,8 @@ describe('basic-user area', () => {
     expect(front).toHaveTextContent('Front door');
     expect(front).toHaveTextContent('You can open it now');
     expect(front).toHaveTextContent('Mon–Fri 08:00–12:00');
+    // The lock's clock now, in the shared format with its zone (not the API's "Mon 2026-11-23 11:00").
+    expect(front).toHaveTextContent('Now Mon, Nov 23, 2026, 11:00 Europe/Berlin');
     expect(bikes).toHaveTextContent('Outside their schedule');
     // Each says whether the lock is connected, and how they open it.
     expect(front).toHaveTextContent(/Offline, last seen .* ago/);
@@ -107,6 +109,7 @@ describe('basic-user area', () => {
   it('shows one lock: its opening times in its own zone and how they open it', async () => {
     setup('/user/locks/device-2');
     expect(await screen.findByRole('heading', { level: 1, name: 'Bike room' })).toBeInTheDocument();
+    expect(screen.getByText('Now Mon, Nov 23, 2026, 11:00 Europe/Berlin')).toBeInTheDocument();
     expect(screen.getByRole('list', { name: 'Your opening times' })).toHaveTextContent(
       'Sat, Sun 20:00–06:00',
     );

@@ -6,6 +6,7 @@ import { QueryError } from '@/components/query-error';
 import { describeSchedule } from '@/components/schedule/describe-schedule';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { paths } from '@/config/paths';
+import { formatDateTime } from '@/lib/format';
 import { LockConnectionStatus } from '@/components/lock-connection-status';
 import { waysToOpen } from '@/lib/lock-connection';
 import { useSession } from '@/lib/session';
@@ -64,7 +65,7 @@ export function MyLocksPage() {
                 )}
               </Group>
               <Text size="xs" c="dimmed">
-                {lock.timeZone} · now {lock.localTime.slice(4)} there
+                Now {formatDateTime(locks.data.at, lock.timeZone, { weekday: true, zone: true })}
               </Text>
             </Stack>
           </Paper>

@@ -1,17 +1,18 @@
-import type { PlatformPortal } from '@latchkey/shared';
+import { PORTAL_STANDING_LABELS, type PlatformPortal } from '@latchkey/shared';
 import { Badge, Group } from '@mantine/core';
 
+// The labels are the ones the portal's admins read on their billing page (one state, one label).
 const STANDING: Record<PlatformPortal['standing'], { label: string; color: string }> = {
-  free: { label: 'Free plan', color: 'gray' },
-  active: { label: 'Current', color: 'teal' },
-  canceling: { label: 'Current, canceling', color: 'yellow' },
-  past_due: { label: 'Payment due', color: 'orange' },
-  lapsed: { label: 'Lapsed', color: 'red' },
+  free: { label: PORTAL_STANDING_LABELS.free, color: 'gray' },
+  active: { label: PORTAL_STANDING_LABELS.active, color: 'teal' },
+  canceling: { label: PORTAL_STANDING_LABELS.canceling, color: 'yellow' },
+  past_due: { label: PORTAL_STANDING_LABELS.past_due, color: 'orange' },
+  lapsed: { label: PORTAL_STANDING_LABELS.lapsed, color: 'red' },
 };
 
 const PLAN: Record<PlatformPortal['plan'], string> = { free: 'Free', pro: 'Pro', business: 'Business' };
 
-/** A portal's plan and where it stands with its payments (current or lapsed), as staff read it. */
+/** A portal's plan and where it stands with its payments (paid up or not), as staff read it. */
 export function StandingBadge({ portal }: { portal: Pick<PlatformPortal, 'plan' | 'standing'> }) {
   const standing = STANDING[portal.standing];
   return (

@@ -57,7 +57,7 @@ describe('PortalSwitcher', () => {
     const lastAuth = calls.filter((c) => c.path === 'auth').at(-1)!;
     expect(lastAuth.headers['x-portal-override']).toBe('portal-2');
     // The new portal is expired: the badge says so.
-    expect(screen.getAllByText('Expired').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('Not paid').length).toBeGreaterThan(0);
   });
 
   it('goes back to the own portal, removing the stored override', async () => {

@@ -125,7 +125,7 @@ describe('ResellerPage', () => {
     const harbor = within(customers).getByRole('listitem', { name: 'Harbor Offices' });
     expect(within(harbor).queryByRole('button')).toBeNull();
     expect(harbor).toHaveTextContent('Billing only');
-    expect(harbor).toHaveTextContent('Lapsed');
+    expect(harbor).toHaveTextContent('Not paid');
     expect(harbor).toHaveTextContent('1 lock ·');
 
     expect(screen.getByRole('button', { name: 'Next month' })).toBeDisabled();

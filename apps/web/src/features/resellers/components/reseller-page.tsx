@@ -2,6 +2,7 @@ import {
   formatMoney,
   formatMonth,
   PLANS,
+  PORTAL_STANDING_LABELS,
   resellerCreateSchema,
   resellerCustomerInputSchema,
   type BillingSummary,
@@ -300,22 +301,22 @@ function NewCustomerDialog({ opened, onClose }: { opened: boolean; onClose: () =
   );
 }
 
-/** A customer's plan standing: paid up, on the free plan, or a paid plan that lapsed. */
+/** A customer's plan standing: paid up, on the free plan, or a paid plan not paid (the shared labels). */
 function StandingBadge({ customer }: { customer: ResellerCustomer }) {
   if (customer.current) {
     return (
       <Badge variant="light" color="teal">
-        Paid up
+        {PORTAL_STANDING_LABELS.active}
       </Badge>
     );
   }
   return customer.plan === 'free' ? (
     <Badge variant="light" color="gray">
-      Free plan
+      {PORTAL_STANDING_LABELS.free}
     </Badge>
   ) : (
     <Badge variant="light" color="red">
-      Lapsed
+      {PORTAL_STANDING_LABELS.lapsed}
     </Badge>
   );
 }
