@@ -227,7 +227,9 @@ describe('a buyer who gives up an order awaiting payment', () => {
     const mine = await t.request({ method: 'GET', url: '/api3/shop/orders', token: buyer.token });
     const listed = mine.json().find((view: { _id: string }) => view._id === orderId);
     expect(listed).toMatchObject({ status: 'pending' });
-    expect(Date.parse(listed.holdUntil)).toBe(Date.parse((await checkoutRow(placed.checkoutId)).expires_at));
+    expect(Date.parse(listed.holdUntil)).toBe(
+      new Date((await checkoutRow(placed.checkoutId)).expires_at).getTime(),
+    );
 
     const cancel = (token: string, id = orderId) =>
       t.request({ method: 'POST', url: `/api3/shop/orders/${id}/cancel`, token });
