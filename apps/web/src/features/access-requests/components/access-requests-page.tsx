@@ -7,11 +7,13 @@ import { EmptyList } from '@/components/empty-list';
 import { FormModal } from '@/components/form-modal';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
+import { groupNames } from '@/components/access/group-names';
 import { describeSchedule } from '@/components/schedule/describe-schedule';
 import { ScheduleDialog } from '@/components/schedule/schedule-dialog';
 import { TableSkeleton } from '@/components/table-skeleton';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
+import { useMemberDevices } from '@/features/members/api/get-member-devices';
 import { useAnswerAccessRequest } from '../api/answer-access-request';
 import { useAccessRequests } from '../api/get-access-requests';
 import { RequestStatusBadge } from './request-status';
@@ -73,6 +75,30 @@ function DeclineDialog({ request, onClose }: { request: AccessRequest | null; on
         </Stack>
       </form>
     </FormModal>
+  );
+}
+
+/**
+ * The grant dialog's words: who asks, and whether they open the lock already (through a group or
+ * directly, on which schedule), for one may ask for a lock one opens to get more time.
+ */
+function GrantSubtitle({ request }: { request: AccessRequest }) {
+  const devices = useMemberDevices(request.requester._id);
+  const reached = devices.data?.find((device) => device._id === request.device._id);
+  // Inside the dialog's subtitle paragraph: phrasing content only.
+  return (
+    <>
+      {request.requester.name}: when may they open it? (empty: at any time)
+      {reached && (
+        <Text span display="block" mt={4} size="sm" c="orange.9" role="note">
+          They open {request.device.name} already
+          {reached.via.groups.length > 0 ? ` through ${groupNames(reached.via)}` : ''}
+          {reached.via.direct ? (reached.via.groups.length > 0 ? ' and directly' : ' directly') : ''},{' '}
+          {reached.schedule ? describeSchedule(reached.schedule) : 'at any time'}. Granting gives them direct
+          access on the schedule below.
+        </Text>
+      )}
+    </>
   );
 }
 
@@ -167,9 +193,7 @@ export function AccessRequestsPage() {
         opened={granting !== null}
         onClose={() => setGranting(null)}
         title={`Grant ${granting?.device.name ?? ''}`}
-        subtitle={
-          granting ? `${granting.requester.name}: when may they open it? (empty: at any time)` : undefined
-        }
+        subtitle={granting ? <GrantSubtitle request={granting} /> : undefined}
         schedule={granting ? null : undefined}
         submitLabel="Grant access"
         onSave={async (schedule) => {
