@@ -60,6 +60,9 @@ describe('DashboardPage', () => {
     expect(screen.getAllByText(/Not paid since Jun 1, 2020/).length).toBeGreaterThan(0);
     expect(statValue('Member counts', 'Members')).toBe('12');
     expect(statValue('Member counts', 'Invited')).toBe('3');
+    // Role counts are of active members, and say so.
+    expect(statValue('Member counts', 'Active users')).toBe('10');
+    expect(statValue('Member counts', 'Active admins')).toBe('2');
     expect(await screen.findByText('Grace Hopper')).toBeInTheDocument();
     // An invited person has not joined: the row says when they were invited, as the People list does.
     const invitedRow = screen.getByText('x@y.z').closest('tr')!;
