@@ -56,3 +56,35 @@ describe('the plan cards', () => {
     }
   }, 20_000);
 });
+
+describe('the Free card', () => {
+  const show = (subscription: PortalSubscription) => {
+    storage.setAuthToken(validToken());
+    renderApp('/app/gopro', {
+      'GET auth': () => json(sessionFixture(['admin'])),
+      'GET portal/subscription': () => json(subscription),
+    });
+    return screen.findByRole('region', { name: /^Free/ });
+  };
+
+  it('says it is the current plan on Free', async () => {
+    const card = await show(free);
+    expect(within(card).getByRole('button', { name: 'Current plan' })).toBeDisabled();
+  });
+
+  it('says why it is not offered while a prepaid period runs, and what the portal holds past Free', async () => {
+    const card = await show({
+      ...free,
+      plan: 'pro',
+      standing: 'active',
+      current: true,
+      expireDate: '2027-03-01T12:00:00.000Z',
+      billing: 'prepaid',
+      lockCount: 5,
+    });
+    expect(card).toHaveTextContent(
+      /Your prepaid Pro period ends on Mar 1, 2027; unrenewed, the portal can then move to Free\. Free holds up to 2 locks; this portal has 5/,
+    );
+    expect(within(card).queryByRole('button')).not.toBeInTheDocument();
+  });
+});

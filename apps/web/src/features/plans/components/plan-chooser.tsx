@@ -14,6 +14,7 @@ import { Link } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
+import { formatDate } from '@/lib/format';
 import { useChangePlan, useMoveToFree, useStartSubscription } from '../api/plan-actions';
 
 type PaidPlan = Exclude<PlanId, 'free'>;
@@ -23,6 +24,16 @@ function lostFeatures(plan: PlanId): string {
   const lost = PLANS[plan].features.filter((feature) => !PLANS.free.features.includes(feature));
   if (lost.length === 0) return '';
   return `, no new ${lost.map((feature) => PLAN_FEATURE_NAMES[feature].toLowerCase()).join(' or ')} (what exists keeps working)`;
+}
+
+/** Why Free is not offered while a prepaid period runs, and what happens when it ends. */
+function freeAfterPrepaid(subscription: PortalSubscription, locks: number): string {
+  const ends = subscription.expireDate ? ` on ${formatDate(subscription.expireDate)}` : '';
+  const over =
+    PLANS.free.maxLocks !== null && locks > PLANS.free.maxLocks
+      ? ` Free holds up to ${PLANS.free.maxLocks} locks; this portal has ${locks}, and would add none past them.`
+      : '';
+  return `Your prepaid ${PLANS[subscription.plan].name} period ends${ends}; unrenewed, the portal can then move to Free.${over}`;
 }
 
 /**
@@ -117,7 +128,16 @@ export function PlanChooser({ subscription }: { subscription: PortalSubscription
                     <Button variant="default" onClick={() => setConfirmFree(true)}>
                       Move to Free
                     </Button>
-                  ) : null
+                  ) : isCurrent ? (
+                    <Button variant="light" disabled>
+                      Current plan
+                    </Button>
+                  ) : (
+                    // A prepaid period runs: nothing to cancel, and nothing to choose until it ends.
+                    <Text size="sm" c="dimmed">
+                      {freeAfterPrepaid(subscription, locks)}
+                    </Text>
+                  )
                 ) : isCurrent ? (
                   <Button variant="light" disabled>
                     Current plan
