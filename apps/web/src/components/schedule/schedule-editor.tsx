@@ -30,6 +30,7 @@ import {
   type ScheduleValues,
   type WindowValues,
 } from './schedule-form';
+import { ClockInput } from '../clock-input';
 
 interface ScheduleEditorProps {
   /** The schedule to start from (null: at any time). */
@@ -151,9 +152,8 @@ function WindowEditor({ index, count, form }: WindowEditorProps) {
         />
         {!window.allDay && (
           <SimpleGrid cols={2} spacing="sm">
-            <TextInput type="time" label="Start" required {...form.getInputProps(`${path}.start`)} />
-            <TextInput
-              type="time"
+            <ClockInput label="Start" required {...form.getInputProps(`${path}.start`)} />
+            <ClockInput
               label="End"
               required
               description={endHint(window)}

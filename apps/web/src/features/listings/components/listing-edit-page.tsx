@@ -39,6 +39,7 @@ import {
 } from './listing-form';
 import { ImageManager } from './listing-images';
 import { RecordPage } from '@/components/record-page';
+import { ClockInput } from '@/components/clock-input';
 
 function CategoryField({
   value,
@@ -235,14 +236,12 @@ function ListingForm({ listing }: { listing?: Listing }) {
         >
           <Stack gap="md">
             <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
-              <TextInput
-                type="time"
+              <ClockInput
                 label={LISTING_LABELS.checkInTime}
                 required
                 {...form.getInputProps('checkInTime')}
               />
-              <TextInput
-                type="time"
+              <ClockInput
                 label={LISTING_LABELS.checkOutTime}
                 required
                 {...form.getInputProps('checkOutTime')}
@@ -292,8 +291,7 @@ function ListingForm({ listing }: { listing?: Listing }) {
                 allowDecimal={false}
                 {...form.getInputProps('initialTime')}
               />
-              <TextInput
-                type="time"
+              <ClockInput
                 label={LISTING_LABELS.startTime}
                 description="Share-lock startTime: access never starts before this on the arrival day. Leave empty for no limit."
                 inputWrapperOrder={['label', 'input', 'description', 'error']}

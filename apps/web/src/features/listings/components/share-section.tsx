@@ -22,6 +22,7 @@ import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { useRotateShareToken, useShareSettings, useShareToken } from '../api/share';
+import { ClockInput } from '@/components/clock-input';
 
 const absolute = (path: string) => `${window.location.origin}${path}`;
 
@@ -173,8 +174,7 @@ export function ShareSection({ listing }: { listing: Listing }) {
                 allowDecimal={false}
                 {...form.getInputProps('initialTime')}
               />
-              <TextInput
-                type="time"
+              <ClockInput
                 label="Earliest access on arrival day"
                 description="Empty: no limit."
                 inputWrapperOrder={['label', 'input', 'description', 'error']}

@@ -23,6 +23,7 @@ import { PERSON_LABELS, PersonFields, type PersonValues } from './person-fields'
 import { ConfirmEmailFirst } from '@/components/confirm-email-first';
 import { useLockOptions } from '@/features/devices/api/get-devices';
 import { useSession } from '@/lib/session';
+import { ClockInput } from '@/components/clock-input';
 
 interface InviteValues extends PersonValues {
   groupIds: string[];
@@ -248,9 +249,8 @@ function InviteMemberForm({ onInvited, onCancel }: InviteMemberFormProps) {
                   </Group>
                 </Checkbox.Group>
                 <SimpleGrid cols={2} spacing="md">
-                  <TextInput type="time" label={LABELS.start} {...form.getInputProps('start')} />
-                  <TextInput
-                    type="time"
+                  <ClockInput label={LABELS.start} {...form.getInputProps('start')} />
+                  <ClockInput
                     label={LABELS.end}
                     description={
                       form.values.end && form.values.end < form.values.start
