@@ -271,6 +271,39 @@ describe('audit and people', () => {
 });
 
 describe('the API document', () => {
+  it("reads a person's door code only with credentials:read (people:read reads the person)", async () => {
+    const email = `coded-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const added = await t.request({
+      method: 'POST',
+      url: '/api3/portal/user',
+      token: owner.token,
+      payload: { email, firstName: 'Cody', accessCode: '583921' },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const personId = added.json().member._id as string;
+    const read = async (scopes: string[]) => {
+      const { secret } = await createKey({ name: scopes.join(' '), scopes });
+      const rest = await t.request({ method: 'GET', url: `/api3/portal/user/${personId}`, token: secret });
+      const collection = await t.request({
+        method: 'GET',
+        url: `/api3/userPortal/${personId}`,
+        token: secret,
+      });
+      expect(rest.statusCode, rest.body).toBe(200);
+      expect(collection.statusCode, collection.body).toBe(200);
+      return [rest.json().accessCode, collection.json().accessCode];
+    };
+    expect(await read(['people:read'])).toEqual([null, null]);
+    expect(await read(['people:read', 'credentials:read'])).toEqual(['583921', '583921']);
+    // A person signed in as the admin sees it, as on the person's page.
+    const asAdmin = await t.request({
+      method: 'GET',
+      url: `/api3/portal/user/${personId}`,
+      token: owner.token,
+    });
+    expect(asAdmin.json().accessCode).toBe('583921');
+  });
+
   it('declares the key scheme and the scope each operation needs', async () => {
     const document = (await t.request({ method: 'GET', url: '/api3/openapi.json' })).json();
     expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });

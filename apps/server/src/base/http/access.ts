@@ -194,6 +194,16 @@ export function requireApiKeyScope(request: FastifyRequest, scope: ApiKeyScope):
   }
 }
 
+/**
+ * Whether a request may see what `scope` guards inside an answer of another area (a member's door
+ * code is a credential, in the people area's answer): a person's session may (the route's role
+ * decides), an API key only with that scope.
+ */
+export function mayReadWithKey(request: FastifyRequest, scope: ApiKeyScope): boolean {
+  const key = request.auth?.apiKey;
+  return !key || scopesGrant(key.scopes, scope);
+}
+
 /** Who changes what, where and from which address: what every audited service call needs. */
 export interface ChangeContext {
   portalId: string;

@@ -2,7 +2,13 @@ import { memberDetailSchema, memberUpdateSchema, portalUsersQuerySchema } from '
 import { AppError } from '../../base/http/errors';
 import { listPortalUsers } from '../members/member-list.service';
 import { getMemberDetail, removeMember, updateMember } from '../members/members.service';
-import { defineCollection } from './registry';
+import { mayReadWithKey } from '../../base/http/access';
+import { defineCollection, type CollectionCaller } from './registry';
+
+/** A member's door code is a credential: an API key reads it only with `credentials:read`. */
+const withCode = (caller: CollectionCaller) => ({
+  withCode: mayReadWithKey(caller.request, 'credentials:read'),
+});
 
 /**
  * `userPortal`: a person's membership of the portal (features/members), named by the person's id:
@@ -21,7 +27,7 @@ export const userPortalCollection = defineCollection({
     handler: (caller, id) => {
       if (caller.role !== 'admin' && id !== caller.userId)
         throw AppError.forbidden('You may only see your own access');
-      return getMemberDetail(caller.db, caller.portalId, id);
+      return getMemberDetail(caller.db, caller.portalId, id, withCode(caller));
     },
   },
   list: {
@@ -31,7 +37,7 @@ export const userPortalCollection = defineCollection({
     handler: async (caller, query) => {
       const page = await listPortalUsers(caller.db, caller.portalId, query);
       const items = await Promise.all(
-        page.items.map((member) => getMemberDetail(caller.db, caller.portalId, member._id)),
+        page.items.map((member) => getMemberDetail(caller.db, caller.portalId, member._id, withCode(caller))),
       );
       return { ...page, items };
     },
@@ -43,7 +49,7 @@ export const userPortalCollection = defineCollection({
     example: { firstName: 'Renamed' },
     handler: async (caller, id, body) => {
       await updateMember(caller.db, caller.change(), id, body);
-      return getMemberDetail(caller.db, caller.portalId, id);
+      return getMemberDetail(caller.db, caller.portalId, id, withCode(caller));
     },
   },
   remove: {

@@ -20,9 +20,10 @@ import {
   access,
   actingPortal,
   changeContext,
+  mayReadWithKey,
   requireSelfOrAdmin,
-  signedIn,
   routesOfFeature,
+  signedIn,
 } from '../../base/http/access';
 import { errorResponses } from '../../base/http/responses';
 import type { InviteSender } from '../invites/invites.service';
@@ -118,7 +119,8 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: memberDetailSchema, ...errorResponses },
       },
     },
-    async (request) => getMemberDetail(app.db, actingPortal(request).portal.id, signedIn(request).user.id),
+    async (request) =>
+      getMemberDetail(app.db, actingPortal(request).portal.id, signedIn(request).user.id, { withCode: true }),
   );
 
   app.post(
@@ -153,7 +155,9 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       requireSelfOrAdmin(request, request.params.id);
-      return getMemberDetail(app.db, actingPortal(request).portal.id, request.params.id);
+      return getMemberDetail(app.db, actingPortal(request).portal.id, request.params.id, {
+        withCode: mayReadWithKey(request, 'credentials:read'),
+      });
     },
   );
 

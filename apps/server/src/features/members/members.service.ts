@@ -26,10 +26,22 @@ function assertChangeable(member: MemberRecord, context: ChangeContext, what: st
   if (member.id === context.actorUserId) throw AppError.conflict(`You cannot change your own ${what}`);
 }
 
-/** GET portal/user/{id}: a person in the portal with their access code (people are added by invitation). */
-export async function getMemberDetail(db: Database, portalId: string, userId: string) {
+/**
+ * GET portal/user/{id}: a person in the portal with their access code (people are added by
+ * invitation). `withCode` false leaves the code out (null): an API key without `credentials:read`
+ * reads people, not their door codes (mayReadWithKey).
+ */
+export async function getMemberDetail(
+  db: Database,
+  portalId: string,
+  userId: string,
+  { withCode }: { withCode: boolean },
+) {
   const member = await requireMember(db, portalId, userId);
-  return { member: toPortalMember(member), accessCode: await getAccessCode(db, portalId, userId) };
+  return {
+    member: toPortalMember(member),
+    accessCode: withCode ? await getAccessCode(db, portalId, userId) : null,
+  };
 }
 
 /**
