@@ -188,10 +188,12 @@ export function requireSelfOrAdmin(request: FastifyRequest, userId: string): voi
  * the route's own area is checked (registerAccessControl). A person's session passes.
  */
 export function requireApiKeyScope(request: FastifyRequest, scope: ApiKeyScope): void {
-  const key = request.auth?.apiKey;
-  if (key && !scopesGrant(key.scopes, scope)) {
-    throw new AppError('api_key_scope_missing', `This API key lacks the scope ${scope}`, 403);
-  }
+  if (!mayReadWithKey(request, scope)) throw scopeMissing(scope);
+}
+
+/** The refusal of a key without `scope`, wherever it is checked. */
+function scopeMissing(scope: ApiKeyScope): AppError {
+  return new AppError('api_key_scope_missing', `This API key lacks the scope ${scope}`, 403);
 }
 
 /**
@@ -367,9 +369,7 @@ export function registerAccessControl(
       throw new AppError('api_key_not_allowed', 'API keys may not be used on this route', 403);
     }
     const needed = scopeFor(area, request.method, request.routeOptions.config.readsOnly === true);
-    if (!scopesGrant(key.scopes, needed)) {
-      throw new AppError('api_key_scope_missing', `This API key lacks the scope ${needed}`, 403);
-    }
+    if (!scopesGrant(key.scopes, needed)) throw scopeMissing(needed);
     request.auth = {
       user: apiKeyActor(key.row),
       isSuperAdmin: false,

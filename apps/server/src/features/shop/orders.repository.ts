@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { Database } from '../../db/database';
 import { containsText } from '../../db/like';
 import { toCount } from '../../db/mappers';
-import type { OrderItemRow, OrderItemsTable, OrderRow, OrdersTable } from '../../db/schema';
+import type { CheckoutRow, OrderItemRow, OrderItemsTable, OrderRow, OrdersTable } from '../../db/schema';
 
 // Orders belong to their buyer (an account or an email address) and, when bought while acting in a
 // portal, to that portal: each read names whose orders it wants.
@@ -24,6 +24,17 @@ export function findOrder(db: Database, id: string): Promise<OrderRow | undefine
 export function findOrderItems(db: Database, orderIds: string[]): Promise<OrderItemRow[]> {
   if (orderIds.length === 0) return Promise.resolve([]);
   return db.selectFrom('order_items').selectAll().where('order_id', 'in', orderIds).orderBy('line').execute();
+}
+
+/** The open checkouts of these orders: what holds an unpaid order's units, and until when. */
+export function findOpenOrderCheckouts(db: Database, orderIds: string[]): Promise<CheckoutRow[]> {
+  if (orderIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('checkouts')
+    .selectAll()
+    .where('order_id', 'in', orderIds)
+    .where('status', '=', 'open')
+    .execute();
 }
 
 /**

@@ -33,6 +33,7 @@ import { raiseStaffAlert } from '../payments/staff-alerts';
 import { findPortalById } from '../../base/tenancy/portals.repository';
 import {
   countOrderDevices,
+  findOpenOrderCheckouts,
   findOrder,
   findOrderItems,
   insertOrder,
@@ -554,14 +555,7 @@ async function toOrderViews(db: Database, rows: OrderRow[]): Promise<OrderView[]
   const [items, devices, holds] = await Promise.all([
     findOrderItems(db, ids),
     countOrderDevices(db, ids),
-    pendingIds.length
-      ? db
-          .selectFrom('checkouts')
-          .select(['order_id', 'expires_at'])
-          .where('order_id', 'in', pendingIds)
-          .where('status', '=', 'open')
-          .execute()
-      : [],
+    findOpenOrderCheckouts(db, pendingIds),
   ]);
   const holdUntil = new Map(holds.map((hold) => [hold.order_id, toIso(hold.expires_at)]));
   const portalIds = [...new Set(rows.map((row) => row.portal_id).filter((id): id is string => id !== null))];
@@ -639,12 +633,7 @@ export async function cancelMyOrder(
   if (!order || order.buyer_user_id !== buyer.userId) throw AppError.notFound('Order');
   if (order.status !== 'pending')
     throw AppError.conflict(`Order ${order.ref} is ${order.status}: nothing to cancel`);
-  const checkout = await db
-    .selectFrom('checkouts')
-    .selectAll()
-    .where('order_id', '=', order.id)
-    .where('status', '=', 'open')
-    .executeTakeFirst();
+  const [checkout] = await findOpenOrderCheckouts(db, [order.id]);
   if (checkout)
     await endCheckout(db, payments, checkout, 'canceled', { actorUserId: buyer.userId, ip: buyer.ip });
   // A checkout already ended (by the sweep) released the order; a lone pending order is released here.

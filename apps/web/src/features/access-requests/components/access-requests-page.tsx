@@ -1,4 +1,9 @@
-import { ACCESS_REQUEST_NOTE_MAX, type AccessRequest, type AccessRequestStatus } from '@latchkey/shared';
+import {
+  ACCESS_REQUEST_NOTE_MAX,
+  type AccessRequest,
+  type AccessRequestStatus,
+  type MemberDevice,
+} from '@latchkey/shared';
 import { Button, Group, Paper, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconKey } from '@tabler/icons-react';
@@ -78,6 +83,15 @@ function DeclineDialog({ request, onClose }: { request: AccessRequest | null; on
   );
 }
 
+/** How a person reaches a lock, in words: "through Residents", "directly", "through A and directly". */
+function waysOf(via: MemberDevice['via']): string {
+  const ways = [
+    ...(via.groups.length > 0 ? [`through ${groupNames(via)}`] : []),
+    ...(via.direct ? ['directly'] : []),
+  ];
+  return ways.join(' and ');
+}
+
 /**
  * The grant dialog's words: who asks, and whether they open the lock already (through a group or
  * directly, on which schedule), for one may ask for a lock one opens to get more time.
@@ -91,9 +105,7 @@ function GrantSubtitle({ request }: { request: AccessRequest }) {
       {request.requester.name}: when may they open it? (empty: at any time)
       {reached && (
         <Text span display="block" mt={4} size="sm" c="orange.9" role="note">
-          They open {request.device.name} already
-          {reached.via.groups.length > 0 ? ` through ${groupNames(reached.via)}` : ''}
-          {reached.via.direct ? (reached.via.groups.length > 0 ? ' and directly' : ' directly') : ''},{' '}
+          They open {request.device.name} already {waysOf(reached.via)},{' '}
           {reached.schedule ? describeSchedule(reached.schedule) : 'at any time'}. Granting gives them direct
           access on the schedule below.
         </Text>
