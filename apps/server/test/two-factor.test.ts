@@ -66,15 +66,27 @@ async function enableFor(email: string, password: string) {
     t.request({ method: 'POST', url: '/api3/auth/twoFactor', token: person.token, payload: t.seal(payload) });
   const wrong = await change({ enable: true, code: totp(secret, now() - 3600) });
   expect(wrong.statusCode).toBe(400);
-  const enabled = await change({ enable: true, code: totp(secret, now()) });
+  // The time the code was made for: the tests ask for the very code used here (and the next
+  // step's), not for whatever step the clock is in by then; under load a test can cross a 30 s
+  // boundary, and a code of the new step is rightly accepted.
+  const enabledAt = now();
+  const enableCode = totp(secret, enabledAt);
+  const enabled = await change({ enable: true, code: enableCode });
   expect(enabled.statusCode).toBe(200);
   expect(enabled.json().recoveryCodes).toHaveLength(10);
-  return { person, secret, recoveryCodes: enabled.json().recoveryCodes as string[], change };
+  return {
+    person,
+    secret,
+    enabledAt,
+    enableCode,
+    recoveryCodes: enabled.json().recoveryCodes as string[],
+    change,
+  };
 }
 
 describe('two-factor sign-in', () => {
   it('asks for a code after the password, accepts each code once, and refuses a pre-auth token as a session', async () => {
-    const { secret } = await enableFor('tara@example.com', 'tara passphrase 1');
+    const { secret, enabledAt, enableCode } = await enableFor('tara@example.com', 'tara passphrase 1');
     const login = await t.login('tara@example.com', 'tara passphrase 1');
     expect(login.statusCode).toBe(200);
     const challenge = login.json();
@@ -89,19 +101,20 @@ describe('two-factor sign-in', () => {
     expect((await finish('000000')).statusCode).toBe(400);
     expect((await finish('12ab')).statusCode).toBe(400);
     // The code used to turn it on cannot be used again; the next step's code can.
-    expect((await finish(totp(secret, now()))).statusCode).toBe(400);
-    const done = await finish(totp(secret, now() + 30));
+    expect((await finish(enableCode)).statusCode).toBe(400);
+    const nextCode = totp(secret, enabledAt + 30);
+    const done = await finish(nextCode);
     expect(done.statusCode).toBe(200);
     expect((await t.request({ method: 'GET', url: '/api3/auth', token: done.json().token })).statusCode).toBe(
       200,
     );
     // The pre-authentication token finished a sign-in: it is used up, even with a fresh code.
-    const reused = await finish(totp(secret, now() + 60));
+    const reused = await finish(totp(secret, enabledAt + 60));
     expect(reused.statusCode).toBe(401);
     expect(reused.json().error.message).toMatch(/already used/);
     // A new one does not take the code already used.
     const again = (await t.login('tara@example.com', 'tara passphrase 1')).json().preAuthToken;
-    expect((await finish(totp(secret, now() + 30), again)).statusCode).toBe(400);
+    expect((await finish(nextCode, again)).statusCode).toBe(400);
     expect(
       (await t.request({ method: 'POST', url: '/api3/auth/twoFactorCode', payload: { code: '123456' } }))
         .statusCode,
@@ -159,7 +172,7 @@ describe('two-factor sign-in', () => {
 
 describe('pre-authentication tokens', () => {
   it('finish one sign-in only, on every server of the database', async () => {
-    const { secret } = await enableFor('yan@example.com', 'yan passphrase 1');
+    const { secret, enabledAt } = await enableFor('yan@example.com', 'yan passphrase 1');
     const preAuthToken = (await t.login('yan@example.com', 'yan passphrase 1')).json().preAuthToken;
     // A second server on the same database, as behind a load balancer.
     const other = await TestApp.start({
@@ -174,8 +187,8 @@ describe('pre-authentication tokens', () => {
           token: preAuthToken,
           payload: { code },
         });
-      expect((await finish(t, totp(secret, now() + 30))).statusCode).toBe(200);
-      const replay = await finish(other, totp(secret, now() + 60));
+      expect((await finish(t, totp(secret, enabledAt + 30))).statusCode).toBe(200);
+      const replay = await finish(other, totp(secret, enabledAt + 60));
       expect(replay.statusCode).toBe(401);
       expect(replay.json().error.code).toBe('unauthorized');
     } finally {
