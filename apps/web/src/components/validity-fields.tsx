@@ -1,7 +1,8 @@
-import { SimpleGrid, TextInput } from '@mantine/core';
+import { SimpleGrid } from '@mantine/core';
 import type { GetInputPropsReturnType } from '@mantine/form';
 import { browserTimeZone } from '@/lib/local-datetime';
 import { VALIDITY_LABELS } from '@/lib/validity';
+import { DateTimeInput } from './date-time-input';
 
 interface ValidityFieldsProps {
   /** `form.getInputProps('validFrom')` */
@@ -15,25 +16,16 @@ interface ValidityFieldsProps {
   clock?: string;
 }
 
-/** Optional "Valid from" and "Valid until" date-times, side by side, saying whose clock they are on. */
+/**
+ * Optional "Valid from" and "Valid until" date-times (a date and a 24-hour time each), side by
+ * side, saying whose clock they are on.
+ */
 export function ValidityFields({ from, until, clock }: ValidityFieldsProps) {
   const hint = `Optional, on ${clock ?? `your clock (${browserTimeZone()})`}.`;
   return (
     <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-      <TextInput
-        type="datetime-local"
-        label={VALIDITY_LABELS.validFrom}
-        description={hint}
-        inputWrapperOrder={['label', 'input', 'description', 'error']}
-        {...from}
-      />
-      <TextInput
-        type="datetime-local"
-        label={VALIDITY_LABELS.validUntil}
-        description={hint}
-        inputWrapperOrder={['label', 'input', 'description', 'error']}
-        {...until}
-      />
+      <DateTimeInput label={VALIDITY_LABELS.validFrom} description={hint} {...from} />
+      <DateTimeInput label={VALIDITY_LABELS.validUntil} description={hint} {...until} />
     </SimpleGrid>
   );
 }

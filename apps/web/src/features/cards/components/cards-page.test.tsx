@@ -1,5 +1,5 @@
 import type { RfidCard } from '@latchkey/shared';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
@@ -7,6 +7,7 @@ import { sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 import { setupUser } from '@/testing/user';
+import { dateTimeFields, dateTimeValue, setDateTime } from '@/testing/date-time';
 
 const card = (overrides: Partial<RfidCard> = {}): RfidCard => ({
   _id: 'rfid-1',
@@ -142,12 +143,11 @@ describe('CardsPage', () => {
     await user.click(await screen.findByRole('button', { name: 'Edit the card Blue fob' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit the card “Blue fob”' });
     // The portal (sessionFixture) is in America/New_York: 05:00 UTC is midnight there.
-    const until = within(dialog).getByLabelText('Valid until', { exact: false, selector: 'input' });
-    expect(until).toHaveValue('2026-12-01T00:00');
-    expect(until).toHaveAccessibleDescription("Optional, on the portal's clock (America/New_York).");
-    fireEvent.change(within(dialog).getByLabelText('Valid from', { exact: false, selector: 'input' }), {
-      target: { value: '2026-11-20T09:00' },
-    });
+    expect(dateTimeValue('Valid until', dialog)).toBe('2026-12-01T00:00');
+    expect(dateTimeFields('Valid until', dialog).date).toHaveAccessibleDescription(
+      "Optional, on the portal's clock (America/New_York).",
+    );
+    setDateTime('Valid from', '2026-11-20T09:00', dialog);
     await user.click(within(dialog).getByRole('button', { name: 'Save card' }));
     await waitFor(() => expect(bodies).toHaveLength(1));
     expect(bodies[0]).toMatchObject({

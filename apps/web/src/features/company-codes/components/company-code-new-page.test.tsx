@@ -1,5 +1,5 @@
 import type { CompanyCode } from '@latchkey/shared';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
@@ -7,6 +7,7 @@ import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 import { setupUser } from '@/testing/user';
+import { setDateTime } from '@/testing/date-time';
 
 // The portal (sessionFixture) is in America/New_York; its keypad locks here are in Rome, and the
 // browser running the test in whatever zone the machine has: the code's times are the locks'.
@@ -38,9 +39,6 @@ function setup(routes: Record<string, MockHandler> = {}) {
     ...routes,
   });
 }
-
-const setDateTime = (label: string, value: string) =>
-  fireEvent.change(screen.getByLabelText(label, { exact: false, selector: 'input' }), { target: { value } });
 
 describe('CompanyCodeNewPage', () => {
   it('says what is wrong before sending anything', async () => {

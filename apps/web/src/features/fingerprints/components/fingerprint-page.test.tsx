@@ -1,5 +1,5 @@
 import type { Fingerprint, ScopedUser } from '@latchkey/shared';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
@@ -7,6 +7,7 @@ import { memberFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 import { setupUser } from '@/testing/user';
+import { dateTimeValue, setDateTime } from '@/testing/date-time';
 
 const grace = { _id: 'user-2', email: 'grace@example.com', name: 'Grace Hopper' };
 const alan = { _id: 'user-3', email: 'alan@example.com', name: 'Alan Turing' };
@@ -197,13 +198,9 @@ describe('FingerprintPage', () => {
     expect(within(facts).getByText('Until Dec 17, 2026, 14:30 Europe/Rome')).toBeInTheDocument();
     expect(within(facts).getByText(/Times on the lock's clock \(Europe\/Rome\)/)).toBeInTheDocument();
     const form = screen.getByRole('form', { name: 'Edit fingerprint' });
-    expect(within(form).getByLabelText('Valid until', { exact: false, selector: 'input' })).toHaveValue(
-      '2026-12-17T14:30',
-    );
+    expect(dateTimeValue('Valid until', form)).toBe('2026-12-17T14:30');
     // Rome is on summer time (UTC+2) on Jul 1: 09:00 there is 07:00 UTC.
-    fireEvent.change(within(form).getByLabelText('Valid from', { exact: false, selector: 'input' }), {
-      target: { value: '2026-07-01T09:00' },
-    });
+    setDateTime('Valid from', '2026-07-01T09:00', form);
     await setupUser().click(within(form).getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(bodies).toHaveLength(1));
     expect(bodies[0]).toMatchObject({

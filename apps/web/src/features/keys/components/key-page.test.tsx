@@ -1,5 +1,5 @@
 import type { AuditEntry, Key, ScopedUser } from '@latchkey/shared';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler } from '@/testing/fetch-mock';
@@ -7,6 +7,7 @@ import { auditFixture, deviceEventFixture, deviceFixture, sessionFixture } from 
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 import { setupUser } from '@/testing/user';
+import { dateTimeFields, dateTimeValue, setDateTime } from '@/testing/date-time';
 
 const grace = { _id: 'user-2', email: 'grace@example.com', name: 'Grace Hopper' };
 const alan = { _id: 'user-3', email: 'alan@example.com', name: 'Alan Turing' };
@@ -165,12 +166,11 @@ describe('KeyPage', () => {
       tokyo,
     );
     const form = await screen.findByRole('form', { name: 'Key details' });
-    const until = within(form).getByLabelText('Valid until', { exact: false, selector: 'input' });
-    expect(until).toHaveValue('2026-12-31T23:59');
-    expect(until).toHaveAccessibleDescription("Optional, on the lock's clock (Asia/Tokyo).");
-    fireEvent.change(within(form).getByLabelText('Valid from', { exact: false, selector: 'input' }), {
-      target: { value: '2026-12-01T09:00' },
-    });
+    expect(dateTimeValue('Valid until', form)).toBe('2026-12-31T23:59');
+    expect(dateTimeFields('Valid until', form).time).toHaveAccessibleDescription(
+      "Optional, on the lock's clock (Asia/Tokyo).",
+    );
+    setDateTime('Valid from', '2026-12-01T09:00', form);
     await setupUser().click(within(form).getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(bodies).toHaveLength(1));
     expect(bodies[0]).toEqual({
@@ -193,9 +193,10 @@ describe('KeyPage', () => {
       }),
     );
     const form = await screen.findByRole('form', { name: 'Key details' });
-    const from = within(form).getByLabelText('Valid from', { exact: false, selector: 'input' });
-    expect(from).toHaveValue('2026-12-01T09:00');
-    expect(from).toHaveAccessibleDescription("Optional, on the portal's clock (America/New_York).");
+    expect(dateTimeValue('Valid from', form)).toBe('2026-12-01T09:00');
+    expect(dateTimeFields('Valid from', form).date).toHaveAccessibleDescription(
+      "Optional, on the portal's clock (America/New_York).",
+    );
     expect(
       within(form).getByText(
         "Its locks are in 2 time zones (Asia/Tokyo, Europe/Rome): the times are on the portal's clock and start and end at the same moment on each lock.",

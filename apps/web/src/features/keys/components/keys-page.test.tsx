@@ -1,5 +1,5 @@
 import type { Key, ScopedUser } from '@latchkey/shared';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler, type RecordedCall } from '@/testing/fetch-mock';
@@ -7,6 +7,7 @@ import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 import { setupUser } from '@/testing/user';
+import { dateTimeFields, setDateTime } from '@/testing/date-time';
 
 const grace = { _id: 'user-2', email: 'grace@example.com', name: 'Grace Hopper' };
 
@@ -66,14 +67,14 @@ describe('KeysPage', () => {
     const dialog = await screen.findByRole('dialog', { name: 'New key' });
     await user.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Flat key');
     await user.click(within(dialog).getByText('Digital'));
-    const from = within(dialog).getByLabelText('Valid from', { exact: false, selector: 'input' });
+    const from = dateTimeFields('Valid from', dialog).date;
     // No lock chosen yet: the portal's clock (sessionFixture: America/New_York).
     expect(from).toHaveAccessibleDescription("Optional, on the portal's clock (America/New_York).");
     await user.click(within(dialog).getByLabelText(/^Locks/, { selector: 'input' }));
     await user.click(await screen.findByRole('option', { name: 'Lisbon flat' }));
     expect(from).toHaveAccessibleDescription("Optional, on the lock's clock (Europe/Lisbon).");
     // Lisbon is on summer time (UTC+1) in July: 09:00 there is 08:00 UTC.
-    fireEvent.change(from, { target: { value: '2026-07-01T09:00' } });
+    setDateTime('Valid from', '2026-07-01T09:00', dialog);
     await user.click(within(dialog).getByRole('button', { name: 'Create key' }));
     await waitFor(() => expect(bodies).toHaveLength(1));
     expect(bodies[0]).toMatchObject({

@@ -1,5 +1,5 @@
 import type { LockoutRecord } from '@latchkey/shared';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json, type MockHandler, type RecordedCall } from '@/testing/fetch-mock';
@@ -7,6 +7,7 @@ import { deviceFixture, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 import { setupUser } from '@/testing/user';
+import { dateTimeFields, dateTimeValue, setDateTime } from '@/testing/date-time';
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -41,9 +42,6 @@ function setup(path: string, routes: Record<string, MockHandler> = {}) {
     ...routes,
   });
 }
-
-const setDateTime = (label: string, value: string) =>
-  fireEvent.change(screen.getByLabelText(label, { exact: false, selector: 'input' }), { target: { value } });
 
 async function chooseLock(name: string) {
   const user = setupUser();
@@ -128,12 +126,11 @@ describe('LockoutEditPage', () => {
     const user = setupUser();
     expect(await screen.findByRole('heading', { level: 1, name: 'Edit Floor works' })).toBeInTheDocument();
     // The saved values are shown on the lock's clock; the lock is chosen.
-    expect(screen.getByLabelText('Starts', { exact: false, selector: 'input' })).toHaveValue(
-      '2030-01-10T08:00',
-    );
+    expect(dateTimeValue('Starts')).toBe('2030-01-10T08:00');
     expect(screen.getAllByText("On the lock's clock (Europe/Rome).")).toHaveLength(2);
     await user.click(screen.getByRole('switch', { name: 'No end' }));
-    expect(screen.getByLabelText('Ends', { exact: false, selector: 'input' })).toBeDisabled();
+    expect(dateTimeFields('Ends').date).toBeDisabled();
+    expect(dateTimeFields('Ends').time).toBeDisabled();
     await user.click(screen.getByRole('button', { name: 'Save lockout' }));
     expect(await screen.findByText('Locks names a lock outside this portal')).toBeInTheDocument();
 

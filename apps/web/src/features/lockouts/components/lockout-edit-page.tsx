@@ -15,6 +15,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { DateTimeInput } from '@/components/date-time-input';
 import { PageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { SectionCard } from '@/components/section-card';
@@ -105,20 +106,16 @@ function LockoutForm({ lockout, lockIds = [] }: { lockout?: LockoutRecord; lockI
               {...form.getInputProps('name')}
             />
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-              <TextInput
-                type="datetime-local"
+              <DateTimeInput
                 label={LOCKOUT_LABELS.from}
                 description={timeHint}
-                inputWrapperOrder={['label', 'input', 'description', 'error']}
                 required
                 {...form.getInputProps('from')}
               />
               <Stack gap="xs">
-                <TextInput
-                  type="datetime-local"
+                <DateTimeInput
                   label={LOCKOUT_LABELS.until}
                   description={form.values.noEnd ? 'No end: the locks stay shut until you end it.' : timeHint}
-                  inputWrapperOrder={['label', 'input', 'description', 'error']}
                   required={!form.values.noEnd}
                   disabled={form.values.noEnd}
                   {...form.getInputProps('until')}
