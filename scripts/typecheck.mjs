@@ -11,6 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const ALL_PROJECTS = [
   'packages/shared',
@@ -24,7 +25,7 @@ const ALL_PROJECTS = [
 
 const require = createRequire(import.meta.url);
 const tsc = path.join(path.dirname(require.resolve('typescript-native/package.json')), 'bin', 'tsc');
-const root = path.join(path.dirname(new URL(import.meta.url).pathname), '..');
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const projects = process.argv.length > 2 ? process.argv.slice(2) : ALL_PROJECTS;
 const failed = [];

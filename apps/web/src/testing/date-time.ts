@@ -4,7 +4,8 @@ import { joinDateTime, splitDateTime } from '@/components/date-time-input';
 // A DateTimeInput (components/date-time-input.tsx) is a date field and a time field named after
 // its label ("Valid from, date", "Valid from, time"); these read and set both as one value.
 
-function fields(label: string, container?: HTMLElement) {
+/** Both fields of the date-time field labelled `label`. */
+export function dateTimeFields(label: string, container?: HTMLElement) {
   const scope = container ? within(container) : screen;
   return {
     date: scope.getByLabelText(`${label}, date`) as HTMLInputElement,
@@ -14,7 +15,7 @@ function fields(label: string, container?: HTMLElement) {
 
 /** Types 'YYYY-MM-DDTHH:MM' (or '') into the date-time field labelled `label`. */
 export function setDateTime(label: string, value: string, container?: HTMLElement) {
-  const { date, time } = fields(label, container);
+  const { date, time } = dateTimeFields(label, container);
   const parts = splitDateTime(value);
   fireEvent.change(date, { target: { value: parts.date } });
   fireEvent.change(time, { target: { value: parts.time } });
@@ -23,11 +24,6 @@ export function setDateTime(label: string, value: string, container?: HTMLElemen
 
 /** What the date-time field labelled `label` holds, as 'YYYY-MM-DDTHH:MM' ('' when empty). */
 export function dateTimeValue(label: string, container?: HTMLElement): string {
-  const { date, time } = fields(label, container);
+  const { date, time } = dateTimeFields(label, container);
   return joinDateTime(date.value, time.value);
-}
-
-/** Both fields of the date-time field labelled `label`. */
-export function dateTimeFields(label: string, container?: HTMLElement) {
-  return fields(label, container);
 }
