@@ -75,6 +75,21 @@ test('an unknown address shows the not-found page', async ({ page }) => {
   expect((await api.json()).error.code).toBe('not_found');
 });
 
+test('the page says it is loading until the app replaces that with the screen', async ({ page, request }) => {
+  // What a slow phone shows while the code downloads (index.html), on the sign-in page and in the
+  // signed-in frame's page alike.
+  for (const path of ['/', '/app/dashboard']) {
+    const html = await (await request.get(path)).text();
+    expect(html).toContain('<p id="boot-shell" role="status">Loading…</p>');
+  }
+  await signIn(page, demo.admin.email, demo.admin.password);
+  await expect(page).toHaveURL(/\/app\/dashboard$/);
+  // A first load of the signed-in frame's page: the dashboard's heading in the shell's place.
+  await page.goto('/app/dashboard');
+  await expect(page.locator('main h1').first()).toBeVisible();
+  await expect(page.locator('#boot-shell')).toHaveCount(0);
+});
+
 test('robots.txt keeps search engines out of the signed-in screens', async ({ page }) => {
   const robots = await page.request.get('/robots.txt');
   expect(robots.status()).toBe(200);
