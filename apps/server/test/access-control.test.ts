@@ -1,3 +1,4 @@
+import type { ActivityPage } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeMember, makeOwner } from './factories';
 import { TestApp } from './test-app';
@@ -477,6 +478,23 @@ describe('lockouts', () => {
       'lockout.user@example.com': 'open',
       'lockout.admin@example.com': 'open',
     });
+
+    // Each lock's history, and the activity feed narrowed to it, name the lockouts that covered it:
+    // the Vault from its creation, the Lobby from the change that added it.
+    const lockoutChanges = async (lock: string) => {
+      const history = (await api('GET', `device/${lock}/history?limit=50`)).json();
+      const feed = (await api('GET', `portal/activity?deviceId=${lock}&limit=50`)).json();
+      const ofLockouts = (page: ActivityPage) =>
+        page.items.flatMap((item) =>
+          item.source === 'change' && item.change.action.startsWith('lockout.') ? [item.change.action] : [],
+        );
+      expect(ofLockouts(feed)).toEqual(ofLockouts(history));
+      return ofLockouts(history);
+    };
+    expect(await lockoutChanges(vault)).toEqual(['lockout.delete', 'lockout.update', 'lockout.create']);
+    expect(await lockoutChanges(lobby)).toEqual(['lockout.delete', 'lockout.update']);
+    const elsewhere = await addLock('Not covered', 'UTC');
+    expect(await lockoutChanges(elsewhere)).toEqual([]);
   });
 
   it('refuses bad periods and locks from elsewhere', async () => {

@@ -34,6 +34,7 @@ describe('migrations', () => {
       'alert_rules',
       'api_keys',
       'audit_log',
+      'audit_log_devices',
       'auth_epoch',
       'billing_profiles',
       'bills',

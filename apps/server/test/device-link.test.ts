@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import {
   deviceTopic,
   LOCK_OFFLINE,
+  LOCKOUT_IN_EFFECT,
   type CredentialSet,
   type DeviceCommand,
   type DeviceStatus,
@@ -668,6 +669,78 @@ describe('device link (embedded broker)', () => {
     expect(theirs.statusCode).toBe(404);
     const noAccess = await addLock(t, portal, false);
     expect((await send(noAccess.deviceId, portal.memberToken)).statusCode).toBe(403);
+  });
+
+  it("refuses an admin's remote unlock during a lockout that keeps admins out, on every door", async () => {
+    const lock = await addLock(t, portal);
+    const client = await connectOnline(t, portal, lock);
+    const commandsOf = async () =>
+      (
+        await t.app.db
+          .selectFrom('device_commands')
+          .select('action')
+          .where('device_id', '=', lock.deviceId)
+          .execute()
+      ).map((c) => c.action);
+    const send = (action: 'unlock' | 'lock') =>
+      t.request({
+        method: 'POST',
+        url: `/api3/device/${lock.deviceId}/command`,
+        token: portal.admin,
+        payload: { action },
+      });
+    // The same command through the `device` collection (features/collections).
+    const unlockThroughCollection = () =>
+      t.request({
+        method: 'POST',
+        url: `/api3/device/unlock/${lock.deviceId}`,
+        token: portal.admin,
+        payload: {},
+      });
+    const lockout = (exemptAdmins: boolean, from: Date) =>
+      t.request({
+        method: 'POST',
+        url: '/api3/portal/lockout',
+        token: portal.admin,
+        payload: {
+          name: exemptAdmins ? 'Audit, admins through' : 'Painting',
+          from: from.toISOString(),
+          until: new Date(Date.now() + 3_600_000).toISOString(),
+          exemptAdmins,
+          deviceIds: [lock.deviceId],
+        },
+      });
+
+    // One that lets admins through: their unlock goes.
+    const exempt = await lockout(true, new Date(Date.now() - 60_000));
+    expect(exempt.statusCode, exempt.body).toBe(201);
+    expect((await send('unlock')).statusCode).toBe(202);
+    // One starting in an hour: not in effect yet.
+    expect((await lockout(false, new Date(Date.now() + 1_800_000))).statusCode).toBe(201);
+    expect((await send('unlock')).statusCode).toBe(202);
+    expect(await commandsOf()).toEqual(['unlock', 'unlock']);
+
+    // In effect and keeping admins out: refused at once with the reason, nothing stored or sent,
+    // through the command route and through the collection's unlock alike.
+    expect((await lockout(false, new Date(Date.now() - 60_000))).statusCode).toBe(201);
+    for (const refused of [await send('unlock'), await unlockThroughCollection()]) {
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().error).toMatchObject({
+        code: LOCKOUT_IN_EFFECT,
+        message: expect.stringMatching(
+          /^A lockout that keeps admins out is in effect at this lock until \d{4}-/,
+        ),
+      });
+    }
+    expect(await commandsOf()).toEqual(['unlock', 'unlock']);
+    // Locking it stays possible.
+    expect((await send('lock')).statusCode).toBe(202);
+    await waitFor(() => client.messages<DeviceCommand>('commands')[2], 'the lock command');
+    expect(client.messages<DeviceCommand>('commands').map((c) => c.action)).toEqual([
+      'unlock',
+      'unlock',
+      'lock',
+    ]);
   });
 
   it('disconnects a deleted lock and refuses it afterwards', async () => {

@@ -6125,7 +6125,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Unlock or lock remotely; the lock must act before expiresAt (poll the command for its answer). A lock not connected now: 409 lock_offline, nothing stored or sent */
+        /** Unlock or lock remotely; the lock must act before expiresAt (poll the command for its answer). A lock not connected now: 409 lock_offline, nothing stored or sent. An admin unlocking during a lockout that does not let admins through: 409 lockout_in_effect */
         post: {
             parameters: {
                 query?: never;
@@ -8652,7 +8652,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lock the lock remotely (as POST device/{id}/command: a basic user only when they may open it now; 409 lock_offline when it is not connected) */
+        /** Lock the lock remotely (as POST device/{id}/command: a basic user only when they may open it now; 409 lock_offline when it is not connected; 409 lockout_in_effect for an admin's unlock during a lockout that keeps admins out) */
         post: {
             parameters: {
                 query?: never;
@@ -9117,7 +9117,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Unlock the lock remotely (as POST device/{id}/command: a basic user only when they may open it now; 409 lock_offline when it is not connected) */
+        /** Unlock the lock remotely (as POST device/{id}/command: a basic user only when they may open it now; 409 lock_offline when it is not connected; 409 lockout_in_effect for an admin's unlock during a lockout that keeps admins out) */
         post: {
             parameters: {
                 query?: never;

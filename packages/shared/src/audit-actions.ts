@@ -26,9 +26,9 @@ export const AUDIT_ACTIONS = {
   'zone.delete': 'Zone deleted',
   'zone.devices.move': 'Locks moved between zones',
   'zone.timezone.apply': 'Zone time zone applied to its locks',
-  'lockout.create': 'Lockout started',
+  'lockout.create': 'Lockout created',
   'lockout.update': 'Lockout changed',
-  'lockout.delete': 'Lockout ended',
+  'lockout.delete': 'Lockout deleted',
   // People and access
   'member.invite': 'Person invited',
   'member.reinvite': 'Invitation sent again',

@@ -61,6 +61,13 @@ export type DeviceCommandRequest = z.infer<typeof deviceCommandRequestSchema>;
  */
 export const LOCK_OFFLINE = 'lock_offline';
 
+/**
+ * The error code of an admin's remote unlock refused because a lockout that does not let admins
+ * through is in effect at the lock (409): the lockout page promises that nobody opens it, admins
+ * included. Locking stays possible; a basic user is refused by their own access check (403).
+ */
+export const LOCKOUT_IN_EFFECT = 'lockout_in_effect';
+
 export const DEVICE_COMMAND_STATUSES = ['pending', 'ok', 'failed', 'expired'] as const;
 
 /** A remote command and the lock's answer: pending until it answers or expiresAt passes. */

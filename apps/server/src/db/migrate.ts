@@ -47,6 +47,7 @@ import * as apiKeyCollection from './migrations/2026-11-27-0049-api-key-collecti
 import * as supportThreadChanges from './migrations/2026-11-27-0050-support-thread-changes';
 import * as lockCapabilities from './migrations/2026-11-27-0051-lock-capabilities';
 import * as eventsKeysetIndex from './migrations/2026-11-28-0052-events-keyset-index';
+import * as auditLogDevices from './migrations/2026-11-28-0053-audit-log-devices';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
@@ -98,6 +99,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-0050-support-thread-changes': supportThreadChanges,
   '2026-11-27-0051-lock-capabilities': lockCapabilities,
   '2026-11-28-0052-events-keyset-index': eventsKeysetIndex,
+  '2026-11-28-0053-audit-log-devices': auditLogDevices,
 };
 
 /** The names of every migration, in order. */

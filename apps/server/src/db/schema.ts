@@ -136,6 +136,13 @@ export interface AuditLogTable {
 }
 export type AuditLogRow = Selectable<AuditLogTable>;
 
+/** Every lock a change concerns when it concerns several (a lockout's locks): base/audit. */
+export interface AuditLogDevicesTable {
+  audit_id: string;
+  portal_id: string;
+  device_id: string;
+}
+
 /** A portal's API keys (features/api-keys): the secret is never stored, only its SHA-256. */
 export interface ApiKeysTable {
   id: string;
@@ -1333,6 +1340,7 @@ export interface DB {
   member_counts: MemberCountsTable;
   auth_epoch: AuthEpochTable;
   audit_log: AuditLogTable;
+  audit_log_devices: AuditLogDevicesTable;
   api_keys: ApiKeysTable;
   seal_nonces: SealNoncesTable;
   devices: DevicesTable;

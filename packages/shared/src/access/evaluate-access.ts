@@ -3,6 +3,7 @@ import type {
   CredentialEntry,
   CredentialHolderType,
   CredentialSet,
+  Lockout,
   PresentedCredential,
 } from './access.schemas';
 import { isWithinSchedule } from './schedule';
@@ -17,12 +18,23 @@ export interface LockOpener {
   credentialIds: string[];
 }
 
-function lockoutRefuses(credentialSet: CredentialSet, entry: CredentialEntry, at: number): boolean {
-  return credentialSet.lockouts.some((lockout) => {
-    const active =
-      Date.parse(lockout.from) <= at && (lockout.until === null || at < Date.parse(lockout.until));
-    return active && !(lockout.exemptAdmins && entry.userRole === 'admin');
-  });
+/**
+ * The lockout in effect at `instant` that holds a person of `role` out, if any: every active
+ * lockout holds basic users out; admins pass the ones that let admins through.
+ */
+export function lockoutHoldingOut(
+  lockouts: readonly Lockout[],
+  role: CredentialEntry['userRole'],
+  instant: Date,
+): Lockout | null {
+  const at = instant.getTime();
+  return (
+    lockouts.find((lockout) => {
+      const active =
+        Date.parse(lockout.from) <= at && (lockout.until === null || at < Date.parse(lockout.until));
+      return active && !(lockout.exemptAdmins && role === 'admin');
+    }) ?? null
+  );
 }
 
 /**
@@ -37,7 +49,9 @@ export function explainEntry(
   const at = instant.getTime();
   const who = { credentialId: entry.credentialId, userId: entry.userId };
   if (entry.userStatus === 'suspended') return { granted: false, reason: 'suspended', ...who };
-  if (lockoutRefuses(credentialSet, entry, at)) return { granted: false, reason: 'lockout', ...who };
+  if (lockoutHoldingOut(credentialSet.lockouts, entry.userRole, instant)) {
+    return { granted: false, reason: 'lockout', ...who };
+  }
   if (entry.validFrom !== null && Date.parse(entry.validFrom) > at) {
     return { granted: false, reason: 'not_yet_valid', ...who };
   }

@@ -14,6 +14,11 @@ export interface AuditEntry {
   entityId: string;
   /** The lock the change concerns when the entity is not the lock itself, for its History tab. */
   deviceId?: string | null;
+  /**
+   * Every lock the change concerns when it concerns several (a lockout's locks, before and after):
+   * each lock's History tab and the activity feed's lock and zone filters find it.
+   */
+  deviceIds?: readonly string[];
   /** The person the change concerns when the entity is not the membership or code itself. */
   userId?: string | null;
   before?: unknown;
@@ -28,10 +33,11 @@ const PERSON_ENTITIES = new Set(['member', 'access_code']);
 
 /** Appends an entry to a portal's admin change log. Entries are never updated or deleted. */
 export async function appendAuditEntry(db: Database, portalId: string, entry: AuditEntry): Promise<void> {
+  const id = crypto.randomUUID();
   await db
     .insertInto('audit_log')
     .values({
-      id: crypto.randomUUID(),
+      id,
       portal_id: portalId,
       actor_user_id: entry.actorUserId,
       action: entry.action,
@@ -46,6 +52,13 @@ export async function appendAuditEntry(db: Database, portalId: string, entry: Au
       created_at: nowIso(),
     })
     .execute();
+  const deviceIds = [...new Set(entry.deviceIds ?? [])];
+  if (deviceIds.length > 0) {
+    await db
+      .insertInto('audit_log_devices')
+      .values(deviceIds.map((deviceId) => ({ audit_id: id, portal_id: portalId, device_id: deviceId })))
+      .execute();
+  }
 }
 
 /** A change as a request makes it: who and from where come from its context. */
@@ -101,15 +114,45 @@ export async function listAuditEntries(
   const { filter = {} } = query;
   if (filter.entityType) base = base.where('a.entity_type', '=', filter.entityType);
   if (filter.entityId) base = base.where('a.entity_id', '=', filter.entityId);
-  if (filter.deviceId) base = base.where('a.device_id', '=', filter.deviceId);
+  // A lock's changes: those about it alone (device_id), and those naming it among several locks
+  // (audit_log_devices: a lockout's locks).
+  if (filter.deviceId) {
+    const deviceId = filter.deviceId;
+    base = base.where((eb) =>
+      eb.or([
+        eb('a.device_id', '=', deviceId),
+        eb(
+          'a.id',
+          'in',
+          eb
+            .selectFrom('audit_log_devices as ad')
+            .select('ad.audit_id')
+            .where('ad.portal_id', '=', portalId)
+            .where('ad.device_id', '=', deviceId),
+        ),
+      ]),
+    );
+  }
   if (filter.zoneIds !== undefined) {
     const zoneIds = filter.zoneIds;
-    base = base.where('a.device_id', 'in', (eb) =>
-      eb
-        .selectFrom('devices as zd')
-        .select('zd.id')
-        .where('zd.portal_id', '=', portalId)
-        .where((w) => (zoneIds === null ? w('zd.zone_id', 'is', null) : w('zd.zone_id', 'in', zoneIds))),
+    const zoneLocks = db
+      .selectFrom('devices as zd')
+      .select('zd.id')
+      .where('zd.portal_id', '=', portalId)
+      .where((w) => (zoneIds === null ? w('zd.zone_id', 'is', null) : w('zd.zone_id', 'in', zoneIds)));
+    base = base.where((eb) =>
+      eb.or([
+        eb('a.device_id', 'in', zoneLocks),
+        eb(
+          'a.id',
+          'in',
+          eb
+            .selectFrom('audit_log_devices as ad')
+            .select('ad.audit_id')
+            .where('ad.portal_id', '=', portalId)
+            .where('ad.device_id', 'in', zoneLocks),
+        ),
+      ]),
     );
   }
   if (filter.userId) base = base.where('a.user_id', '=', filter.userId);

@@ -2,10 +2,14 @@ import {
   evaluateAccess,
   explainEntry,
   formatWallClock,
+  LOCKOUT_IN_EFFECT,
+  lockoutHoldingOut,
   type CredentialSet,
   type DeviceAccess,
   type DeviceUser,
-  type AccessDecision,
+  type AccessDenialReason,
+  type DeviceCommandRequest,
+  type Lockout,
   type MemberAccessTime,
   type MemberDevice,
   type Schedule,
@@ -271,20 +275,50 @@ export async function getUserAccessTime(
   return { at: at.toISOString(), locks: answers };
 }
 
+/** Why a basic user may not open a lock from the app now (the lock would refuse them too). */
+const REMOTE_REFUSALS: Record<AccessDenialReason, string> = {
+  unknown_credential: 'You have no access to this lock',
+  suspended: 'Your access is suspended',
+  lockout: 'A lockout is in effect at this lock',
+  not_yet_valid: 'Your access has not started yet',
+  expired: 'Your access has expired',
+  outside_schedule: 'You may not open this lock at this time',
+};
+
+/** 409 lockout_in_effect: an admin's remote unlock during a lockout that does not let admins through. */
+function lockoutInEffect(lockout: Lockout): AppError {
+  const until = lockout.until ? `until ${lockout.until.slice(0, 16).replace('T', ' ')} UTC` : 'with no end';
+  return new AppError(
+    LOCKOUT_IN_EFFECT,
+    `A lockout that keeps admins out is in effect at this lock ${until}: end it, or let admins through, to open the lock`,
+    409,
+  );
+}
+
 /**
- * Whether a person may open a lock from the app at an instant: the lock's own decision for their
- * `remote` entry, so the portal never lets anyone in that the lock itself would refuse.
+ * Whether someone may send a remote unlock or lock to a lock now, for every door that sends one
+ * (POST device/{id}/command, the `device` collection's unlock and lock). A basic user: only when
+ * their own access opens it now (403 with the reason). An admin: any lock, except an unlock during
+ * a lockout that does not let admins through (409 lockout_in_effect): the lockout page promises
+ * "nobody can open these locks, admins included", as the lock keeps it for their code.
  */
-export async function decideRemoteOpening(
+export async function assertMaySendCommand(
   db: Database,
   portalId: string,
   deviceId: string,
-  userId: string,
+  caller: { isAdmin: boolean; userId: string },
+  action: DeviceCommandRequest['action'],
   at: Date,
-): Promise<AccessDecision> {
+): Promise<void> {
   const device = await requireDevice(db, portalId, deviceId);
   const { set } = await loadCredentialSet(db, portalId, device);
-  return evaluateAccess(set, { kind: 'remote', secret: userId }, at);
+  if (!caller.isAdmin) {
+    const decision = evaluateAccess(set, { kind: 'remote', secret: caller.userId }, at);
+    if (!decision.granted) throw AppError.forbidden(REMOTE_REFUSALS[decision.reason]);
+    return;
+  }
+  const lockout = action === 'unlock' ? lockoutHoldingOut(set.lockouts, 'admin', at) : null;
+  if (lockout) throw lockoutInEffect(lockout);
 }
 
 /** Who can open a lock at an instant, and for everyone else with access, why not. */

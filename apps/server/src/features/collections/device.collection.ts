@@ -8,7 +8,7 @@ import {
   type Device,
 } from '@latchkey/shared';
 import { AppError } from '../../base/http/errors';
-import { decideRemoteOpening, getUserDevices } from '../access/access.service';
+import { assertMaySendCommand, getUserDevices } from '../access/access.service';
 import { getDeviceSync } from '../device-link/credential-sync.service';
 import { getDevice, getDevicesPage, saveDevice } from '../devices/devices.service';
 import { pageOfOwn } from './member-pages';
@@ -29,16 +29,20 @@ async function readableDevice(caller: CollectionCaller, id: string): Promise<Dev
 function command(action: 'unlock' | 'lock') {
   return collectionMethod({
     access: 'member',
-    summary: `${action === 'unlock' ? 'Unlock' : 'Lock'} the lock remotely (as POST device/{id}/command: a basic user only when they may open it now; 409 lock_offline when it is not connected)`,
+    summary: `${action === 'unlock' ? 'Unlock' : 'Lock'} the lock remotely (as POST device/{id}/command: a basic user only when they may open it now; 409 lock_offline when it is not connected; 409 lockout_in_effect for an admin's unlock during a lockout that keeps admins out)`,
     body: collectionCommandBodySchema,
     example: {},
     answer: deviceCommandRecordSchema,
     status: 202,
     handler: async (caller, id) => {
-      if (caller.role !== 'admin') {
-        const decision = await decideRemoteOpening(caller.db, caller.portalId, id, caller.userId, new Date());
-        if (!decision.granted) throw AppError.forbidden('You may not open this lock now');
-      }
+      await assertMaySendCommand(
+        caller.db,
+        caller.portalId,
+        id,
+        { isAdmin: caller.role === 'admin', userId: caller.userId },
+        action,
+        new Date(),
+      );
       return caller.app.deviceLink.sendCommand(caller.change(), id, { action });
     },
   });

@@ -9,7 +9,6 @@ import {
   syncTokenRequestSchema,
   syncTokenSchema,
   userSyncSchema,
-  type AccessDenialReason,
 } from '@latchkey/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -22,7 +21,7 @@ import {
   routesOfFeature,
 } from '../../base/http/access';
 import { AppError } from '../../base/http/errors';
-import { decideRemoteOpening } from '../access/access.service';
+import { assertMaySendCommand } from '../access/access.service';
 import { errorResponses } from '../../base/http/responses';
 import { getDeviceSync, getSyncCenter, getUserSync } from './credential-sync.service';
 import { issueQrToken, issueSyncToken } from './phone-tokens.service';
@@ -31,16 +30,6 @@ const idParams = z.object({ id: idSchema });
 const commandParams = idParams.extend({ commandId: idSchema });
 const config = { access: access.portalAdmin };
 const tags = ['device link'];
-
-/** Why a basic user may not open a lock from the app now (the lock would refuse them too). */
-const REFUSALS: Record<AccessDenialReason, string> = {
-  unknown_credential: 'You have no access to this lock',
-  suspended: 'Your access is suspended',
-  lockout: 'A lockout is in effect at this lock',
-  not_yet_valid: 'Your access has not started yet',
-  expired: 'Your access has expired',
-  outside_schedule: 'You may not open this lock at this time',
-};
 
 /** A lock's credential sync and remote commands (device protocol v1, docs/device-protocol.md). */
 export const deviceLinkRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -71,7 +60,7 @@ export const deviceLinkRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'Unlock or lock remotely; the lock must act before expiresAt (poll the command for its answer). A lock not connected now: 409 lock_offline, nothing stored or sent',
+          'Unlock or lock remotely; the lock must act before expiresAt (poll the command for its answer). A lock not connected now: 409 lock_offline, nothing stored or sent. An admin unlocking during a lockout that does not let admins through: 409 lockout_in_effect',
         params: idParams,
         body: deviceCommandRequestSchema,
         response: { 202: deviceCommandRecordSchema, ...errorResponses },
@@ -79,16 +68,14 @@ export const deviceLinkRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const acting = actingPortal(request);
-      if (acting.role !== 'admin') {
-        const decision = await decideRemoteOpening(
-          app.db,
-          acting.portal.id,
-          request.params.id,
-          signedIn(request).user.id,
-          new Date(),
-        );
-        if (!decision.granted) throw AppError.forbidden(REFUSALS[decision.reason]);
-      }
+      await assertMaySendCommand(
+        app.db,
+        acting.portal.id,
+        request.params.id,
+        { isAdmin: acting.role === 'admin', userId: signedIn(request).user.id },
+        request.body.action,
+        new Date(),
+      );
       return reply
         .status(202)
         .send(await app.deviceLink.sendCommand(changeContext(request), request.params.id, request.body));

@@ -117,6 +117,8 @@ export async function putLockout(
       action: before ? 'lockout.update' : 'lockout.create',
       entityType: 'lockout',
       entityId: id,
+      // The locks it covered and covers: each one's history shows the change.
+      deviceIds: [...(before?.devices ?? []), ...after.devices].map((d) => d._id),
       before: before ?? undefined,
       after,
     });
@@ -137,6 +139,7 @@ export async function removeLockout(db: Database, context: ChangeContext, lockou
       action: 'lockout.delete',
       entityType: 'lockout',
       entityId: lockoutId,
+      deviceIds: before.devices.map((d) => d._id),
       before,
     });
   });
