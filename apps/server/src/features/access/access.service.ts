@@ -285,9 +285,14 @@ const REMOTE_REFUSALS: Record<AccessDenialReason, string> = {
   outside_schedule: 'You may not open this lock at this time',
 };
 
-/** 409 lockout_in_effect: an admin's remote unlock during a lockout that does not let admins through. */
-function lockoutInEffect(lockout: Lockout): AppError {
-  const until = lockout.until ? `until ${lockout.until.slice(0, 16).replace('T', ' ')} UTC` : 'with no end';
+/**
+ * 409 lockout_in_effect: an admin's remote unlock during a lockout that does not let admins
+ * through, saying until when on the lock's clock.
+ */
+function lockoutInEffect(lockout: Lockout, timeZone: string): AppError {
+  const until = lockout.until
+    ? `until ${formatWallClock(lockout.until, timeZone)} ${timeZone}`
+    : 'with no end';
   return new AppError(
     LOCKOUT_IN_EFFECT,
     `A lockout that keeps admins out is in effect at this lock ${until}: end it, or let admins through, to open the lock`,
@@ -318,7 +323,7 @@ export async function assertMaySendCommand(
     return;
   }
   const lockout = action === 'unlock' ? lockoutHoldingOut(set.lockouts, 'admin', at) : null;
-  if (lockout) throw lockoutInEffect(lockout);
+  if (lockout) throw lockoutInEffect(lockout, device.time_zone);
 }
 
 /** Who can open a lock at an instant, and for everyone else with access, why not. */
