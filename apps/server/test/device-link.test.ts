@@ -728,7 +728,7 @@ describe('device link (embedded broker)', () => {
       expect(refused.json().error).toMatchObject({
         code: LOCKOUT_IN_EFFECT,
         message: expect.stringMatching(
-          /^A lockout that keeps admins out is in effect at this lock until \w{3} \d{4}-\d\d-\d\d \d\d:\d\d \S+: end it/,
+          /^A lockout that keeps admins out is in effect at this lock until \w{3} \d+, \d{4}, \d\d:\d\d \S+: end it/,
         ),
       });
     }

@@ -40,6 +40,7 @@ export function RemoteCommandPanel({
   lockName,
   withLock = true,
   unavailable = null,
+  unlockUnavailable = null,
   size = 'sm',
 }: {
   remote: RemoteCommand;
@@ -48,6 +49,8 @@ export function RemoteCommandPanel({
   withLock?: boolean;
   /** Why no command can be sent now (the lock is offline or never connected), or null. */
   unavailable?: string | null;
+  /** Why the lock may be locked but not opened now (a lockout that keeps admins out), or null. */
+  unlockUnavailable?: string | null;
   /** Smaller buttons for a page header. */
   size?: 'xs' | 'sm';
 }) {
@@ -58,6 +61,8 @@ export function RemoteCommandPanel({
   const reasonId = useId();
   const disabled = pending || unavailable !== null;
   const describedBy = unavailable ? reasonId : undefined;
+  // A lock that is not connected says that; else a lockout may hold the unlock alone.
+  const unlockReason = unavailable ?? unlockUnavailable;
   return (
     <Stack gap="xs">
       <Group gap="sm">
@@ -65,9 +70,9 @@ export function RemoteCommandPanel({
           size={size}
           leftSection={<IconLockOpen size={18} aria-hidden="true" />}
           onClick={() => send.mutate('unlock')}
-          disabled={disabled}
+          disabled={disabled || unlockReason !== null}
           aria-label={`Unlock ${lockName} now`}
-          aria-describedby={describedBy}
+          aria-describedby={unlockReason ? reasonId : undefined}
         >
           Unlock now
         </Button>
@@ -85,9 +90,9 @@ export function RemoteCommandPanel({
           </Button>
         )}
       </Group>
-      {unavailable && (
+      {unlockReason && (
         <Text id={reasonId} size="sm" c="dimmed" maw={420}>
-          {unavailable}
+          {unlockReason}
         </Text>
       )}
       {/* Once the lock shows as not connected, the reason above says what the refusal said. */}

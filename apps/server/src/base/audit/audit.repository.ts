@@ -1,7 +1,9 @@
 import type { AuditAction, AuditEntityType } from '@latchkey/shared';
 import crypto from 'node:crypto';
+import type { SelectQueryBuilder } from 'kysely';
 import { memberNameColumn } from '../tenancy/memberships.repository';
 import type { Database } from '../../db/database';
+import type { DB } from '../../db/schema';
 import { nowIso } from '../../db/mappers';
 import type { ChangeContext } from '../http/access';
 
@@ -114,13 +116,14 @@ export async function listAuditEntries(
   const { filter = {} } = query;
   if (filter.entityType) base = base.where('a.entity_type', '=', filter.entityType);
   if (filter.entityId) base = base.where('a.entity_id', '=', filter.entityId);
-  // A lock's changes: those about it alone (device_id), and those naming it among several locks
+  // A change is about a lock when it names it alone (device_id) or among several
   // (audit_log_devices: a lockout's locks).
-  if (filter.deviceId) {
-    const deviceId = filter.deviceId;
-    base = base.where((eb) =>
+  const aboutAnyOf = (
+    locks: readonly string[] | SelectQueryBuilder<DB & { zd: DB['devices'] }, 'zd', { id: string }>,
+  ) =>
+    base.where((eb) =>
       eb.or([
-        eb('a.device_id', '=', deviceId),
+        eb('a.device_id', 'in', locks),
         eb(
           'a.id',
           'in',
@@ -128,31 +131,19 @@ export async function listAuditEntries(
             .selectFrom('audit_log_devices as ad')
             .select('ad.audit_id')
             .where('ad.portal_id', '=', portalId)
-            .where('ad.device_id', '=', deviceId),
+            .where('ad.device_id', 'in', locks),
         ),
       ]),
     );
-  }
+  if (filter.deviceId) base = aboutAnyOf([filter.deviceId]);
   if (filter.zoneIds !== undefined) {
     const zoneIds = filter.zoneIds;
-    const zoneLocks = db
-      .selectFrom('devices as zd')
-      .select('zd.id')
-      .where('zd.portal_id', '=', portalId)
-      .where((w) => (zoneIds === null ? w('zd.zone_id', 'is', null) : w('zd.zone_id', 'in', zoneIds)));
-    base = base.where((eb) =>
-      eb.or([
-        eb('a.device_id', 'in', zoneLocks),
-        eb(
-          'a.id',
-          'in',
-          eb
-            .selectFrom('audit_log_devices as ad')
-            .select('ad.audit_id')
-            .where('ad.portal_id', '=', portalId)
-            .where('ad.device_id', 'in', zoneLocks),
-        ),
-      ]),
+    base = aboutAnyOf(
+      db
+        .selectFrom('devices as zd')
+        .select('zd.id')
+        .where('zd.portal_id', '=', portalId)
+        .where((w) => (zoneIds === null ? w('zd.zone_id', 'is', null) : w('zd.zone_id', 'in', zoneIds))),
     );
   }
   if (filter.userId) base = base.where('a.user_id', '=', filter.userId);

@@ -1,6 +1,7 @@
 import {
   evaluateAccess,
   explainEntry,
+  formatDateTime,
   formatWallClock,
   LOCKOUT_IN_EFFECT,
   lockoutHoldingOut,
@@ -290,8 +291,9 @@ const REMOTE_REFUSALS: Record<AccessDenialReason, string> = {
  * through, saying until when on the lock's clock.
  */
 function lockoutInEffect(lockout: Lockout, timeZone: string): AppError {
+  // The screens' format (packages/shared time-format), on the lock's clock with its zone.
   const until = lockout.until
-    ? `until ${formatWallClock(lockout.until, timeZone)} ${timeZone}`
+    ? `until ${formatDateTime(lockout.until, timeZone, { zone: true })}`
     : 'with no end';
   return new AppError(
     LOCKOUT_IN_EFFECT,

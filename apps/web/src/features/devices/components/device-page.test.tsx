@@ -213,6 +213,48 @@ describe('DevicePage', () => {
     expect(await screen.findByText('Mon–Wed 07:00–15:00')).toBeInTheDocument();
   }, 30_000);
 
+  it('names the lockouts in effect in the header, and holds back the unlock while one keeps admins out', async () => {
+    const lockout = (id: string, name: string, exemptAdmins: boolean, deviceIds: string[]) => ({
+      _id: id,
+      name,
+      from: '2026-11-28T08:00:00.000Z',
+      until: '2026-11-29T14:00:00.000Z',
+      exemptAdmins,
+      devices: deviceIds.map((_id) => ({ _id, name: _id, timeZone: 'America/New_York' })),
+      active: true,
+      createdAt: '2026-11-27T08:00:00.000Z',
+      zoneId: null,
+    });
+    setup('/app/device/device-1', {
+      'GET portal/lockouts': (call) => {
+        expect(call.url).toContain('filterValue=active');
+        return json({
+          items: [
+            lockout('lockout-1', 'Audit week', true, ['device-1']),
+            lockout('lockout-2', 'Stairwell painting', false, ['device-1', 'device-2']),
+            lockout('lockout-3', 'Roof works', false, ['device-2']),
+          ],
+          total: 3,
+        });
+      },
+    });
+    const painting = await screen.findByRole('link', { name: 'Stairwell painting' });
+    expect(painting).toHaveAttribute('href', '/app/lockout/lockout-2');
+    expect(screen.getByRole('link', { name: 'Audit week' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Roof works' })).not.toBeInTheDocument();
+    expect(screen.getAllByText('Lockout in effect')).toHaveLength(2);
+    // Until 09:00 on the lock's clock (New York), the admins' exemption said.
+    expect(screen.getAllByText(/until Nov 29, 2026, 09:00/)).not.toHaveLength(0);
+    expect(screen.getByText(/admins let through/)).toBeInTheDocument();
+
+    const unlock = screen.getByRole('button', { name: `Unlock ${device.name} now` });
+    expect(unlock).toBeDisabled();
+    expect(unlock).toHaveAccessibleDescription(
+      /“Stairwell painting” keeps everyone out, admins included, until Nov 29, 2026, 09:00: end it or let admins through/,
+    );
+    expect(screen.getByRole('button', { name: `Lock ${device.name} now` })).toBeEnabled();
+  });
+
   it('says so when the lock does not exist', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     setup('/app/device/nope', { 'GET portal/device/nope': () => apiError(404, 'not_found', 'Not found') });

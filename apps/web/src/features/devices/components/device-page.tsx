@@ -1,5 +1,5 @@
-import type { Device } from '@latchkey/shared';
-import { Group, Skeleton, Stack, Tabs } from '@mantine/core';
+import type { Device, LockoutRecord } from '@latchkey/shared';
+import { Anchor, Badge, Group, Skeleton, Stack, Tabs, Text } from '@mantine/core';
 import {
   IconClockCheck,
   IconFingerprint,
@@ -12,12 +12,14 @@ import {
   IconUsersGroup,
 } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { RemoteCommandPanel } from '@/components/remote-command-panel';
+import { formatDateTime } from '@/lib/format';
 import { remoteUnavailable } from '@/lib/lock-connection';
 import { useDevice } from '../api/get-device';
 import { deviceTabOf } from '../api/device-tabs';
+import { useLockoutsInEffect } from '../api/get-lockouts-in-effect';
 import { useRemoteCommand } from '../api/send-remote-command';
 import { DeviceAccessTab } from './device-access-tab';
 import { DeviceCardsTab } from './device-cards-tab';
@@ -33,16 +35,67 @@ import classes from './device-page.module.css';
 import { RecordPage } from '@/components/record-page';
 import { ReportProblemLink } from '@/components/report-problem-link';
 
-/** Unlock and Lock in the header, on every tab; disabled with the reason while the lock is not connected. */
-function HeaderRemote({ device }: { device: Device }) {
+/**
+ * Unlock and Lock in the header, on every tab; disabled with the reason while the lock is not
+ * connected, and the unlock while a lockout keeps admins out (the server would refuse it).
+ */
+function HeaderRemote({ device, lockouts }: { device: Device; lockouts: LockoutRecord[] }) {
   const remote = useRemoteCommand(device._id);
+  const holding = lockouts.find((lockout) => !lockout.exemptAdmins);
   return (
     <RemoteCommandPanel
       remote={remote}
       lockName={device.name}
       size="xs"
       unavailable={remoteUnavailable(device)}
+      unlockUnavailable={
+        holding
+          ? `“${holding.name}” keeps everyone out, admins included, ${untilWords(holding, device)}: end it or let admins through to open the lock.`
+          : null
+      }
     />
+  );
+}
+
+function untilWords(lockout: LockoutRecord, device: Device): string {
+  return lockout.until ? `until ${formatDateTime(lockout.until, device.timeZone)}` : 'with no end';
+}
+
+/** The lockouts in effect at the lock, each a link to its page: why people cannot open it now. */
+function LockoutsInEffect({ device, lockouts }: { device: Device; lockouts: LockoutRecord[] }) {
+  if (lockouts.length === 0) return null;
+  return (
+    <Stack gap={4}>
+      {lockouts.map((lockout) => (
+        <Group key={lockout._id} gap={6} wrap="wrap">
+          <Badge color="red" variant="light" size="sm" style={{ flexShrink: 0 }}>
+            Lockout in effect
+          </Badge>
+          <Anchor component={Link} to={paths.app.lockout.href(lockout._id)} size="sm">
+            {lockout.name}
+          </Anchor>
+          <Text size="sm" c="dimmed">
+            {untilWords(lockout, device)}
+            {lockout.exemptAdmins ? ', admins let through' : ''}
+          </Text>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
+function HeaderAside({ device }: { device: Device }) {
+  const lockouts = useLockoutsInEffect(device._id).data ?? [];
+  return (
+    <Stack gap="xs" align="flex-start">
+      <Group gap="md" wrap="wrap">
+        <LastSeen device={device} />
+        <BatteryLevel device={device} withLabel />
+      </Group>
+      <LockoutsInEffect device={device} lockouts={lockouts} />
+      <HeaderRemote device={device} lockouts={lockouts} />
+      <ReportProblemLink />
+    </Stack>
   );
 }
 
@@ -82,16 +135,7 @@ export function DevicePage() {
       header={(device) => ({
         title: device.name,
         description: `${modelLabel(device.model)} · ${device.timeZone}`,
-        aside: (
-          <Stack gap="xs" align="flex-start">
-            <Group gap="md" wrap="wrap">
-              <LastSeen device={device} />
-              <BatteryLevel device={device} withLabel />
-            </Group>
-            <HeaderRemote device={device} />
-            <ReportProblemLink />
-          </Stack>
-        ),
+        aside: <HeaderAside device={device} />,
       })}
     >
       {(device) => (
