@@ -103,6 +103,19 @@ describe('StayPage (share-lock approval)', () => {
     ).toBeInTheDocument();
   });
 
+  it('says a guest asked for a requested stay', async () => {
+    setup(requested);
+    expect(await screen.findByText('Asked')).toBeInTheDocument();
+    expect(screen.getByText(/through the public request page$/)).toBeInTheDocument();
+  });
+
+  it('says an imported calendar brought a stay, not that anyone asked', async () => {
+    setup({ ...requested, source: 'ical' });
+    expect(await screen.findByText('Imported')).toBeInTheDocument();
+    expect(screen.getByText(/from a calendar$/)).toBeInTheDocument();
+    expect(screen.queryByText('Asked')).not.toBeInTheDocument();
+  });
+
   it('warns that a lock is full, and approves with the dates shown', async () => {
     const actions: unknown[] = [];
     setup(requested, (call) => {

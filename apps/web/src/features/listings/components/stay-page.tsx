@@ -33,14 +33,8 @@ import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/errors';
 import { formatRange, formatRelative } from '@/lib/format';
 import { useStay, useStayAction } from '../api/stays';
-import { AccessStateBadge, describeDates, LockAccessBadge, StayStateBadge } from './stay-text';
+import { AccessStateBadge, describeDates, LockAccessBadge, STAY_ORIGINS, StayStateBadge } from './stay-text';
 import { RecordPage } from '@/components/record-page';
-
-const SOURCE_LABELS: Record<Stay['source'], string> = {
-  request: 'the public request page',
-  manual: 'you',
-  ical: 'an imported calendar',
-};
 
 function Fact({ term, children }: { term: string; children: ReactNode }) {
   return (
@@ -71,8 +65,8 @@ function GuestCard({ stay }: { stay: Stay }) {
           )}
         </Fact>
         <Fact term="Phone">{stay.guestPhone ?? 'Not given'}</Fact>
-        <Fact term="Asked">
-          {formatRelative(stay.createdAt)} through {SOURCE_LABELS[stay.source]}
+        <Fact term={STAY_ORIGINS[stay.source].verb}>
+          {formatRelative(stay.createdAt)} {STAY_ORIGINS[stay.source].how}
         </Fact>
         {stay.note && (
           <Fact term="Note">

@@ -2,6 +2,7 @@ import {
   STAY_STATE_LABELS,
   type StayAccessState,
   type StayLockAccess,
+  type StaySource,
   type StayState,
 } from '@latchkey/shared';
 import { Badge, type BadgeProps } from '@mantine/core';
@@ -9,6 +10,16 @@ import { formatCalendarDate } from '@/lib/format';
 
 // The words are shared with the server (search results name a stay's state the same way).
 export { STAY_STATE_LABELS };
+
+/**
+ * How a stay came to be, as the stays list ("Imported 7 minutes ago") and the stay page say it: a
+ * guest asked, someone added it in the portal, or an imported calendar brought it (no one asked).
+ */
+export const STAY_ORIGINS: Record<StaySource, { verb: string; how: string }> = {
+  request: { verb: 'Asked', how: 'through the public request page' },
+  manual: { verb: 'Added', how: 'in the portal' },
+  ical: { verb: 'Imported', how: 'from a calendar' },
+};
 
 const STAY_STATE_COLORS: Record<StayState, string> = {
   requested: 'yellow',

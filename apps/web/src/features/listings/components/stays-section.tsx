@@ -10,7 +10,13 @@ import { paths } from '@/config/paths';
 import { accessibleClearButton } from '@/lib/clear-button';
 import { formatRelative } from '@/lib/format';
 import { FIRST_STAYS_VIEW, STAYS_PAGE_SIZE, useStays } from '../api/stays';
-import { AccessStateBadge, describeDates, STAY_STATE_LABELS, StayStateBadge } from './stay-text';
+import {
+  AccessStateBadge,
+  describeDates,
+  STAY_ORIGINS,
+  STAY_STATE_LABELS,
+  StayStateBadge,
+} from './stay-text';
 
 const WHEN_OPTIONS = [
   { value: 'upcoming', label: 'Upcoming and current' },
@@ -34,7 +40,7 @@ function StayRow({ listingId, stay }: { listingId: string; stay: StaySummary }) 
       <Table.Td visibleFrom="sm">
         <Text size="sm">{describeDates(stay)}</Text>
         <Text size="xs" c="dimmed">
-          Asked {formatRelative(stay.createdAt)}
+          {STAY_ORIGINS[stay.source].verb} {formatRelative(stay.createdAt)}
         </Text>
       </Table.Td>
       <Table.Td>
