@@ -566,9 +566,12 @@ describe('people picker and export', () => {
     expect(csv.headers['content-disposition']).toContain('people.csv');
     const lines = csv.body.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'email,firstName,lastName,role,status,joinedAt,hasAccessCode,locks,cards,keys,fingerprints',
+      'email,firstName,lastName,role,owner,status,joinedAt,hasAccessCode,locks,cards,keys,fingerprints',
     );
     const row = lines.find((line) => line.startsWith('lena@example.com'))!;
+    expect(row).toContain(',user,false,');
+    // The portal's owner is an admin, and said to be the owner.
+    expect(lines.filter((line) => line.includes(',admin,true,'))).toHaveLength(1);
     // The formula-looking name is defused and quoted; the code is counted, never exported.
     expect(row).toContain(`"'=HYPERLINK(""x"")"`);
     expect(row).toContain(',true,0,0,0,0');

@@ -86,12 +86,16 @@ export const scopedUserSchema = z.object({
 });
 export type ScopedUser = z.infer<typeof scopedUserSchema>;
 
-/** The columns of GET portal/user/list, the people export (CSV), in order. */
+/**
+ * The columns of GET portal/user/list, the people export (CSV), in order. `owner` says who owns the
+ * portal (an admin the screens badge OWNER), which `role` alone does not.
+ */
 export const USER_LIST_COLUMNS = [
   'email',
   'firstName',
   'lastName',
   'role',
+  'owner',
   'status',
   'joinedAt',
   'hasAccessCode',

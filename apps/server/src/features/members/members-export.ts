@@ -21,6 +21,7 @@ export async function exportMembersCsv(db: Database, portalId: string): Promise<
       firstName: member.first_name,
       lastName: member.last_name,
       role: member.role,
+      owner: Number(member.is_owner) === 1,
       status: member.status,
       joinedAt: toIso(member.created_at),
       hasAccessCode: (held.code ?? 0) > 0,
