@@ -455,6 +455,14 @@ describe('lockouts', () => {
       'lockout.user@example.com': 'open',
       'lockout.admin@example.com': 'open',
     });
+    // Who can open names the lockouts in effect at that instant (the lock page's header).
+    const inEffect = async (lock: string, at: string) =>
+      (await api('GET', `portal/device/${lock}/access?at=${at}`)).json().lockouts;
+    expect(await inEffect(vault, '2026-12-03T12:00:00Z')).toEqual([
+      { _id: lockout._id, name: 'Audit week', until: '2026-12-08T00:00:00.000Z', exemptAdmins: true },
+    ]);
+    expect(await inEffect(vault, '2026-12-08T00:00:00Z')).toEqual([]);
+    expect(await inEffect(lobby, '2026-12-03T12:00:00Z')).toEqual([]);
 
     const tightened = await api('POST', `portal/lockout/${lockout._id}`, {
       name: 'Audit week',

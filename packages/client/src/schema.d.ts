@@ -22264,6 +22264,14 @@ export interface paths {
                             /** Format: date-time */
                             at: string;
                             localTime: string;
+                            /** @default [] */
+                            lockouts: {
+                                _id: string;
+                                exemptAdmins: boolean;
+                                name: string;
+                                /** Format: date-time */
+                                until: string | null;
+                            }[];
                             others: {
                                 _id: string;
                                 canOpen: boolean;

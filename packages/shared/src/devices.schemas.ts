@@ -196,5 +196,20 @@ export const deviceAccessSchema = z.object({
       reason: z.enum(ACCESS_DENIAL_REASONS).nullable(),
     }),
   ),
+  /**
+   * The lockouts in effect at that instant, those that keep admins out first: the lock page's
+   * header names them, and holds back its unlock while one keeps admins out.
+   */
+  lockouts: z
+    .array(
+      z.object({
+        _id: z.string(),
+        name: z.string(),
+        until: z.iso.datetime().nullable(),
+        exemptAdmins: z.boolean(),
+      }),
+    )
+    .default([]),
 });
 export type DeviceAccess = z.infer<typeof deviceAccessSchema>;
+export type LockoutInEffect = DeviceAccess['lockouts'][number];

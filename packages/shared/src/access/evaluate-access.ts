@@ -18,6 +18,14 @@ export interface LockOpener {
   credentialIds: string[];
 }
 
+/** The lockouts in effect at `instant` (started, and not ended). */
+export function lockoutsInEffect(lockouts: readonly Lockout[], instant: Date): Lockout[] {
+  const at = instant.getTime();
+  return lockouts.filter(
+    (lockout) => Date.parse(lockout.from) <= at && (lockout.until === null || at < Date.parse(lockout.until)),
+  );
+}
+
 /**
  * The lockout in effect at `instant` that holds a person of `role` out, if any: every active
  * lockout holds basic users out; admins pass the ones that let admins through.
@@ -27,13 +35,8 @@ export function lockoutHoldingOut(
   role: CredentialEntry['userRole'],
   instant: Date,
 ): Lockout | null {
-  const at = instant.getTime();
   return (
-    lockouts.find((lockout) => {
-      const active =
-        Date.parse(lockout.from) <= at && (lockout.until === null || at < Date.parse(lockout.until));
-      return active && !(lockout.exemptAdmins && role === 'admin');
-    }) ?? null
+    lockoutsInEffect(lockouts, instant).find((lockout) => !(lockout.exemptAdmins && role === 'admin')) ?? null
   );
 }
 

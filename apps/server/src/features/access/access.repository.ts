@@ -174,3 +174,19 @@ export async function countLocksPerUser(db: Database, portalId: string): Promise
     .execute();
   return new Map(rows.map((row) => [row.user_id, Number(row.locks)]));
 }
+
+/** The names of some of a portal's lockouts, by id. */
+export async function findLockoutNames(
+  db: Database,
+  portalId: string,
+  lockoutIds: string[],
+): Promise<Map<string, string>> {
+  if (lockoutIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('lockouts')
+    .select(['id', 'name'])
+    .where('portal_id', '=', portalId)
+    .where('id', 'in', lockoutIds)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}

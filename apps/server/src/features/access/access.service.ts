@@ -5,6 +5,7 @@ import {
   formatWallClock,
   LOCKOUT_IN_EFFECT,
   lockoutHoldingOut,
+  lockoutsInEffect,
   type CredentialSet,
   type DeviceAccess,
   type DeviceUser,
@@ -24,6 +25,7 @@ import { recordChange } from '../../base/audit/audit.repository';
 import { findDevice, findDevices } from '../devices/devices.repository';
 import { findMember, findMembers, type MemberRecord } from '../../base/tenancy/memberships.repository';
 import {
+  findLockoutNames,
   linkUserToDevice,
   listAccessPaths,
   listSchedules,
@@ -361,11 +363,26 @@ export async function getDeviceAccessAt(
       },
     ];
   });
+  // Those that keep admins out first: the lock page's header holds back its unlock for them.
+  const inEffect = lockoutsInEffect(set.lockouts, at).sort(
+    (a, b) => Number(a.exemptAdmins) - Number(b.exemptAdmins),
+  );
+  const names = await findLockoutNames(
+    db,
+    portalId,
+    inEffect.map((lockout) => lockout.lockoutId),
+  );
   return {
     at: at.toISOString(),
     timeZone: device.time_zone,
     localTime: formatWallClock(at, device.time_zone),
     people,
     others,
+    lockouts: inEffect.map((lockout) => ({
+      _id: lockout.lockoutId,
+      name: names.get(lockout.lockoutId) ?? 'Lockout',
+      until: lockout.until,
+      exemptAdmins: lockout.exemptAdmins,
+    })),
   };
 }

@@ -1,4 +1,4 @@
-import type { Device, LockoutRecord } from '@latchkey/shared';
+import type { Device, LockoutInEffect } from '@latchkey/shared';
 import { Anchor, Badge, Group, Skeleton, Stack, Tabs, Text } from '@mantine/core';
 import {
   IconClockCheck,
@@ -19,7 +19,7 @@ import { formatDateTime } from '@/lib/format';
 import { remoteUnavailable } from '@/lib/lock-connection';
 import { useDevice } from '../api/get-device';
 import { deviceTabOf } from '../api/device-tabs';
-import { useLockoutsInEffect } from '../api/get-lockouts-in-effect';
+import { useDeviceAccess } from '../api/get-device-access';
 import { useRemoteCommand } from '../api/send-remote-command';
 import { DeviceAccessTab } from './device-access-tab';
 import { DeviceCardsTab } from './device-cards-tab';
@@ -39,7 +39,7 @@ import { ReportProblemLink } from '@/components/report-problem-link';
  * Unlock and Lock in the header, on every tab; disabled with the reason while the lock is not
  * connected, and the unlock while a lockout keeps admins out (the server would refuse it).
  */
-function HeaderRemote({ device, lockouts }: { device: Device; lockouts: LockoutRecord[] }) {
+function HeaderRemote({ device, lockouts }: { device: Device; lockouts: LockoutInEffect[] }) {
   const remote = useRemoteCommand(device._id);
   const holding = lockouts.find((lockout) => !lockout.exemptAdmins);
   return (
@@ -57,12 +57,12 @@ function HeaderRemote({ device, lockouts }: { device: Device; lockouts: LockoutR
   );
 }
 
-function untilWords(lockout: LockoutRecord, device: Device): string {
+function untilWords(lockout: LockoutInEffect, device: Device): string {
   return lockout.until ? `until ${formatDateTime(lockout.until, device.timeZone)}` : 'with no end';
 }
 
 /** The lockouts in effect at the lock, each a link to its page: why people cannot open it now. */
-function LockoutsInEffect({ device, lockouts }: { device: Device; lockouts: LockoutRecord[] }) {
+function LockoutsInEffect({ device, lockouts }: { device: Device; lockouts: LockoutInEffect[] }) {
   if (lockouts.length === 0) return null;
   return (
     <Stack gap={4}>
@@ -85,7 +85,8 @@ function LockoutsInEffect({ device, lockouts }: { device: Device; lockouts: Lock
 }
 
 function HeaderAside({ device }: { device: Device }) {
-  const lockouts = useLockoutsInEffect(device._id).data ?? [];
+  // Who can open it now (the "Who can open" tab's read, refreshed each minute) names the lockouts.
+  const lockouts = useDeviceAccess(device._id, null).data?.lockouts ?? [];
   return (
     <Stack gap="xs" align="flex-start">
       <Group gap="md" wrap="wrap">
