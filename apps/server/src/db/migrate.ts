@@ -48,6 +48,7 @@ import * as supportThreadChanges from './migrations/2026-11-27-0050-support-thre
 import * as lockCapabilities from './migrations/2026-11-27-0051-lock-capabilities';
 import * as eventsKeysetIndex from './migrations/2026-11-28-0052-events-keyset-index';
 import * as auditLogDevices from './migrations/2026-11-28-0053-audit-log-devices';
+import * as lockHistoryIndex from './migrations/2026-11-28-0054-lock-history-index';
 
 /** Every migration, by dated name, in the order they apply. Add new ones at the end. */
 const migrations: Record<string, Migration> = {
@@ -100,6 +101,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-0051-lock-capabilities': lockCapabilities,
   '2026-11-28-0052-events-keyset-index': eventsKeysetIndex,
   '2026-11-28-0053-audit-log-devices': auditLogDevices,
+  '2026-11-28-0054-lock-history-index': lockHistoryIndex,
 };
 
 /** The names of every migration, in order. */
@@ -113,4 +115,11 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Brings the schema to the named migration, up or down: how a migration's own test starts. */
+export async function migrateTo(db: Kysely<any>, name: string): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error } = await migrator.migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
 }

@@ -136,11 +136,16 @@ export interface AuditLogTable {
 }
 export type AuditLogRow = Selectable<AuditLogTable>;
 
-/** Every lock a change concerns when it concerns several (a lockout's locks): base/audit. */
+/**
+ * Every lock a change concerns, the one of audit_log.device_id and each of several (a lockout's
+ * locks): base/audit. A lock's history is read from here, by (portal_id, device_id, created_at).
+ */
 export interface AuditLogDevicesTable {
   audit_id: string;
   portal_id: string;
   device_id: string;
+  /** The entry's own created_at, the order a lock's history is read in. */
+  created_at: Timestamp;
 }
 
 /** A portal's API keys (features/api-keys): the secret is never stored, only its SHA-256. */

@@ -1,9 +1,8 @@
 import type { AuditAction, AuditEntityType } from '@latchkey/shared';
 import crypto from 'node:crypto';
-import type { SelectQueryBuilder } from 'kysely';
+import { sql } from 'kysely';
 import { memberNameColumn } from '../tenancy/memberships.repository';
 import type { Database } from '../../db/database';
-import type { DB } from '../../db/schema';
 import { nowIso } from '../../db/mappers';
 import type { ChangeContext } from '../http/access';
 
@@ -17,8 +16,8 @@ export interface AuditEntry {
   /** The lock the change concerns when the entity is not the lock itself, for its History tab. */
   deviceId?: string | null;
   /**
-   * Every lock the change concerns when it concerns several (a lockout's locks, before and after):
-   * each lock's History tab and the activity feed's lock and zone filters find it.
+   * Every other lock the change concerns when it concerns several (a lockout's locks, before and
+   * after): each lock's History tab and the activity feed's lock and zone filters find it.
    */
   deviceIds?: readonly string[];
   /** The person the change concerns when the entity is not the membership or code itself. */
@@ -36,6 +35,8 @@ const PERSON_ENTITIES = new Set(['member', 'access_code']);
 /** Appends an entry to a portal's admin change log. Entries are never updated or deleted. */
 export async function appendAuditEntry(db: Database, portalId: string, entry: AuditEntry): Promise<void> {
   const id = crypto.randomUUID();
+  const deviceId = entry.deviceId ?? (entry.entityType === 'device' ? entry.entityId : null);
+  const createdAt = nowIso();
   await db
     .insertInto('audit_log')
     .values({
@@ -45,20 +46,28 @@ export async function appendAuditEntry(db: Database, portalId: string, entry: Au
       action: entry.action,
       entity_type: entry.entityType,
       entity_id: entry.entityId,
-      device_id: entry.deviceId ?? (entry.entityType === 'device' ? entry.entityId : null),
+      device_id: deviceId,
       user_id: entry.userId ?? (PERSON_ENTITIES.has(entry.entityType) ? entry.entityId : null),
       before_json: entry.before === undefined ? null : JSON.stringify(entry.before),
       after_json: entry.after === undefined ? null : JSON.stringify(entry.after),
       ip: entry.ip ?? null,
       api_key_id: entry.apiKeyId ?? null,
-      created_at: nowIso(),
+      created_at: createdAt,
     })
     .execute();
-  const deviceIds = [...new Set(entry.deviceIds ?? [])];
+  // Each lock the entry is about, for that lock's history (read by listAuditEntries' lock filters).
+  const deviceIds = [...new Set([...(deviceId ? [deviceId] : []), ...(entry.deviceIds ?? [])])];
   if (deviceIds.length > 0) {
     await db
       .insertInto('audit_log_devices')
-      .values(deviceIds.map((deviceId) => ({ audit_id: id, portal_id: portalId, device_id: deviceId })))
+      .values(
+        deviceIds.map((lockId) => ({
+          audit_id: id,
+          portal_id: portalId,
+          device_id: lockId,
+          created_at: createdAt,
+        })),
+      )
       .execute();
   }
 }
@@ -116,34 +125,35 @@ export async function listAuditEntries(
   const { filter = {} } = query;
   if (filter.entityType) base = base.where('a.entity_type', '=', filter.entityType);
   if (filter.entityId) base = base.where('a.entity_id', '=', filter.entityId);
-  // A change is about a lock when it names it alone (device_id) or among several
-  // (audit_log_devices: a lockout's locks).
-  const aboutAnyOf = (
-    locks: readonly string[] | SelectQueryBuilder<DB & { zd: DB['devices'] }, 'zd', { id: string }>,
-  ) =>
-    base.where((eb) =>
-      eb.or([
-        eb('a.device_id', 'in', locks),
-        eb(
-          'a.id',
-          'in',
-          eb
-            .selectFrom('audit_log_devices as ad')
-            .select('ad.audit_id')
-            .where('ad.portal_id', '=', portalId)
-            .where('ad.device_id', 'in', locks),
-        ),
-      ]),
-    );
-  if (filter.deviceId) base = aboutAnyOf([filter.deviceId]);
+  // A change is about a lock when audit_log_devices names it (every entry about a lock has a row
+  // there, with its time). One lock's history is read from that table's (portal, lock, time) index
+  // in the page's order; a zone's locks are a set, an entry about two of them is listed once.
+  // The page is ordered and cut by the lock's index's own time and id when one lock is asked
+  // (equal to the entry's): the join's columns are named by reference, as the builder's type
+  // does not carry the optional join.
+  const order = filter.deviceId
+    ? { at: sql.ref('ad.created_at'), id: sql.ref('ad.audit_id') }
+    : { at: sql.ref('a.created_at'), id: sql.ref('a.id') };
+  if (filter.deviceId) {
+    base = base
+      .innerJoin('audit_log_devices as ad', 'ad.audit_id', 'a.id')
+      .where('ad.portal_id', '=', portalId)
+      .where('ad.device_id', '=', filter.deviceId) as unknown as typeof base;
+  }
   if (filter.zoneIds !== undefined) {
     const zoneIds = filter.zoneIds;
-    base = aboutAnyOf(
-      db
-        .selectFrom('devices as zd')
-        .select('zd.id')
-        .where('zd.portal_id', '=', portalId)
-        .where((w) => (zoneIds === null ? w('zd.zone_id', 'is', null) : w('zd.zone_id', 'in', zoneIds))),
+    base = base.where('a.id', 'in', (eb) =>
+      eb
+        .selectFrom('audit_log_devices as zad')
+        .select('zad.audit_id')
+        .where('zad.portal_id', '=', portalId)
+        .where('zad.device_id', 'in', (zeb) =>
+          zeb
+            .selectFrom('devices as zd')
+            .select('zd.id')
+            .where('zd.portal_id', '=', portalId)
+            .where((w) => (zoneIds === null ? w('zd.zone_id', 'is', null) : w('zd.zone_id', 'in', zoneIds))),
+        ),
     );
   }
   if (filter.userId) base = base.where('a.user_id', '=', filter.userId);
@@ -158,9 +168,9 @@ export async function listAuditEntries(
     const { prefix, not } = filter.actionPrefix;
     base = base.where('a.action', not ? 'not like' : 'like', `${prefix}%`);
   }
-  if (query.fromDate) base = base.where('a.created_at', '>=', new Date(query.fromDate).toISOString());
-  if (query.toDate) base = base.where('a.created_at', '<=', new Date(query.toDate).toISOString());
-  if (query.before) base = base.where('a.created_at', '<', new Date(query.before).toISOString());
+  if (query.fromDate) base = base.where(order.at, '>=', new Date(query.fromDate).toISOString());
+  if (query.toDate) base = base.where(order.at, '<=', new Date(query.toDate).toISOString());
+  if (query.before) base = base.where(order.at, '<', new Date(query.before).toISOString());
   const direction = query.descending ? 'desc' : 'asc';
   const [rows, count] = await Promise.all([
     base
@@ -172,8 +182,8 @@ export async function listAuditEntries(
         memberNameColumn('first_name').as('actor_first_name'),
         memberNameColumn('last_name').as('actor_last_name'),
       ])
-      .orderBy('a.created_at', direction)
-      .orderBy('a.id', direction)
+      .orderBy(order.at, direction)
+      .orderBy(order.id, direction)
       .limit(query.limit)
       .offset(query.skip)
       .execute(),
