@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { ActivityPage } from '@latchkey/shared';
+import { formatDateTime, type ActivityPage } from '@latchkey/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDeviceEvent } from '../src/features/events/events.repository';
 import { makeTwoPortals, type TwoPortals } from './fixtures';
@@ -166,7 +166,9 @@ describe('GET portal/activity/export', () => {
     expect(response.headers['content-type']).toMatch(/^text\/csv/);
     expect(response.headers['content-disposition']).toContain('activity.csv');
     const lines = response.body.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('time,source,what,lock,person,by,result,detail');
+    expect(lines[0]).toBe(
+      'time (portal clock),time zone,source,what,lock,person,by,result,detail,instant (UTC)',
+    );
     // The lock's creation (a change) and its refused attempt, nothing of the front door.
     expect(lines.length).toBe(3);
     expect(response.body).not.toContain('Front door');
@@ -182,8 +184,39 @@ describe('GET portal/activity/export', () => {
     const lines = (await csv({ kind: 'command' })).body.trimEnd().split('\r\n');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(
-      /,change,Remote unlock sent,Front door,,.*,failed: jammed,device\.command\.unlock$/,
+      /,change,Remote unlock sent,Front door,,.*,failed: jammed,device\.command\.unlock,[0-9T:.-]+Z$/,
     );
+  });
+
+  it("writes each time on the portal's clock, names the zone, and ends with the instant in UTC", async () => {
+    const { time_zone: before } = await t.app.db
+      .selectFrom('portals')
+      .select('time_zone')
+      .where('id', '=', portals.a.portalId)
+      .executeTakeFirstOrThrow();
+    await t.app.db
+      .updateTable('portals')
+      .set({ time_zone: 'Asia/Kolkata' })
+      .where('id', '=', portals.a.portalId)
+      .execute();
+    try {
+      const lines = (await csv({})).body.trimEnd().split('\r\n').slice(1);
+      expect(lines.length).toBeGreaterThan(2);
+      for (const line of lines) {
+        // "Nov 28, 2026, 19:33" is quoted (it holds commas); the instant is the last cell.
+        const [, time, rest] = /^"([^"]+)",(.*)$/.exec(line)!;
+        const instant = rest!.slice(rest!.lastIndexOf(',') + 1);
+        expect(rest!.startsWith('Asia/Kolkata,')).toBe(true);
+        expect(instant).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+        expect(time).toBe(formatDateTime(instant, 'Asia/Kolkata'));
+      }
+    } finally {
+      await t.app.db
+        .updateTable('portals')
+        .set({ time_zone: before })
+        .where('id', '=', portals.a.portalId)
+        .execute();
+    }
   });
 
   it('holds nothing of another portal, and is for admins', async () => {

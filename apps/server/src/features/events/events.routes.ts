@@ -67,7 +67,7 @@ export const eventRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const csv = await exportActivityCsv(app.db, actingPortal(request).portal.id, request.query);
+      const csv = await exportActivityCsv(app.db, actingPortal(request).portal, request.query);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="activity.csv"')

@@ -1,6 +1,7 @@
 import {
   ACTIVITY_EXPORT_LIMIT,
   auditActionText,
+  formatDateTime,
   type ActivityFeedQuery,
   type ActivityFilters,
   type ActivityItem,
@@ -188,17 +189,33 @@ export async function getActivityFeed(db: Database, portalId: string, query: Act
   return mergedActivity(db, portalId, query, feedFilters(query, zoneIds));
 }
 
-export const ACTIVITY_CSV_COLUMNS = ['time', 'source', 'what', 'lock', 'person', 'by', 'result', 'detail'];
+/**
+ * The export's columns. A person reads the time on the portal's clock, as the feed shows it, with
+ * the zone named; the instant in UTC (ISO 8601) comes last, for sorting and for other programs.
+ */
+export const ACTIVITY_CSV_COLUMNS = [
+  'time (portal clock)',
+  'time zone',
+  'source',
+  'what',
+  'lock',
+  'person',
+  'by',
+  'result',
+  'detail',
+  'instant (UTC)',
+];
 
-/** One item of the feed as a CSV row (ACTIVITY_CSV_COLUMNS). */
-function csvRow(item: ActivityItem): unknown[] {
+/** One item of the feed as a CSV row (ACTIVITY_CSV_COLUMNS), its time on `timeZone`'s clock. */
+function csvRow(item: ActivityItem, timeZone: string): unknown[] {
+  const when = [formatDateTime(item.at, timeZone), timeZone];
   if (item.source === 'change') {
     const { change } = item;
     const by = change.actor ? change.actor.name || change.actor.email : 'the system';
     const result = item.command ? [item.command.status, item.command.error].filter(Boolean).join(': ') : '';
     // In words, as the feed shows it; the action's code, for a spreadsheet's filters, in detail.
     return [
-      item.at,
+      ...when,
       'change',
       auditActionText(change.action) ?? change.action,
       item.device?.name ?? '',
@@ -206,11 +223,12 @@ function csvRow(item: ActivityItem): unknown[] {
       by,
       result,
       change.action,
+      item.at,
     ];
   }
   const { event } = item;
   return [
-    item.at,
+    ...when,
     'lock event',
     event.type,
     event.device.name,
@@ -218,6 +236,7 @@ function csvRow(item: ActivityItem): unknown[] {
     event.method ?? '',
     event.type === 'denied' ? ['denied', event.reason].filter(Boolean).join(': ') : '',
     event.eventId,
+    item.at,
   ];
 }
 
@@ -225,7 +244,12 @@ function csvRow(item: ActivityItem): unknown[] {
  * GET portal/activity/export: the feed with the same filters as CSV, newest first, at most
  * ACTIVITY_EXPORT_LIMIT rows; every cell formula-safe (base/http/csv.ts).
  */
-export async function exportActivityCsv(db: Database, portalId: string, filters: ActivityFilters) {
+export async function exportActivityCsv(
+  db: Database,
+  portal: { id: string; time_zone: string },
+  filters: ActivityFilters,
+) {
+  const portalId = portal.id;
   const zoneIds = await zoneFilter(db, portalId, filters.zoneId);
   const { items } = await mergedActivity(
     db,
@@ -233,7 +257,10 @@ export async function exportActivityCsv(db: Database, portalId: string, filters:
     { limit: ACTIVITY_EXPORT_LIMIT },
     feedFilters(filters, zoneIds),
   );
-  return csvDocument(ACTIVITY_CSV_COLUMNS, items.map(csvRow));
+  return csvDocument(
+    ACTIVITY_CSV_COLUMNS,
+    items.map((item) => csvRow(item, portal.time_zone)),
+  );
 }
 
 /**
