@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
 import { AREA_FRAMES } from './src/app/area-frames';
+import { SCHEMA_FACTORIES } from './src/app/schema-factories';
 
 const API_TARGET = process.env.LATCHKEY_API_TARGET ?? 'http://127.0.0.1:3000';
 
@@ -119,6 +120,8 @@ export default defineConfig({
     // Every browser the app supports knows <link rel="modulepreload">: no polyfill in the entry.
     modulePreload: { polyfill: false },
     rolldownOptions: {
+      // A schema no page reads is not built at boot (src/app/schema-factories.ts).
+      treeshake: { manualPureFunctions: [...SCHEMA_FACTORIES] },
       output: {
         // Few files, none loaded for nothing (docs/decisions.md, "First load"). Everything the
         // first load needs (the entry's static imports, sign-in included) is one chunk; library
