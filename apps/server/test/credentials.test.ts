@@ -323,6 +323,15 @@ describe('keys', () => {
     expect((await api('GET', `portal/keys/${key._id}`)).statusCode).toBe(404);
     expect((await api('GET', `keys/${key._id}/history`)).json().items[0].change.action).toBe('key.delete');
     expect((await api('GET', 'keys/no-such-key/history')).statusCode).toBe(404);
+    // The store room's own history names the changes to keys that open it, the deletion included.
+    const storeHistory = (await api('GET', `device/${store}/history?limit=100`)).json()
+      .items as HistoryItem[];
+    const keyChanges = storeHistory.flatMap((h) =>
+      h.source === 'change' && h.change.action.startsWith('key.') ? [h.change.action] : [],
+    );
+    expect(keyChanges).toEqual(
+      expect.arrayContaining(['key.create', 'key.hand_over', 'key.return', 'key.delete']),
+    );
   });
 });
 

@@ -145,6 +145,36 @@ describe('zones', () => {
     );
   });
 
+  it("names every lock a zone change concerns, so each lock's history and the zone filter show it", async () => {
+    const annex = await addZone('Annex', { timeZone: 'Europe/Lisbon' });
+    const east = await addLock('Annex east', 'UTC');
+    const west = await addLock('Annex west', 'UTC');
+    const apart = await addLock('Annex apart', 'UTC');
+    // Two locks at once (a single lock was named before; several were not), then a new clock.
+    await api('POST', `zone/${annex}/devices`, { add: [east, west] });
+    await api('POST', `portal/zone/${annex}`, { name: 'Annex', timeZone: 'Europe/Madrid' });
+    expect((await api('POST', `zone/${annex}/applyTimeZone`)).json()).toEqual({ changed: 2 });
+    const history = async (lock: string) =>
+      (await api('GET', `device/${lock}/history?limit=50`))
+        .json()
+        .items.filter((item: { source: string }) => item.source === 'change')
+        .map((item: { change: { action: string } }) => item.change.action);
+    for (const lock of [east, west]) {
+      expect(await history(lock)).toEqual(
+        expect.arrayContaining(['zone.devices.move', 'zone.timezone.apply']),
+      );
+    }
+    expect(await history(apart)).not.toContain('zone.devices.move');
+    const feed = (await api('GET', `portal/activity?zoneId=${annex}&limit=50`)).json();
+    expect(
+      feed.items.map((item: { change?: { action: string } }) => item.change?.action).filter(Boolean),
+    ).toEqual(expect.arrayContaining(['zone.devices.move', 'zone.timezone.apply']));
+    // Deleting the zone unzones its locks: that too is in each one's history.
+    expect((await api('DELETE', `portal/zone/${annex}`)).statusCode).toBe(204);
+    expect(await history(east)).toContain('zone.delete');
+    expect(await history(apart)).not.toContain('zone.delete');
+  });
+
   it('filters the dashboard, the activity and reports by zone', async () => {
     const zone = await addZone('Annex');
     const inside = await addLock('Annex door');

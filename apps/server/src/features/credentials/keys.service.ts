@@ -94,6 +94,8 @@ async function changeKey(
         entityType: 'key',
         entityId: id,
         userId: after.holder?._id ?? before.holder?._id,
+        // The locks it opened and opens: each one's history shows the change.
+        deviceIds: [...before.devices, ...after.devices].map((device) => device._id),
         before,
         after,
       });
@@ -159,6 +161,7 @@ export async function createKey(
         entityType: 'key',
         entityId: id,
         userId: key.holder?._id,
+        deviceIds: key.devices.map((device) => device._id),
         after: key,
       });
       return key;
@@ -235,6 +238,7 @@ export async function deleteKey(db: Database, context: ChangeContext, id: string
       entityType: 'key',
       entityId: id,
       userId: before.holder?._id,
+      deviceIds: before.devices.map((device) => device._id),
       before,
     });
   });

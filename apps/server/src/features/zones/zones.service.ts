@@ -253,6 +253,7 @@ export async function removeZone(db: Database, context: ChangeContext, zoneId: s
   await changeAccess(db, async (trx, touch) => {
     const zone = await zoneOf(trx, context.portalId, zoneId, true);
     const row = (await findZone(trx, context.portalId, zoneId))!;
+    const unzoned = (await listZoneDevices(trx, context.portalId, zoneId)).map((d) => d.id);
     await deleteZone(trx, context.portalId, row);
     // Lockouts bound to a zone above lose the locks that were here.
     await followZoneLockouts(trx, context.portalId, touch);
@@ -260,6 +261,7 @@ export async function removeZone(db: Database, context: ChangeContext, zoneId: s
       action: 'zone.delete',
       entityType: 'zone',
       entityId: zoneId,
+      deviceIds: unzoned,
       before: {
         name: zone.name,
         timeZone: zone.timeZone,
@@ -328,6 +330,8 @@ export async function moveZoneDevices(
       entityType: 'zone',
       entityId: zoneId,
       deviceId: add.length + remove.length === 1 ? (add[0] ?? remove[0]!) : null,
+      // Every lock moved in or out, or given the zone's time zone: each one's history shows it.
+      deviceIds: [...adding, ...remove, ...retimed],
       before: { zone: zone.name, removed: remove.map(name) },
       after: {
         zone: zone.name,
@@ -354,6 +358,7 @@ export async function applyZoneTimeZone(db: Database, context: ChangeContext, zo
         action: 'zone.timezone.apply',
         entityType: 'zone',
         entityId: zoneId,
+        deviceIds: ids,
         before: { locks: locks.map((d) => ({ lock: d.name, timeZone: d.time_zone })) },
         after: { timeZone: zone.time_zone, locks: locks.map((d) => d.name) },
       });
