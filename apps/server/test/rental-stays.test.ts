@@ -385,6 +385,18 @@ describe('approval gives the guest access on the lock for exactly the stay', () 
     expect(entryOf(set, guest.code)).toBeUndefined();
     expect(set!.entries.some((e) => e.kind === 'remote' && e.secret === `guest:${guest._id}`)).toBe(false);
     expect((await mailTo(t, (await stayOf(listingId, id)).guestEmail))[0]!.template).toBe('stay_cancelled');
+    // The lock's history names the stay's approval and its cancellation.
+    const history = await t.request({
+      method: 'GET',
+      url: `/api3/device/${lock}/history?limit=100`,
+      token: owner.token,
+    });
+    const ofThisStay = (
+      history.json().items as { source: string; change?: { action: string; entityId: string } }[]
+    )
+      .filter((item) => item.source === 'change' && item.change!.entityId === id)
+      .map((item) => item.change!.action);
+    expect(ofThisStay).toEqual(['stay.cancel', 'stay.approve']);
   });
 
   it('refuses approving taken nights, and changes on the wrong state, with clear reasons', async () => {

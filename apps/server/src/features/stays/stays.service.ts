@@ -269,6 +269,8 @@ export async function actOnStay(
         action: 'stay.cancel',
         entityType: 'stay',
         entityId: stayId,
+        // The guest's access ends on the listing's locks: each one's history shows it.
+        deviceIds: (await locksOf(trx, listing)).map((lock) => lock.id),
         before: logged(before),
         after: { state: 'cancelled', reason },
       });
@@ -310,6 +312,8 @@ export async function actOnStay(
         action: action.action === 'approve' ? 'stay.approve' : 'stay.change',
         entityType: 'stay',
         entityId: stayId,
+        // The guest's access on the listing's locks begins or moves: each one's history shows it.
+        deviceIds: locks.map((lock) => lock.id),
         before: logged(before),
         after: logged(after),
       });
