@@ -405,6 +405,49 @@ describe('change log', () => {
     const oldestFirst = await log('sortBy=createdAt&descending=false&limit=1');
     expect(oldestFirst.items[0].action).toBe('device.create');
   });
+
+  it("names on each entry every lock the change to access touched, so each lock's history shows it", async () => {
+    const north = await addLock('History north');
+    const south = await addLock('History south');
+    const elsewhere = await addLock('History elsewhere');
+    const { member } = await addPerson('history.person@example.com');
+    const group = (await api('POST', 'portal/group', { name: 'History crew' })).json();
+    for (const url of [`group/${group._id}/device/${north}`, `group/${group._id}/device/${south}`]) {
+      expect((await api('PUT', url)).statusCode).toBe(204);
+    }
+    // Joining the group changes who can open both of its locks, and no other.
+    expect((await api('PUT', `group/${group._id}/user/${member._id}`)).statusCode).toBe(204);
+    // A company code opens every lock of the portal.
+    const code = await api('POST', 'portal/code/company', { name: 'History code', code: '86420975' });
+    expect(code.statusCode, code.body).toBe(201);
+    const changes = async (lock: string) =>
+      (await api('GET', `device/${lock}/history?limit=100`))
+        .json()
+        .items.filter((item: { source: string }) => item.source === 'change')
+        .map((item: { change: { action: string; entityId: string } }) => item.change);
+    for (const lock of [north, south]) {
+      expect(await changes(lock)).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ action: 'group.user.add', entityId: group._id }),
+          expect.objectContaining({ action: 'company_code.create', entityId: code.json()._id }),
+        ]),
+      );
+    }
+    const other = await changes(elsewhere);
+    expect(other.some((change: { action: string }) => change.action === 'group.user.add')).toBe(false);
+    expect(other.some((change: { entityId: string }) => change.entityId === code.json()._id)).toBe(true);
+    // Once, however many ways the change named the lock (its own entry and the touched locks).
+    const northIds = (await changes(north)).map((change: { _id: string }) => change._id);
+    expect(new Set(northIds).size).toBe(northIds.length);
+    // An entry that names its lock keeps to it: a grant on the north lock is not the south's.
+    expect((await api('PUT', `user/${member._id}/device/${north}`)).statusCode).toBe(204);
+    expect((await changes(north)).map((change: { action: string }) => change.action)).toContain(
+      'access.grant',
+    );
+    expect((await changes(south)).map((change: { action: string }) => change.action)).not.toContain(
+      'access.grant',
+    );
+  });
 });
 
 describe('lockouts', () => {

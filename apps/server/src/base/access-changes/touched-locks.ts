@@ -3,6 +3,7 @@ import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Database } from '../../db/database';
 import { nowIso } from '../../db/mappers';
 import type { DB, DevicesTable } from '../../db/schema';
+import { trackEntriesWritten } from '../audit/audit.repository';
 
 /**
  * The locks a change to access can affect, said by the change itself (docs/decisions.md "When sets
@@ -169,10 +170,45 @@ export function onLocksTouched(db: Database, listener: LocksTouchedListener): ()
 }
 
 /**
+ * Names the locks a change touched (the outbox rows under its token) on the change-log entries it
+ * wrote that name no lock themselves, so each lock's history shows what changed who can open it
+ * (a person joining a group, a company code, a person suspended), whichever feature made the change
+ * (base/audit, `audit_log_devices`). An entry that names its locks keeps just those: an invitation's
+ * grant on one lock is not about the invitation's other locks.
+ */
+async function nameTouchedLocksOnEntries(trx: Database, auditIds: readonly string[], token: string) {
+  await trx
+    .insertInto('audit_log_devices')
+    .columns(['audit_id', 'portal_id', 'device_id', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('audit_log as a')
+        .innerJoin('device_credential_recompute as r', 'r.portal_id', 'a.portal_id')
+        .select(['a.id', 'a.portal_id', 'r.device_id', 'a.created_at'])
+        .where('r.token', '=', token)
+        .where('a.id', 'in', auditIds)
+        .where('a.device_id', 'is', null)
+        .where((w) =>
+          w.not(
+            w.exists(
+              w
+                .selectFrom('audit_log_devices as named')
+                .select('named.audit_id')
+                .whereRef('named.audit_id', '=', 'a.id'),
+            ),
+          ),
+        ),
+    )
+    .onConflict((oc) => oc.columns(['audit_id', 'device_id']).doNothing())
+    .execute();
+}
+
+/**
  * Runs a change to access in one transaction. The change says which locks it touched by calling
- * `touch` (in its transaction, so the outbox row commits or rolls back with it); once it has
- * committed, the device link is told, and recomputes those locks and no others. Should the server
- * stop in between, the outbox still names them (the device link drains it when it starts).
+ * `touch` (in its transaction, so the outbox row commits or rolls back with it); its change-log
+ * entries then name those locks. Once it has committed, the device link is told, and recomputes
+ * those locks and no others. Should the server stop in between, the outbox still names them (the
+ * device link drains it when it starts).
  */
 export async function changeAccess<T>(
   db: Database,
@@ -180,12 +216,15 @@ export async function changeAccess<T>(
 ): Promise<T> {
   const token = crypto.randomUUID();
   const portals = new Set<string>();
-  const result = await db.transaction().execute((trx) =>
-    change(trx, async (portalId, touched) => {
+  const result = await db.transaction().execute(async (trx) => {
+    const entries = trackEntriesWritten(trx);
+    const value = await change(trx, async (portalId, touched) => {
       portals.add(portalId);
       await recordTouchedLocks(trx, portalId, touched, token);
-    }),
-  );
+    });
+    if (entries.length > 0 && portals.size > 0) await nameTouchedLocksOnEntries(trx, entries, token);
+    return value;
+  });
   if (portals.size > 0) {
     for (const listener of listeners.get(db) ?? []) listener([...portals]);
   }

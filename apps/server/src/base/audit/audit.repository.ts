@@ -29,6 +29,20 @@ export interface AuditEntry {
   apiKeyId?: string | null;
 }
 
+/**
+ * The entries written in a transaction, for the transactions that asked (`trackEntriesWritten`):
+ * a change to access names every lock it touched on its entries when it commits
+ * (base/access-changes, changeAccess).
+ */
+const entriesWritten = new WeakMap<Database, string[]>();
+
+/** Starts keeping the ids of the entries written through `trx`; answers the list it fills. */
+export function trackEntriesWritten(trx: Database): readonly string[] {
+  const ids: string[] = [];
+  entriesWritten.set(trx, ids);
+  return ids;
+}
+
 /** Entities whose id is the person's own id. */
 const PERSON_ENTITIES = new Set(['member', 'access_code']);
 
@@ -55,6 +69,7 @@ export async function appendAuditEntry(db: Database, portalId: string, entry: Au
       created_at: createdAt,
     })
     .execute();
+  entriesWritten.get(db)?.push(id);
   // Each lock the entry is about, for that lock's history (read by listAuditEntries' lock filters).
   const deviceIds = [...new Set([...(deviceId ? [deviceId] : []), ...(entry.deviceIds ?? [])])];
   if (deviceIds.length > 0) {
