@@ -25,7 +25,7 @@ export function DeviceHistoryTab({ device }: { device: Device }) {
       />
       <AdminChangesSection
         changes={changes}
-        description="Changes to this lock, its schedules, groups, guests and fingerprints, newest first."
+        description="Changes to this lock and to who can open it, newest first."
       />
     </Stack>
   );
