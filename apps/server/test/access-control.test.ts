@@ -447,6 +447,42 @@ describe('change log', () => {
     expect((await changes(south)).map((change: { action: string }) => change.action)).not.toContain(
       'access.grant',
     );
+    // Adding a person with a lock and a group at once: the group join is about the group's locks,
+    // the grant about its lock, the membership about both.
+    const added = await api('POST', 'portal/user', {
+      email: 'history.added@example.com',
+      firstName: 'Hal',
+      deviceIds: [elsewhere],
+      groupIds: [group._id],
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const addedId = added.json().member?._id ?? added.json()._id;
+    const about = async (lock: string) =>
+      (await changes(lock)).filter((change: { entityId: string; action: string }) =>
+        [group._id, elsewhere, addedId].includes(change.entityId),
+      );
+    const actionsAbout = async (lock: string, since: number) =>
+      (await about(lock))
+        .filter((change: { createdAt: string }) => Date.parse(change.createdAt) >= since)
+        .map((change: { action: string }) => change.action);
+    const since = Date.now() - 60_000;
+    expect(await actionsAbout(elsewhere, since)).not.toContain('group.user.add');
+    expect(await actionsAbout(north, since)).not.toContain('access.grant');
+    // A key linked to one more lock is about that lock, not the one it already opened.
+    const key = await api('POST', 'portal/keys', {
+      name: 'History key',
+      type: 'physical',
+      number: 'H-1',
+      deviceIds: [north],
+    });
+    expect(key.statusCode, key.body).toBe(201);
+    expect((await api('PUT', `keys/${key.json()._id}/device/${south}`)).statusCode).toBe(200);
+    const keyActions = async (lock: string) =>
+      (await changes(lock))
+        .filter((change: { entityId: string }) => change.entityId === key.json()._id)
+        .map((change: { action: string }) => change.action);
+    expect(await keyActions(north)).toEqual(['key.create']);
+    expect(await keyActions(south)).toEqual(['key.link_device']);
   });
 });
 

@@ -228,3 +228,77 @@ describe('GET portal/activity/export', () => {
     expect((await csv({ kind: 'nope' })).statusCode).toBe(400);
   });
 });
+
+describe('paging by time', () => {
+  it('loses no item that shares its instant with the end of a page', async () => {
+    const created = await t.request({
+      method: 'POST',
+      url: '/api3/portal/device/new',
+      token: portals.a.admin,
+      payload: { name: 'Paging door', model: 'latchkey-sim', timeZone: 'UTC' },
+    });
+    const lock = created.json().device._id as string;
+    // What one change writes: several entries at one instant (an invitation's membership, grant
+    // and group join), here four about this lock, between two of its own entries and an event.
+    const instant = new Date(Date.now() - 60_000).toISOString();
+    const sameInstant = ['member.invite', 'access.grant', 'group.user.add', 'schedule.set'].map((action) => ({
+      id: crypto.randomUUID(),
+      action,
+    }));
+    for (const { id, action } of sameInstant) {
+      await t.app.db
+        .insertInto('audit_log')
+        .values({
+          id,
+          portal_id: portals.a.portalId,
+          actor_user_id: null,
+          action,
+          entity_type: 'member',
+          entity_id: portals.a.userId,
+          device_id: lock,
+          user_id: portals.a.userId,
+          created_at: instant,
+        })
+        .execute();
+      await t.app.db
+        .insertInto('audit_log_devices')
+        .values({ audit_id: id, portal_id: portals.a.portalId, device_id: lock, created_at: instant })
+        .execute();
+    }
+    await recordDeviceEvent(t.app.db, {
+      portalId: portals.a.portalId,
+      deviceId: lock,
+      eventId: 'same-instant-event',
+      type: 'unlock',
+      method: 'remote',
+      credentialId: null,
+      userId: portals.a.userId,
+      reason: null,
+      occurredAt: instant,
+    });
+    for (const limit of [1, 2, 3]) {
+      for (const url of [`/api3/device/${lock}/history`, '/api3/portal/activity']) {
+        const seen: string[] = [];
+        let before: string | null = null;
+        for (let pages = 0; pages < 50; pages += 1) {
+          const query: Record<string, string> = { limit: String(limit), ...(before && { before }) };
+          if (url === '/api3/portal/activity') query.deviceId = lock;
+          const response = await t.request({ method: 'GET', url, query, token: portals.a.admin });
+          expect(response.statusCode, response.body).toBe(200);
+          const page = response.json() as ActivityPage;
+          seen.push(
+            ...page.items.map((item) => (item.source === 'change' ? item.change._id : item.event.eventId)),
+          );
+          before = page.nextBefore;
+          if (!before) break;
+        }
+        // The lock's creation, the four entries of one instant and the event: each once.
+        expect(new Set(seen).size, `${url} limit ${limit}`).toBe(seen.length);
+        expect(seen, `${url} limit ${limit}`).toEqual(
+          expect.arrayContaining([...sameInstant.map(({ id }) => id), 'same-instant-event']),
+        );
+        expect(seen).toHaveLength(6);
+      }
+    }
+  });
+});

@@ -61,6 +61,7 @@ export const activityItemSchema = z.discriminatedUnion('source', [
 export type ActivityItem = z.infer<typeof activityItemSchema>;
 
 export const activityPageSchema = z.object({
+  /** Newest first; a page may run a few over `limit` to keep together the items of its last instant. */
   items: z.array(activityItemSchema),
   /** Pass as `before` for the next page; null when there is nothing older. */
   nextBefore: z.iso.datetime().nullable(),

@@ -94,8 +94,7 @@ async function changeKey(
         entityType: 'key',
         entityId: id,
         userId: after.holder?._id ?? before.holder?._id,
-        // The locks it opened and opens: each one's history shows the change.
-        deviceIds: [...before.devices, ...after.devices].map((device) => device._id),
+        deviceIds: locksConcerned(before, after),
         before,
         after,
       });
@@ -124,6 +123,18 @@ export function getKeysPage(db: Database, portalId: string, query: KeysQuery) {
 export async function getKeysOfUser(db: Database, portalId: string, userId: string): Promise<Key[]> {
   await requireMember(db, portalId, userId);
   return (await page(db, portalId, { skip: 0, limit: 200, descending: false, userId })).items;
+}
+
+/**
+ * The locks a change to a key is about, for their histories: those it was linked to or unlinked
+ * from when its locks changed (the others' access did not); else every lock it opens (a new holder,
+ * a new period).
+ */
+function locksConcerned(before: Key, after: Key): string[] {
+  const was = new Set(before.devices.map((device) => device._id));
+  const is = new Set(after.devices.map((device) => device._id));
+  const changed = [...[...was].filter((id) => !is.has(id)), ...[...is].filter((id) => !was.has(id))];
+  return changed.length > 0 ? changed : [...new Set([...was, ...is])];
 }
 
 /** Creates a key, optionally handed to a person and linked to locks. */

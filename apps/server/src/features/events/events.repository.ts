@@ -86,6 +86,8 @@ export async function listDeviceEvents(
     eventId?: string;
     /** Only events strictly older than this instant (the activity feed's paging). */
     before?: string;
+    /** Only events at or after this instant (with `before`: one instant of the feed's paging). */
+    from?: string;
   },
 ) {
   let base = db
@@ -106,6 +108,7 @@ export async function listDeviceEvents(
   if (query.type) base = base.where('e.type', '=', query.type as DeviceEventType);
   if (query.eventId) base = base.where('e.event_id', '=', query.eventId);
   if (query.before) base = base.where('e.occurred_at', '<', new Date(query.before).toISOString());
+  if (query.from) base = base.where('e.occurred_at', '>=', new Date(query.from).toISOString());
   const direction = query.descending ? 'desc' : 'asc';
   const [rows, count] = await Promise.all([
     base

@@ -134,11 +134,15 @@ async function describeChanges(db: Database, portalId: string, rows: AuditRow[])
   });
 }
 
+/** At most this many items of one instant join a page (many more would be a defect elsewhere). */
+const SAME_INSTANT_LIMIT = 1000;
+
 /**
  * Admin changes and lock events merged newest first. Each source gives its newest `limit` items
  * older than `before`; the merge keeps the newest `limit`, and the oldest kept instant is where the
- * next page starts. Items sharing that exact instant across a page boundary could be skipped, which
- * millisecond timestamps make negligible for a human-read feed.
+ * next page starts (`before` is strict). A full page then also takes every other item of that
+ * instant, so none falls between two pages: the entries one change writes share their instant (an
+ * invitation's membership, grant and group join), so a page may run a few items over `limit`.
  */
 async function mergedActivity(
   db: Database,
@@ -146,22 +150,42 @@ async function mergedActivity(
   page: { limit: number; before?: string },
   filters: SourceFilters,
 ): Promise<ActivityPage> {
-  const window = { skip: 0, limit: page.limit, descending: true, before: page.before };
   const none = { rows: [], total: 0 };
-  const [changes, events] = await Promise.all([
-    filters.changes ? listAuditEntries(db, portalId, { ...window, filter: filters.changes }) : none,
-    filters.events ? listDeviceEvents(db, portalId, { ...window, ...filters.events }) : none,
-  ]);
-  const items: ActivityItem[] = [
-    ...(await describeChanges(db, portalId, changes.rows)),
-    ...events.rows.map((row) => {
-      const event = toDeviceEvent(row);
-      return { source: 'event' as const, at: event.occurredAt, event };
-    }),
-  ]
-    .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
-    .slice(0, page.limit);
-  const more = toCount(changes.total) + toCount(events.total) > items.length;
+  const read = (window: { limit: number; before?: string; from?: string }) => {
+    const common = { skip: 0, descending: true, limit: window.limit, before: window.before };
+    return Promise.all([
+      filters.changes
+        ? listAuditEntries(db, portalId, { ...common, fromDate: window.from, filter: filters.changes })
+        : none,
+      filters.events ? listDeviceEvents(db, portalId, { ...common, from: window.from, ...filters.events }) : none,
+    ]);
+  };
+  const toItems = async (changeRows: AuditRow[], eventRows: DeviceEventListRow[]): Promise<ActivityItem[]> =>
+    [
+      ...(await describeChanges(db, portalId, changeRows)),
+      ...eventRows.map((row) => {
+        const event = toDeviceEvent(row);
+        return { source: 'event' as const, at: event.occurredAt, event };
+      }),
+    ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+
+  const [changes, events] = await read({ limit: page.limit, before: page.before });
+  let items = (await toItems(changes.rows, events.rows)).slice(0, page.limit);
+  const total = toCount(changes.total) + toCount(events.total);
+  if (items.length === page.limit && total > items.length) {
+    // Every item of the page's oldest millisecond, from both sources, in place of those kept.
+    const oldest = Date.parse(items[items.length - 1]!.at);
+    const [sameChanges, sameEvents] = await read({
+      limit: SAME_INSTANT_LIMIT,
+      from: new Date(oldest).toISOString(),
+      before: new Date(oldest + 1).toISOString(),
+    });
+    items = [
+      ...items.filter((item) => Date.parse(item.at) !== oldest),
+      ...(await toItems(sameChanges.rows, sameEvents.rows)),
+    ];
+  }
+  const more = total > items.length;
   return { items, nextBefore: more && items.length > 0 ? items[items.length - 1]!.at : null };
 }
 

@@ -167,6 +167,9 @@ export async function changeGroupLink(
       entityType: 'group',
       entityId: groupId,
       deviceId: 'deviceId' in link ? link.deviceId : null,
+      // A person joining or leaving is about every lock of the group, and no other.
+      deviceIds:
+        'userId' in link ? (await listGroupDevices(trx, context.portalId, groupId)).map((d) => d.id) : [],
       userId: 'userId' in link ? link.userId : null,
       ...(linked ? { after: change } : { before: change }),
     });
