@@ -14,12 +14,15 @@ export function isTimeZone(zone: string): boolean {
 }
 
 /**
- * The canonical name of a time zone this runtime knows, as Intl spells it: 'utc' → 'UTC',
- * 'europe/berlin' → 'Europe/Berlin'. An unknown zone comes back unchanged.
+ * A time zone's name as Intl spells it: 'utc' → 'UTC', 'europe/berlin' → 'Europe/Berlin'. Where
+ * Intl answers another name, the name given stays: older ICU (Node 20's) answers a zone's old link
+ * for its current name ('Asia/Kolkata' → 'Asia/Calcutta', 'Europe/Kyiv' → 'Europe/Kiev'), which a
+ * person who picked Kolkata would not recognise. An unknown zone comes back unchanged.
  */
 export function canonicalTimeZone(zone: string): string {
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    const spelled = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    return spelled.toLowerCase() === zone.toLowerCase() ? spelled : zone;
   } catch {
     return zone;
   }

@@ -148,6 +148,9 @@ describe('time zones', () => {
   it('stores the canonical name however it was typed, and still refuses unknown zones', () => {
     expect(timeZoneSchema.parse('utc')).toBe('UTC');
     expect(timeZoneSchema.parse('europe/berlin')).toBe('Europe/Berlin');
+    // The current name stays, though older ICU answers its old link for it.
+    expect(timeZoneSchema.parse('Asia/Kolkata')).toBe('Asia/Kolkata');
+    expect(timeZoneSchema.parse('Europe/Kyiv')).toBe('Europe/Kyiv');
     expect(timeZoneSchema.parse('Europe/berlin')).toBe('Europe/Berlin');
     expect(timeZoneSchema.parse('America/New_York')).toBe('America/New_York');
     expect(portalDataSchema.parse({ timeZone: 'AMERICA/NEW_YORK' })).toEqual({
