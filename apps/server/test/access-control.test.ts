@@ -483,6 +483,13 @@ describe('change log', () => {
         .map((change: { action: string }) => change.action);
     expect(await keyActions(north)).toEqual(['key.create']);
     expect(await keyActions(south)).toEqual(['key.link_device']);
+    // A suspension is on each lock the person could open, and says whom it suspended.
+    expect((await api('POST', `portal/user/${member._id}/suspended`)).statusCode).toBe(200);
+    const suspension = (await changes(south)).find(
+      (change: { action: string }) => change.action === 'member.suspend',
+    );
+    expect(suspension).toMatchObject({ after: { status: 'suspended' } });
+    expect(suspension.after.name).toMatch(/^history\.person/);
   });
 });
 

@@ -79,11 +79,30 @@ export async function updateMember(
       action: 'member.update',
       entityType: 'member',
       entityId: userId,
-      before: { firstName: before.first_name, lastName: before.last_name, role: before.role },
-      after: { firstName: after.firstName, lastName: after.lastName, role: after.role },
+      before: {
+        name: shownName(toPortalMember(before)),
+        firstName: before.first_name,
+        lastName: before.last_name,
+        role: before.role,
+      },
+      after: {
+        name: shownName(after),
+        firstName: after.firstName,
+        lastName: after.lastName,
+        role: after.role,
+      },
     });
     return after;
   });
+}
+
+/**
+ * The person as the portal shows them (its label or their account's name, else the address), kept
+ * in their change-log entries so a history reads "Person suspended: Ana Cleaner", not a bare
+ * "Person suspended".
+ */
+function shownName(person: Pick<PortalMember, 'email' | 'firstName' | 'lastName'>): string {
+  return [person.firstName, person.lastName].filter(Boolean).join(' ') || person.email;
 }
 
 /** Suspends (no lock opens for them here, no acting here) or reactivates a person. */
@@ -104,8 +123,8 @@ export async function setMemberStatus(
       action: `member.${status === 'active' ? 'activate' : 'suspend'}`,
       entityType: 'member',
       entityId: userId,
-      before: { status: before.status },
-      after: { status },
+      before: { name: shownName(toPortalMember(before)), status: before.status },
+      after: { name: shownName(toPortalMember(before)), status },
     });
     return toPortalMember((await findMember(trx, context.portalId, userId))!);
   });
