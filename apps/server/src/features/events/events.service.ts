@@ -157,7 +157,9 @@ async function mergedActivity(
       filters.changes
         ? listAuditEntries(db, portalId, { ...common, fromDate: window.from, filter: filters.changes })
         : none,
-      filters.events ? listDeviceEvents(db, portalId, { ...common, from: window.from, ...filters.events }) : none,
+      filters.events
+        ? listDeviceEvents(db, portalId, { ...common, from: window.from, ...filters.events })
+        : none,
     ]);
   };
   const toItems = async (changeRows: AuditRow[], eventRows: DeviceEventListRow[]): Promise<ActivityItem[]> =>
