@@ -187,7 +187,6 @@ async function nameTouchedLocksOnEntries(trx: Database, auditIds: readonly strin
         .select(['a.id', 'a.portal_id', 'r.device_id', 'a.created_at'])
         .where('r.token', '=', token)
         .where('a.id', 'in', auditIds)
-        .where('a.device_id', 'is', null)
         .where((w) =>
           w.not(
             w.exists(

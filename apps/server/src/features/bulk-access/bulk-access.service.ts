@@ -8,7 +8,7 @@ import { recordChange } from '../../base/audit/audit.repository';
 import { changeAccess } from '../../base/access-changes/touched-locks';
 import { findMembers } from '../../base/tenancy/memberships.repository';
 import { findDevice } from '../devices/devices.repository';
-import { findGroup, linkGroup, listGroupDevices, unlinkGroup } from '../groups/groups.repository';
+import { findGroup, groupLockIds, linkGroup, unlinkGroup } from '../groups/groups.repository';
 import { linkUserToDevice, unlinkUserFromDevice } from '../access/access.repository';
 
 type BulkAccess = z.output<typeof bulkAccessInputSchema>;
@@ -70,9 +70,7 @@ export async function changeAccessOfMany(
     const changing = members.filter((member) => linked.has(member.id) !== grant);
     // A person joining or leaving a group is about every lock of the group (its history shows it).
     const groupLocks =
-      input.target.kind === 'group'
-        ? (await listGroupDevices(trx, portalId, input.target.id)).map((d) => d.id)
-        : [];
+      input.target.kind === 'group' ? await groupLockIds(trx, portalId, input.target.id) : [];
     for (const member of changing) {
       if (input.target.kind === 'lock') {
         const change = { user: member.email, device: targetName };

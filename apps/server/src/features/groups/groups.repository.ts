@@ -111,6 +111,11 @@ export function listGroupUsers(db: Database, portalId: string, groupId: string) 
     .execute();
 }
 
+/** The ids of the locks a group opens: what a person joining or leaving it is about. */
+export async function groupLockIds(db: Database, portalId: string, groupId: string): Promise<string[]> {
+  return (await listGroupDevices(db, portalId, groupId)).map((device) => device.id);
+}
+
 /** The locks a group opens. */
 export function listGroupDevices(db: Database, portalId: string, groupId: string) {
   return db

@@ -11,6 +11,7 @@ import { findMember, findMembers } from '../../base/tenancy/memberships.reposito
 import {
   deleteGroup,
   findGroup,
+  groupLockIds,
   insertGroup,
   linkGroup,
   listGroupDevices,
@@ -127,7 +128,7 @@ export async function getGroupDevices(db: Database, portalId: string, groupId: s
 
 export async function getPossibleGroupDevices(db: Database, portalId: string, groupId: string) {
   await requireGroup(db, portalId, groupId);
-  const inGroup = new Set((await listGroupDevices(db, portalId, groupId)).map((d) => d.id));
+  const inGroup = new Set(await groupLockIds(db, portalId, groupId));
   const { rows } = await listDevices(db, portalId, {
     skip: 0,
     limit: 10_000,
@@ -168,8 +169,7 @@ export async function changeGroupLink(
       entityId: groupId,
       deviceId: 'deviceId' in link ? link.deviceId : null,
       // A person joining or leaving is about every lock of the group, and no other.
-      deviceIds:
-        'userId' in link ? (await listGroupDevices(trx, context.portalId, groupId)).map((d) => d.id) : [],
+      deviceIds: 'userId' in link ? await groupLockIds(trx, context.portalId, groupId) : [],
       userId: 'userId' in link ? link.userId : null,
       ...(linked ? { after: change } : { before: change }),
     });

@@ -19,7 +19,7 @@ import { assertAcceptablePassword, hashPassword, NO_PASSWORD } from '../auth/pas
 import { createInvitedAccount, finishInvitedAccount } from '../auth/accounts';
 import { findUserByEmail, findUserById } from '../../base/identity/users.repository';
 import { findDevices } from '../devices/devices.repository';
-import { findGroup, linkGroup, listGroupDevices } from '../groups/groups.repository';
+import { findGroup, groupLockIds, linkGroup } from '../groups/groups.repository';
 import { invitationMail } from '../../base/mail/mail.templates';
 import { sendMail } from '../../base/mail/send-mail';
 import { toPortalMember } from '../../base/tenancy/portal.presenter';
@@ -175,7 +175,7 @@ export async function invitePerson(
         entityId: group.id,
         userId: invitee.id,
         // The group's locks, not the invitation's others (base/access-changes names those).
-        deviceIds: (await listGroupDevices(trx, context.portalId, group.id)).map((d) => d.id),
+        deviceIds: await groupLockIds(trx, context.portalId, group.id),
         after: { group: group.name, user: member.email },
       });
     }

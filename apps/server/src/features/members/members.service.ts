@@ -119,12 +119,13 @@ export async function setMemberStatus(
       throw AppError.conflict('This person has not accepted their invitation yet');
     await updateMembership(trx, context.portalId, userId, { status });
     await touch(context.portalId, { person: userId });
+    const name = shownName(toPortalMember(before));
     await recordChange(trx, context, {
       action: `member.${status === 'active' ? 'activate' : 'suspend'}`,
       entityType: 'member',
       entityId: userId,
-      before: { name: shownName(toPortalMember(before)), status: before.status },
-      after: { name: shownName(toPortalMember(before)), status },
+      before: { name, status: before.status },
+      after: { name, status },
     });
     return toPortalMember((await findMember(trx, context.portalId, userId))!);
   });
