@@ -151,9 +151,11 @@ describe('alerts', () => {
 
   it('stores a tamper alert once, marks it unread, and mails the admins', async () => {
     await lockEvent('tamper');
+    // The page's rows, total and unread count are separate reads: on PostgreSQL one can see the
+    // alert's commit and another not yet, so wait until all three do.
     const page = await waitFor(async () => {
       const answer = await notifications();
-      return answer.total > 0 ? answer : undefined;
+      return answer.items.length > 0 && answer.total > 0 && answer.unread > 0 ? answer : undefined;
     }, 'the tamper alert');
     expect(page.items[0]).toMatchObject({
       kind: 'tamper',

@@ -1,5 +1,6 @@
 import { Grid, Paper, Skeleton, SimpleGrid, Stack } from '@mantine/core';
 import { useSearchParams } from 'react-router';
+import { BelowTheFold } from '@/components/below-the-fold';
 import { PageHeader } from '@/components/page-header';
 import { ZoneFilter } from '@/features/zones/components/zone-filter';
 import { QueryError } from '@/components/query-error';
@@ -74,18 +75,20 @@ export function DashboardPage() {
       <NeedsAnswer />
       <LockStats counts={counts} />
       <MemberStats counts={counts} />
-      <NeedsAttention dashboard={data} />
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 7 }}>
-          <LatestMembers />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 5 }}>
-          <Stack gap="lg">
-            <PortalSummary portal={portal} />
-            <PortalSettingsForm key={`${portal._id}:${portal.name}:${portal.timeZone}`} portal={portal} />
-          </Stack>
-        </Grid.Col>
-      </Grid>
+      <BelowTheFold>
+        <NeedsAttention dashboard={data} />
+        <Grid gap="lg">
+          <Grid.Col span={{ base: 12, md: 7 }}>
+            <LatestMembers />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            <Stack gap="lg">
+              <PortalSummary portal={portal} />
+              <PortalSettingsForm key={`${portal._id}:${portal.name}:${portal.timeZone}`} portal={portal} />
+            </Stack>
+          </Grid.Col>
+        </Grid>
+      </BelowTheFold>
     </Stack>
   );
 }

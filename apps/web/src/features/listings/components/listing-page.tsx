@@ -27,6 +27,7 @@ import { ReviewsSection } from './reviews-section';
 import { ShareSection } from './share-section';
 import { StaysSection } from './stays-section';
 import { RecordPage } from '@/components/record-page';
+import { BelowTheFold } from '@/components/below-the-fold';
 import classes from './listing-page.module.css';
 
 /**
@@ -220,8 +221,10 @@ export function ListingPage() {
           <Tabs.Panel value="stays" pt="lg">
             <Stack gap="lg">
               <StaysSection listingId={listing._id} />
-              <CalendarSection listingId={listing._id} />
-              <CalendarSyncSection listingId={listing._id} />
+              <BelowTheFold>
+                <CalendarSection listingId={listing._id} />
+                <CalendarSyncSection listingId={listing._id} />
+              </BelowTheFold>
             </Stack>
           </Tabs.Panel>
           <Tabs.Panel value="details" pt="lg">
