@@ -410,6 +410,7 @@ describe('change log', () => {
     const north = await addLock('History north');
     const south = await addLock('History south');
     const elsewhere = await addLock('History elsewhere');
+    const noKeypad = await addLock('History no keypad', 'America/New_York', 'generic-nokeypad');
     const { member } = await addPerson('history.person@example.com');
     const group = (await api('POST', 'portal/group', { name: 'History crew' })).json();
     for (const url of [`group/${group._id}/device/${north}`, `group/${group._id}/device/${south}`]) {
@@ -417,7 +418,7 @@ describe('change log', () => {
     }
     // Joining the group changes who can open both of its locks, and no other.
     expect((await api('PUT', `group/${group._id}/user/${member._id}`)).statusCode).toBe(204);
-    // A company code opens every lock of the portal.
+    // A company code opens every keypad lock of the portal, and only those.
     const code = await api('POST', 'portal/code/company', { name: 'History code', code: '86420975' });
     expect(code.statusCode, code.body).toBe(201);
     const changes = async (lock: string) =>
@@ -436,6 +437,9 @@ describe('change log', () => {
     const other = await changes(elsewhere);
     expect(other.some((change: { action: string }) => change.action === 'group.user.add')).toBe(false);
     expect(other.some((change: { entityId: string }) => change.entityId === code.json()._id)).toBe(true);
+    expect(
+      (await changes(noKeypad)).some((change: { entityId: string }) => change.entityId === code.json()._id),
+    ).toBe(false);
     // Once, however many ways the change named the lock (its own entry and the touched locks).
     const northIds = (await changes(north)).map((change: { _id: string }) => change._id);
     expect(new Set(northIds).size).toBe(northIds.length);

@@ -14,8 +14,8 @@ import { trackEntriesWritten } from '../audit/audit.repository';
  *   bound to (their codes and cards, role and status show at all of them);
  * - `group`: every lock of the group (someone joining or leaving it);
  * - `lockout`: the lockout's locks;
- * - `boundTo`: the locks a credential is bound to (a digital key);
- * - `every lock`: the whole portal (a company code).
+ * - `boundTo`: the locks a credential is bound to (a digital key).
+ * A change to the whole portal names its locks (a company code: the keypad locks).
  * A change that takes access away says so before it does, while the links still name the locks.
  */
 export type TouchedLocks =
@@ -23,8 +23,7 @@ export type TouchedLocks =
   | { person: string }
   | { group: string }
   | { lockout: string }
-  | { boundTo: string }
-  | 'every lock';
+  | { boundTo: string };
 
 /** Records locks a change touched, in the change's transaction. */
 export type Touch = (portalId: string, touched: TouchedLocks) => Promise<void>;
@@ -38,10 +37,10 @@ const IDS_PER_STATEMENT = 1000;
 /** A condition on `devices as d`. */
 type LockCondition = (eb: ExpressionBuilder<DB & { d: DevicesTable }, 'd'>) => Expression<SqlBool>;
 
-/** The locks a touched-locks value names through links (not `locks` or `every lock`). */
+/** The locks a touched-locks value names through links (not `locks`). */
 function locksLinkedBy(
   portalId: string,
-  touched: Exclude<TouchedLocks, { locks: readonly string[] } | 'every lock'>,
+  touched: Exclude<TouchedLocks, { locks: readonly string[] }>,
 ): LockCondition {
   return (eb) => {
     if ('group' in touched) {
@@ -129,17 +128,17 @@ export async function recordTouchedLocks(
   token: string,
 ): Promise<void> {
   const touchedAt = nowIso();
-  const write = (where: LockCondition | null) =>
+  const write = (where: LockCondition) =>
     trx
       .insertInto('device_credential_recompute')
       .columns(['device_id', 'portal_id', 'token', 'touched_at'])
       .expression((eb) => {
-        const live = eb
+        return eb
           .selectFrom('devices as d')
           .select((s) => ['d.id', 'd.portal_id', s.val(token).as('token'), s.val(touchedAt).as('touched_at')])
           .where('d.portal_id', '=', portalId)
-          .where('d.deleted_at', 'is', null);
-        return where ? live.where(where) : live;
+          .where('d.deleted_at', 'is', null)
+          .where(where);
       })
       .onConflict((oc) =>
         oc.column('device_id').doUpdateSet((eb) => ({
@@ -148,7 +147,7 @@ export async function recordTouchedLocks(
         })),
       )
       .execute();
-  if (typeof touched === 'object' && 'locks' in touched) {
+  if ('locks' in touched) {
     const ids = [...new Set(touched.locks)];
     for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
       const slice = ids.slice(start, start + IDS_PER_STATEMENT);
@@ -156,7 +155,7 @@ export async function recordTouchedLocks(
     }
     return;
   }
-  await write(touched === 'every lock' ? null : locksLinkedBy(portalId, touched));
+  await write(locksLinkedBy(portalId, touched));
 }
 
 const listeners = new WeakMap<Database, Set<LocksTouchedListener>>();

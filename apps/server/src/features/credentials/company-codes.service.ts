@@ -38,6 +38,11 @@ export async function listCompanyCodes(db: Database, portalId: string): Promise<
   return rows.map(toCompanyCode);
 }
 
+/** The portal's locks with a keypad: the only ones a company code opens (credential-sets.ts). */
+async function keypadLocks(db: Database, portalId: string) {
+  return (await listAllDevices(db, portalId)).filter((d) => LOCK_MODELS[d.model].keypad);
+}
+
 /**
  * Adds a company code: it opens every keypad lock of the portal, so it must fit every keypad here,
  * and like every code it names one holder in the portal.
@@ -48,7 +53,7 @@ export async function createCompanyCode(
   input: Required<CompanyCodeInput>,
 ): Promise<CompanyCode> {
   return changeAccess(db, async (trx, touch) => {
-    const keypads = (await listAllDevices(trx, context.portalId)).filter((d) => LOCK_MODELS[d.model].keypad);
+    const keypads = await keypadLocks(trx, context.portalId);
     await assertCodeAllowed(trx, context.portalId, input.code, keypads);
     const id = crypto.randomUUID();
     await insertCredential(trx, {
@@ -63,7 +68,9 @@ export async function createCompanyCode(
       valid_until: input.validUntil && new Date(input.validUntil).toISOString(),
       created_at: nowIso(),
     });
-    await touch(context.portalId, 'every lock');
+    // Only keypad locks change (and so only their histories show it); a lock without one never
+    // holds the code.
+    await touch(context.portalId, { locks: keypads.map((d) => d.id) });
     const created = toCompanyCode(
       (await liveCompanyCodes(trx, context.portalId).where('id', '=', id).executeTakeFirst())!,
     );
@@ -85,7 +92,7 @@ export async function deleteCompanyCode(db: Database, context: ChangeContext, id
     const row = await liveCompanyCodes(trx, context.portalId).where('id', '=', id).executeTakeFirst();
     if (!row) throw AppError.notFound('Company code');
     await revokeCredential(trx, context.portalId, id);
-    await touch(context.portalId, 'every lock');
+    await touch(context.portalId, { locks: (await keypadLocks(trx, context.portalId)).map((d) => d.id) });
     const { code: _code, ...logged } = toCompanyCode(row);
     await recordChange(trx, context, {
       action: 'company_code.delete',
