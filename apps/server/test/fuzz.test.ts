@@ -965,6 +965,19 @@ describe('poison input (issue 10 defect 6): a 400 on both databases, where Postg
       }),
       'body.timeZone',
     );
+    // C1 controls, line separators and text-direction overrides, which read as empty boxes or turn
+    // a name around; a name of zero-width characters only is an empty one.
+    for (const name of ['A\u0085B', 'A\u2028B', 'A\u202eB']) {
+      expectRefused(await as('POST', '/api3/portal/group', { name }), 'body.name');
+    }
+    expectRefused(
+      await as('POST', '/api3/portal/group', { name: 'Staff', description: 'x\u202ey' }),
+      'body.description',
+    );
+    expectRefused(await as('POST', '/api3/portal/group', { name: '\u200b' }), 'body.name');
+    const trimmed = await as('POST', '/api3/portal/group', { name: ' Day\u200b ' });
+    expect(trimmed.statusCode).toBe(201);
+    expect(trimmed.json().name).toBe('Day');
     // Multi-line text keeps its line breaks.
     const group = await as('POST', '/api3/portal/group', { name: 'Night', description: 'first\nsecond' });
     expect(group.statusCode).toBe(201);

@@ -351,6 +351,7 @@ describe('text from feeds and feed addresses (NUL, control characters)', () => {
     expect(toSafeText(' a\u0000b\u0007c\td\r\ne\ud800 ')).toBe('abc d e');
     expect(toSafeText('a\u0000\tb\r\nc\udc00\u007f', { lines: true })).toBe('a\tb\nc');
     expect(toSafeText('😀 ok')).toBe('😀 ok');
+    expect(toSafeText(' \u200bx\u0085y\u202ez\u2028 ')).toBe('xyz');
   });
 });
 

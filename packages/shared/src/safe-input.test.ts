@@ -33,9 +33,31 @@ describe('text', () => {
       'a\ud800b',
       'a\udc00b',
       '\ud83d',
+      // C1 controls (an empty box on screen), line and paragraph separators.
+      'A\u0085B',
+      'A\u009fB',
+      'A\u2028B',
+      'A\u2029B',
+      // Text-direction embeddings, overrides and isolates: "A\u202eBL" reads "ALB".
+      'A\u202eB',
+      'A\u202aB',
+      'a\u2066b\u2069',
     ]) {
       expect(ok(name, bad), JSON.stringify(bad)).toBe(false);
     }
+  });
+
+  it('trims zero-width characters at the ends, so an invisible name is an empty one', () => {
+    const name = lineText().min(1).max(80);
+    expect(name.parse('  Pad \u200b')).toBe('Pad');
+    expect(name.parse('\ufeff\u2060Ana\u200c')).toBe('Ana');
+    expect(ok(name, '\u200b')).toBe(false);
+    expect(ok(name, ' \u200b\u200d ')).toBe(false);
+    // Inside the text they stay: emoji sequences are joined by U+200D, and right-to-left text keeps
+    // its direction marks.
+    expect(name.parse('👩\u200d💻 dev')).toBe('👩\u200d💻 dev');
+    expect(name.parse('\u200fשלום\u200f')).toBe('\u200fשלום\u200f');
+    expect(multilineText().parse('\u200bfirst\nsecond\u200b')).toBe('first\nsecond');
   });
 
   it('keeps tab and line breaks in multi-line text, and nothing else below space', () => {
@@ -43,6 +65,8 @@ describe('text', () => {
     expect(text.parse('first line\n\tsecond\r\nthird')).toBe('first line\n\tsecond\r\nthird');
     expect(ok(text, 'a\u0000b')).toBe(false);
     expect(ok(text, 'a\u001bb')).toBe(false);
+    expect(ok(text, 'a\u0085b')).toBe(false);
+    expect(ok(text, 'a\u202eb')).toBe(false);
     expect(groupInputSchema.safeParse({ name: 'Staff', description: 'a\u0000' }).success).toBe(false);
   });
 

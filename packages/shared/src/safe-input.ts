@@ -4,12 +4,24 @@ import { z } from 'zod';
 // SQLite and PostgreSQL, so input PostgreSQL would refuse (a NUL character, the year 0000) is a
 // 400 here instead of a 500 there, on both databases (docs/decisions.md "Input hardening").
 
-/** C0 control characters and DEL: nothing a one-line field needs, and NUL breaks PostgreSQL text. */
+/**
+ * Control characters no field needs: C0 (NUL breaks PostgreSQL text), DEL and C1 (U+0080–U+009F,
+ * shown as empty boxes), the line and paragraph separators U+2028/U+2029, and the bidirectional
+ * embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which make a name read
+ * backwards ("Trojan Source"). The direction marks U+200E/U+200F stay: right-to-left text needs them.
+ */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 /** The same, except tab, line feed and carriage return, which multi-line text may hold. */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL_CHARACTERS_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const CONTROL_CHARACTERS_BUT_LINES =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+/**
+ * What trimming takes off both ends: white space (as String.prototype.trim) and the invisible
+ * zero-width characters (U+200B–U+200D, U+2060, U+FEFF), so a name of only those is empty, and so
+ * refused where a name is required. Inside the text they stay (emoji sequences are joined by U+200D).
+ */
+const EDGE_SPACE = /^[\s\u200b-\u200d\u2060\ufeff]+|[\s\u200b-\u200d\u2060\ufeff]+$/g;
 /** Half of a UTF-16 surrogate pair without its other half: not a character, not storable as UTF-8. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -21,7 +33,12 @@ export function isWellFormedText(value: string): boolean {
   return !LONE_SURROGATE.test(value);
 }
 
-/** True when `value` has no C0 control character or DEL (tab and line breaks too, unless `lines`). */
+/** `value` without white space and zero-width characters at either end. */
+export function trimText(value: string): string {
+  return value.replace(EDGE_SPACE, '');
+}
+
+/** True when `value` has no control character (CONTROL_CHARACTERS; tab and line breaks too, unless `lines`). */
 export function hasNoControlCharacters(value: string, lines = false): boolean {
   return !(lines ? CONTROL_CHARACTERS_BUT_LINES : CONTROL_CHARACTERS).test(value);
 }
@@ -38,20 +55,21 @@ export function toSafeText(value: string, options: { lines?: boolean } = {}): st
   let text = value.replace(new RegExp(LONE_SURROGATE.source, 'g'), '');
   if (lines) text = text.replace(/\r\n?/g, '\n');
   else text = text.replace(/[\t\n\r]+/g, ' ');
-  return text
-    .replace(new RegExp((lines ? CONTROL_CHARACTERS_BUT_LINES : CONTROL_CHARACTERS).source, 'g'), '')
-    .trim();
+  return trimText(
+    text.replace(new RegExp((lines ? CONTROL_CHARACTERS_BUT_LINES : CONTROL_CHARACTERS).source, 'g'), ''),
+  );
 }
 
 /**
- * One line of text a person types (names, labels, numbers on keys): trimmed; no control
- * characters, no lone surrogates. Chain `.min()`/`.max()` as with `z.string()`.
+ * One line of text a person types (names, labels, numbers on keys): trimmed (white space and
+ * zero-width characters at the ends); no control characters, no lone surrogates. Chain
+ * `.min()`/`.max()` as with `z.string()`.
  */
 export function lineText() {
   // One `.check()` with all three instead of a chain: each chained call copies the schema, and
   // hundreds of fields are built from this when a page's code loads (docs/benchmarks.md).
   return z.string().check(
-    z.trim(),
+    z.overwrite(trimText),
     z.refine((value: string) => hasNoControlCharacters(value), NO_CONTROL_MESSAGE),
     z.refine(isWellFormedText, WELL_FORMED_MESSAGE),
   );
@@ -60,7 +78,7 @@ export function lineText() {
 /** Text that may span lines (descriptions): like lineText, but tab and line breaks are kept. */
 export function multilineText() {
   return z.string().check(
-    z.trim(),
+    z.overwrite(trimText),
     z.refine((value: string) => hasNoControlCharacters(value, true), NO_CONTROL_MESSAGE),
     z.refine(isWellFormedText, WELL_FORMED_MESSAGE),
   );
