@@ -92,6 +92,7 @@ describe('ApiClient responses', () => {
 
   it('rejects with an ApiError carrying status, code, message and details', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { client } = setup({
       'POST auth/create': () =>
         apiError(400, 'bad_request', 'Invalid input', [{ path: 'password', message: 'is too common' }]),
@@ -104,7 +105,9 @@ describe('ApiClient responses', () => {
       message: 'Invalid input',
       details: [{ path: 'password', message: 'is too common' }],
     });
-    expect(error).toHaveBeenCalledOnce();
+    // A refusal the screen shows is a warning, not an error in the console.
+    expect(warn).toHaveBeenCalledOnce();
+    expect(error).not.toHaveBeenCalled();
   });
 
   it('reads Retry-After on 429', async () => {
@@ -167,7 +170,7 @@ describe('ApiClient errors', () => {
     expect(error).not.toHaveBeenCalled();
   });
 
-  it('logs and rethrows other errors', async () => {
+  it('logs a server fault as an error and rethrows it', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { client } = setup({ 'GET portal': () => apiError(500, 'internal', 'Internal error') });
     await expect(client.get('portal')).rejects.toMatchObject({ status: 500, code: 'internal' });

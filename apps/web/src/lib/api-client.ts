@@ -324,9 +324,11 @@ export class ApiClient {
       throw error;
     }
 
-    if (response.status !== 404) {
-      console.error(`${method} ${url} → ${response.status} ${error.code}: ${error.message}`);
-    }
+    // A server fault is an error in the console; a refusal (4xx: bad input, a conflict, a limit)
+    // is the screen's to show, and only a warning here. A 404 is what a dead link answers.
+    const line = `${method} ${url} → ${response.status} ${error.code}: ${error.message}`;
+    if (response.status >= 500) console.error(line);
+    else if (response.status !== 404) console.warn(line);
     throw error;
   }
 
