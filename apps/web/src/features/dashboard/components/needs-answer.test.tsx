@@ -96,6 +96,11 @@ describe('the dashboard inbox', () => {
     );
     const posted = calls.find((c) => c.method === 'POST' && c.path === 'device/listing-1/request/stay-1');
     expect(posted?.body).toEqual({ action: 'approve' });
+    // The row is gone, so the page says what happened and what comes next.
+    expect(await screen.findByText('Stay approved')).toBeInTheDocument();
+    expect(
+      screen.getByText(/Marco Visitor at Sea view flat: the locks are getting the access/),
+    ).toBeInTheDocument();
   });
 
   it('counts the waiting requests on the Listings menu item', async () => {

@@ -1,5 +1,6 @@
 import { formatCalendarRange, nightsBetween, type WaitingRequest } from '@latchkey/shared';
 import { Alert, Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { IconCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -46,8 +47,18 @@ function RequestRow({ request }: { request: WaitingRequest }) {
             onClick={() =>
               approve.mutate(
                 { action: 'approve' },
-                // The live channel says so too; without it (a dropped connection) the list still follows.
-                { onSuccess: () => void queryClient.invalidateQueries({ queryKey: waitingRequestsKey }) },
+                {
+                  onSuccess: () => {
+                    // The row leaves the card: say what happened and what comes next.
+                    notifications.show({
+                      color: 'teal',
+                      title: 'Stay approved',
+                      message: `${request.guestName} at ${request.listingTitle}: the locks are getting the access, and the guest gets a mail once every lock has it.`,
+                    });
+                    // The live channel says so too; without it (a dropped connection) the list still follows.
+                    void queryClient.invalidateQueries({ queryKey: waitingRequestsKey });
+                  },
+                },
               )
             }
             aria-label={`Approve ${request.guestName}'s stay at ${request.listingTitle}`}
