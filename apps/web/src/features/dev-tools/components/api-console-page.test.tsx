@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { storage } from '@/lib/storage';
 import { apiError, json } from '@/testing/fetch-mock';
-import { sessionFixture } from '@/testing/fixtures';
+import { openSealed, sealKeyAnswer, sessionFixture } from '@/testing/fixtures';
 import { validToken } from '@/testing/jwt';
 import { renderApp } from '@/testing/render-app';
 import { setupUser } from '@/testing/user';
@@ -113,6 +113,48 @@ describe('ApiConsolePage', { timeout: 60_000 }, () => {
       body: '{\n  "name": "Staff"\n}',
       portalOverride: 'portal-2',
     });
+  });
+
+  it('says when a route wants a sealed body, and seals it in the browser when asked', async () => {
+    storage.setAuthToken(validToken());
+    const { calls } = renderApp('/app/devTools/api', {
+      'GET auth': staffSession,
+      'GET auth/sealKey': () => json(sealKeyAnswer()),
+      'POST system/developerCall': (call) => {
+        const sent = JSON.parse((call.body as { body: string }).body) as Record<string, unknown>;
+        return json(
+          'm' in sent
+            ? result({ status: 200, body: { digest: 'ok' } })
+            : result({
+                status: 400,
+                body: {
+                  error: {
+                    code: 'bad_request',
+                    message: 'The body must be a sealed envelope { m, k: 2, n, p }',
+                  },
+                },
+              }),
+        );
+      },
+    });
+    const user = setupUser();
+    await user.click(await screen.findByRole('combobox', { name: 'Method' }, { timeout: 20_000 }));
+    await user.click(await screen.findByRole('option', { name: 'POST' }));
+    await user.click(screen.getByRole('textbox', { name: /^Path/ }));
+    await user.paste('about/sealCheck');
+    await user.click(screen.getByRole('textbox', { name: /^JSON body/ }));
+    await user.paste('{"probe": "hello"}');
+    await user.click(screen.getByRole('button', { name: 'Run' }));
+    expect(await screen.findByText('This route takes a sealed body')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('checkbox', { name: /Seal the body/ }));
+    await user.click(screen.getByRole('button', { name: 'Run' }));
+    await waitFor(() => expect(screen.getByTestId('answer-status')).toHaveTextContent('200 OK'));
+    expect(screen.queryByText('This route takes a sealed body')).not.toBeInTheDocument();
+    // What left the browser is an envelope the server opens to the JSON typed, not the JSON itself.
+    const last = calls.filter((c) => c.path === 'system/developerCall').at(-1)!.body as { body: string };
+    expect(last.body).not.toContain('hello');
+    expect(openSealed(JSON.parse(last.body))).toEqual({ probe: 'hello' });
   });
 
   it("shows the server's refusal of the console's own request under the field it is about", async () => {

@@ -2,6 +2,7 @@ import {
   Alert,
   Badge,
   Button,
+  Checkbox,
   Code,
   Group,
   ScrollArea,
@@ -31,6 +32,7 @@ import { SectionCard } from '@/components/section-card';
 import { paths } from '@/config/paths';
 import { formatTime } from '@/lib/format';
 import { useFormMutation } from '@/lib/forms';
+import { api } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
 import { useRunDeveloperCall } from '../api/run-developer-call';
 
@@ -41,10 +43,21 @@ interface ConsoleValues {
   method: DeveloperCallMethod;
   path: string;
   body: string;
+  /** Send the body as a sealed envelope, as the routes that take passwords and secrets want it. */
+  sealed: boolean;
   portalOverride: string;
 }
 
-const LABELS = { method: 'Method', path: 'Path', body: 'JSON body', portalOverride: 'Portal' } as const;
+const LABELS = {
+  method: 'Method',
+  path: 'Path',
+  body: 'JSON body',
+  sealed: 'Seal the body',
+  portalOverride: 'Portal',
+} as const;
+
+/** What a sealed route answers to a plain body (base/http/sealing on the server). */
+const WANTS_SEALED = /sealed envelope/i;
 
 /** One call the page ran: what was asked, and what came back. */
 interface HistoryEntry {
@@ -157,6 +170,11 @@ function CallAnswer({ entry }: { entry: HistoryEntry }) {
         </>
       }
     >
+      {result.status === 400 && !entry.input.sealed && WANTS_SEALED.test(JSON.stringify(result.body)) && (
+        <Alert color="blue" mb="md" title="This route takes a sealed body">
+          Tick “{LABELS.sealed}” and run the call again.
+        </Alert>
+      )}
       <Tabs defaultValue="body" keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="body">Body</Tabs.Tab>
@@ -262,7 +280,7 @@ export function ApiConsolePage() {
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<ConsoleValues>({
     mode: 'controlled',
-    initialValues: { method: 'GET', path: '', body: '', portalOverride: '' },
+    initialValues: { method: 'GET', path: '', body: '', sealed: false, portalOverride: '' },
     validate: {
       path: (path) => (path.trim() ? null : 'Path is required (for example portal/devices)'),
       body: (body, values) => bodyProblem(values.method, body),
@@ -272,10 +290,16 @@ export function ApiConsolePage() {
   const { submit } = useFormMutation(form, {
     run: async (values) => {
       setFormError(null);
+      // Sealed here, in the browser, with the server's key: the plain body (a password, say) never
+      // leaves it, and the server forwards the envelope as it is.
+      const body =
+        values.sealed && values.body.trim()
+          ? JSON.stringify(await api.sealBody(JSON.parse(values.body)))
+          : values.body;
       const input: DeveloperCallInput = {
         method: values.method,
         path: values.path.trim(),
-        ...(values.body.trim() && { body: values.body }),
+        ...(body.trim() && { body }),
         ...(values.portalOverride.trim() && { portalOverride: values.portalOverride.trim() }),
       };
       const started = performance.now();
@@ -364,6 +388,12 @@ export function ApiConsolePage() {
               spellCheck={false}
               styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
               {...form.getInputProps('body')}
+            />
+            <Checkbox
+              label={LABELS.sealed}
+              description="Routes that take passwords and secrets (signing in, changing a password, a device secret) want a sealed envelope; their 400 says so. The JSON above is sealed in your browser with the server's key."
+              disabled={isGet}
+              {...form.getInputProps('sealed', { type: 'checkbox' })}
             />
             <TextInput
               label={LABELS.portalOverride}
