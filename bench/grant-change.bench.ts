@@ -331,7 +331,8 @@ async function server(fleet: Fleet, size: number) {
     // First sets for every lock: one change touching every lock of each portal.
     const firstStarted = performance.now();
     for (const portal of [small, large]) {
-      await changeAccess(app.db, (_trx, touch) => touch(portal.portalId, 'every lock'));
+      const locks = portal.locks.map((lock) => lock.deviceId);
+      await changeAccess(app.db, (_trx, touch) => touch(portal.portalId, { locks }));
     }
     await app.deviceLink.flushScheduledSyncs();
     const firstSets = performance.now() - firstStarted;
