@@ -2,6 +2,7 @@ export * from './constants';
 export * from './errors';
 export * from './list-query';
 export * from './safe-input';
+export * from './person-name';
 export * from './roles';
 export * from './seal';
 export * from './auth.schemas';

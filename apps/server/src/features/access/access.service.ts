@@ -15,6 +15,7 @@ import {
   type MemberAccessTime,
   type MemberDevice,
   type Schedule,
+  personName,
 } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { toIso } from '../../db/mappers';
@@ -344,7 +345,7 @@ export async function getDeviceAccessAt(
   const members = all.filter((m) => set.entries.some((e) => e.userId === m.id));
   const people = members.map((member) => ({
     _id: member.id,
-    name: [member.first_name, member.last_name].filter(Boolean).join(' ') || member.email,
+    name: personName(member.first_name, member.last_name, member.email),
     email: member.email,
     ...personDecision(set, member.id, at),
   }));

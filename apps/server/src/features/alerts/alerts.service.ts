@@ -1,3 +1,4 @@
+import { personName as sharedPersonName } from '@latchkey/shared';
 import crypto from 'node:crypto';
 import type {
   AlertRule,
@@ -61,7 +62,7 @@ const HOW_OPENED: Record<string, string> = {
 
 const deviceIdsOf = (row: AlertRuleRow) => JSON.parse(row.device_ids_json) as string[];
 const personName = (m: { first_name: string; last_name: string; email: string }) =>
-  [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email;
+  sharedPersonName(m.first_name, m.last_name, m.email);
 
 async function toRules(db: Database, portalId: string, rows: AlertRuleRow[]): Promise<AlertRule[]> {
   const deviceIds = [...new Set(rows.flatMap(deviceIdsOf))];

@@ -1,11 +1,11 @@
+import { personName } from '@latchkey/shared';
 import type { ApiKeyRecord } from '@latchkey/shared';
 import { toIso } from '../../db/mappers';
 import type { ApiKeyWithCreator } from './api-keys.repository';
 
 /** A key as the API answers it: never its secret or its hash. */
 export function toApiKeyRecord(row: ApiKeyWithCreator): ApiKeyRecord {
-  const creatorName =
-    [row.creator_first_name, row.creator_last_name].filter(Boolean).join(' ') || row.creator_email;
+  const creatorName = personName(row.creator_first_name, row.creator_last_name, row.creator_email);
   return {
     _id: row.id,
     name: row.name,

@@ -1,3 +1,4 @@
+import { personName } from '@latchkey/shared';
 import type { AuditEntry } from '@latchkey/shared';
 import { toIso } from '../../db/mappers';
 import type { AuditRow } from '../../base/audit/audit.repository';
@@ -19,7 +20,7 @@ export function toAuditEntry(row: AuditRow): AuditEntry {
           ? {
               _id: row.actor_user_id,
               email: row.actor_email,
-              name: [row.actor_first_name, row.actor_last_name].filter(Boolean).join(' ') || row.actor_email,
+              name: personName(row.actor_first_name, row.actor_last_name, row.actor_email),
             }
           : null,
     action: row.action,

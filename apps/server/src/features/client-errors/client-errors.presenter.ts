@@ -1,10 +1,10 @@
+import { personName } from '@latchkey/shared';
 import type { ClientError, ClientErrorDetail } from '@latchkey/shared';
 import { toIso } from '../../db/mappers';
 import type { ClientErrorRecord } from './client-errors.repository';
 
 export function presentClientError(row: ClientErrorRecord): ClientError {
-  const resolverName =
-    [row.resolver_first, row.resolver_last].filter(Boolean).join(' ') || row.resolver_email;
+  const resolverName = personName(row.resolver_first, row.resolver_last, row.resolver_email);
   return {
     _id: row.id,
     fingerprint: row.fingerprint,
@@ -18,7 +18,7 @@ export function presentClientError(row: ClientErrorRecord): ClientError {
     firstSeen: toIso(row.first_seen),
     lastSeen: toIso(row.last_seen),
     resolvedAt: toIso(row.resolved_at),
-    resolvedBy: row.resolved_by ? { _id: row.resolved_by, name: resolverName ?? '' } : null,
+    resolvedBy: row.resolved_by ? { _id: row.resolved_by, name: resolverName } : null,
   };
 }
 

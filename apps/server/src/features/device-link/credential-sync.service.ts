@@ -6,6 +6,7 @@ import {
   type SyncCenterQuery,
   type SyncCenterState,
   type UserSync,
+  personName,
 } from '@latchkey/shared';
 import { readConsistently, type Database } from '../../db/database';
 import { toCount, toIso } from '../../db/mappers';
@@ -123,7 +124,7 @@ async function describeHolders(db: Database, portalId: string, desiredSet: Crede
     const holder =
       entry.holderType === 'person'
         ? member
-          ? [member.first_name, member.last_name].filter(Boolean).join(' ') || member.email
+          ? personName(member.first_name, member.last_name, member.email)
           : 'A former member'
         : (names.get(credentialId) ?? (entry.holderType === 'master' ? 'Master code' : 'Removed'));
     return { kind: entry.kind, holder, userId: entry.userId };

@@ -10,6 +10,7 @@ import {
   type DeviceEvent,
   type DeviceEventsQuery,
   type DeviceLogsQuery,
+  personName,
 } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { toCount, toIso } from '../../db/mappers';
@@ -115,14 +116,12 @@ async function describeChanges(db: Database, portalId: string, rows: AuditRow[])
     userIds.length > 0 ? findMembers(db, portalId, userIds) : Promise.resolve([]),
     findCommandOutcomes(db, portalId, commandIds),
   ]);
-  const personName = new Map(
-    people.map((p) => [p.id, [p.first_name, p.last_name].filter(Boolean).join(' ') || p.email]),
-  );
+  const peopleNames = new Map(people.map((p) => [p.id, personName(p.first_name, p.last_name, p.email)]));
   return changes.map((change, i) => {
     const row = rows[i]!;
     const commandId = (change.after as { commandId?: unknown } | null)?.commandId;
     const lockName = row.device_id ? locks.get(row.device_id) : undefined;
-    const person = row.user_id ? personName.get(row.user_id) : undefined;
+    const person = row.user_id ? peopleNames.get(row.user_id) : undefined;
     return {
       source: 'change' as const,
       at: change.createdAt,

@@ -4,6 +4,7 @@ import {
   type Invitation,
   type InviteResponse,
   type UserInviteBody,
+  personName,
 } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { nowIso, toIso } from '../../db/mappers';
@@ -44,7 +45,7 @@ import type { InviteSender } from '../invites/invites.service';
 const INVITATION_MINUTES = INVITATION_DAYS * 24 * 60;
 
 function nameOf(user: Pick<UserRow, 'first_name' | 'last_name' | 'email'>): string {
-  return [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email;
+  return personName(user.first_name, user.last_name, user.email);
 }
 
 function isExpired(invitedAt: Date | string): boolean {

@@ -1,4 +1,9 @@
-import { API_BASE_PATH, type AccessListEntry, type RentalImage } from '@latchkey/shared';
+import {
+  API_BASE_PATH,
+  type AccessListEntry,
+  type RentalImage,
+  personName as sharedPersonName,
+} from '@latchkey/shared';
 import { toIso } from '../../db/mappers';
 import type { ListingAccessListRow, UserImageRow } from '../../db/schema';
 
@@ -24,7 +29,7 @@ export function presentImages(portalId: string, rows: readonly UserImageRow[]): 
 
 /** A person as a listing shows them: their name, else their email address. */
 export const personName = (m: { first_name: string; last_name: string; email: string }) =>
-  [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email;
+  sharedPersonName(m.first_name, m.last_name, m.email);
 
 export function presentAccessListEntry(row: ListingAccessListRow): AccessListEntry {
   return {

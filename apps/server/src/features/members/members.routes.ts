@@ -11,6 +11,7 @@ import {
   scopedUsersQuerySchema,
   userInvitedSchema,
   userInviteSchema,
+  personName,
 } from '@latchkey/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -82,7 +83,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
       return rows.map((row) => ({
         _id: row.id,
         email: row.email,
-        name: [row.first_name, row.last_name].filter(Boolean).join(' ') || row.email,
+        name: personName(row.first_name, row.last_name, row.email),
         role: row.role,
         status: row.status,
       }));

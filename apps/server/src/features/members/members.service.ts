@@ -1,3 +1,4 @@
+import { personName } from '@latchkey/shared';
 import type { MemberUpdate, PortalMember } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import type { ChangeContext } from '../../base/http/access';
@@ -102,7 +103,7 @@ export async function updateMember(
  * "Person suspended".
  */
 function shownName(person: Pick<PortalMember, 'email' | 'firstName' | 'lastName'>): string {
-  return [person.firstName, person.lastName].filter(Boolean).join(' ') || person.email;
+  return personName(person.firstName, person.lastName, person.email);
 }
 
 /** Suspends (no lock opens for them here, no acting here) or reactivates a person. */

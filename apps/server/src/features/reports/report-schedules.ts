@@ -11,6 +11,7 @@ import {
   type ReportSchedule,
   type ReportScheduleInput,
   reportScheduleInputSchema,
+  personName,
 } from '@latchkey/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database';
@@ -74,7 +75,7 @@ async function present(db: Database, portalId: string, row: ReportScheduleRow): 
     filters: named,
     recipients: admins.map((admin) => ({
       _id: admin.id,
-      name: [admin.first_name, admin.last_name].filter(Boolean).join(' ') || admin.email,
+      name: personName(admin.first_name, admin.last_name, admin.email),
       email: admin.email,
     })),
     lastPeriod: row.last_period,

@@ -1,3 +1,4 @@
+import { personName } from '@latchkey/shared';
 import crypto from 'node:crypto';
 import type { ExpressionBuilder } from 'kysely';
 import type { ReportFilters, ReportFrequency, ReportKind } from '@latchkey/shared';
@@ -59,7 +60,7 @@ export async function namesInPortal(db: Database, portalId: string, scope: Repor
     groups: groups.map((row) => ({ _id: row.id, name: row.name })),
     people: people.map((row) => ({
       _id: row.id,
-      name: [row.first_name, row.last_name].filter(Boolean).join(' ') || row.email,
+      name: personName(row.first_name, row.last_name, row.email),
     })),
   };
 }

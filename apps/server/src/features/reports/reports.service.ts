@@ -16,6 +16,7 @@ import {
   type ReportRequestParsed,
   type ReportRow,
   type ReportTable,
+  personName as sharedPersonName,
 } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import { toIso } from '../../db/mappers';
@@ -199,7 +200,7 @@ const REASON_LABELS: Record<string, string> = {
 const KIND_LABELS: Record<string, string> = { ...METHOD_LABELS, remote: 'App' };
 
 const personName = (row: { first_name: string | null; last_name: string | null; email: string | null }) =>
-  [row.first_name, row.last_name].filter(Boolean).join(' ') || row.email || '';
+  sharedPersonName(row.first_name, row.last_name, row.email);
 
 function entryCells(row: EntryRow): ReportRow {
   return {

@@ -5,6 +5,7 @@ import {
   STAY_STATE_LABELS,
   type SearchAnswer,
   type SearchResult,
+  personName as sharedPersonName,
 } from '@latchkey/shared';
 import type { Database } from '../../db/database';
 import {
@@ -18,7 +19,7 @@ import {
 } from './search.repository';
 
 function personName(row: { email: string | null; first_name: string | null; last_name: string | null }) {
-  return [row.first_name, row.last_name].filter(Boolean).join(' ') || row.email || '';
+  return sharedPersonName(row.first_name, row.last_name, row.email);
 }
 
 /**
